@@ -1,0 +1,154 @@
+/**
+ * @module storage/types
+ * The one interface between the pure engine and a database. Operations read through it,
+ * decide in pure code, then hand a `ChangeSet` to `apply`, which commits it atomically
+ * with an optimistic version check. Every method is async so that an asynchronous adapter
+ * (PostgreSQL) fits the same shape as the synchronous better-sqlite3 one.
+ */
+import type { ListPage, ListQuery, RecordState } from "../query/types.js";
+
+/** A tenant. */
+export interface FlockRow {
+  identifier: string;
+  name: string;
+  /** Timestamp (spec format). */
+  created: string;
+}
+
+/** A login. Passwords are stored only as a self-describing hash (the server hashes). */
+export interface UserRow {
+  username: string;
+  passwordHash: string;
+  /** Flock identifiers this user may access; `"*"` means every flock. */
+  flocks: string[];
+  role: "core" | "self-service";
+  created: string;
+}
+
+/** An API key or self-service session token, stored only as a hash of the token. */
+export interface ApiKeyRow {
+  /** Hex SHA-256 of the token: the token has 256 bits of entropy, so no salt is needed. */
+  tokenHash: string;
+  username: string;
+  created: string;
+  /** Timestamp after which the token no longer authenticates; null = never. */
+  expires: string | null;
+}
+
+/** One record as stored. `data` holds the resource's schema fields. */
+export interface StoredRecord {
+  id: string;
+  flock: string;
+  type: string;
+  state: RecordState;
+  data: Record<string, unknown>;
+  /** Computed by the engine on every write (see schema/display). */
+  displayValue: string;
+  created: string;
+  lastUpdated: string;
+  /** Starts at 1; every update increments it; `apply` checks it. */
+  version: number;
+}
+
+/** A file attached to a record (uploaded through multipart). */
+export interface StoredFile {
+  /** 24-hex id, used in the file URL. */
+  id: string;
+  flock: string;
+  recordType: string;
+  recordId: string;
+  field: string;
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+  created: string;
+}
+
+/** Summary row of `GET /api/v1/{flock}/`. */
+export interface TypeSummary {
+  name: string;
+  /** Records not deleted. */
+  count: number;
+  /** Latest `lastUpdated` of any record of the type (deleted ones included). */
+  lastModified: string;
+}
+
+/** A record write inside a change set. */
+export type RecordWrite =
+  | { kind: "insert"; record: StoredRecord }
+  /** Replaces the stored record whose version is `expectedVersion`; `record.version` is the new one. */
+  | { kind: "update"; record: StoredRecord; expectedVersion: number };
+
+/**
+ * Everything one operation changes, applied in one transaction: all or nothing.
+ * Later capabilities (events, outbox, tasks) add their own optional members.
+ */
+export interface ChangeSet {
+  records?: RecordWrite[];
+  files?: StoredFile[];
+}
+
+/** A record reference: the flock is implied by the caller. */
+export interface RecordKey {
+  type: string;
+  id: string;
+}
+
+/**
+ * The database, as the engine sees it.
+ * Adapters: `createMemoryStorage()` (the reference, in core) and `createSqliteStorage()`.
+ * Every adapter must pass `runStorageTests` from `@records-service/core/testing`.
+ */
+export interface Storage {
+  // --- flocks ---
+  /** Creates the flock; returns false (and changes nothing) if the identifier exists. */
+  createFlock(flock: FlockRow): Promise<boolean>;
+  getFlock(identifier: string): Promise<FlockRow | undefined>;
+  /** All flocks, ordered by identifier. */
+  listFlocks(): Promise<FlockRow[]>;
+
+  // --- accounts ---
+  /** Creates or replaces the user with this username. */
+  putUser(user: UserRow): Promise<void>;
+  getUser(username: string): Promise<UserRow | undefined>;
+  putApiKey(key: ApiKeyRow): Promise<void>;
+  getApiKey(tokenHash: string): Promise<ApiKeyRow | undefined>;
+  /** Revokes a token; returns false if there was none. */
+  deleteApiKey(tokenHash: string): Promise<boolean>;
+
+  // --- settings (small named values, e.g. the generated signing secret) ---
+  getSetting(name: string): Promise<string | undefined>;
+  /** Stores `value` unless a value exists; returns the value now stored (first writer wins). */
+  initSetting(name: string, value: string): Promise<string>;
+
+  // --- records ---
+  /** One record in any state, or undefined. */
+  getRecord(flock: string, type: string, id: string): Promise<StoredRecord | undefined>;
+  /** Several records of one flock by key, in any state; missing ones are left out. */
+  getRecords(flock: string, keys: RecordKey[]): Promise<StoredRecord[]>;
+  /**
+   * The page of records of `type` in `flock` matching `query`, ordered by creation
+   * (insertion order, ties by id), and the total number of matches. Filtering, counting
+   * and paging happen in the database.
+   */
+  listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
+  /**
+   * Records in `flock` (any type, any state) with a data field, or a list entry's value
+   * part, equal to `uri`: the records that reference it.
+   */
+  listReferencing(flock: string, uri: string, limit: number): Promise<StoredRecord[]>;
+  /** One row per resource type that has records in the flock, ordered by name. */
+  summarizeTypes(flock: string): Promise<TypeSummary[]>;
+  /**
+   * Applies the change set atomically. Throws `RecordsError("conflict")` and applies
+   * nothing if an update's `expectedVersion` is not the stored version, or an insert's id
+   * exists.
+   */
+  apply(changes: ChangeSet): Promise<void>;
+
+  // --- files ---
+  getFile(flock: string, id: string): Promise<StoredFile | undefined>;
+
+  /** Releases the database. Further calls may fail. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+/**
+ * The test projects, one per package. vitest 4 no longer reads this file by itself
+ * (`defineWorkspace` is gone); `vitest.config.ts` imports the list from here.
+ */
+export const projects = [
+  {
+    extends: true as const,
+    test: { name: "core", root: "packages/core", include: ["src/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
+    test: { name: "sqlite", root: "packages/sqlite", include: ["src/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
+    test: { name: "server", root: "packages/server", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
+    test: { name: "examples", root: "examples", include: ["**/*.test.ts"] },
+  },
+];
