@@ -1,1 +1,114 @@
-export const placeholder = 1;
+/**
+ * @module @records-service/core
+ * The Records Service engine: records, schemas, the query language and the state machine
+ * as pure functions over the `Storage` interface. Nothing here imports Node, SQLite or
+ * HTTP code; time and ids are injected.
+ *
+ * @example
+ * import { createMemoryStorage, createRecordEngine } from "@records-service/core";
+ * const engine = createRecordEngine({ storage: createMemoryStorage() });
+ */
+
+// --- errors ---
+export { RecordsError, isRecordsError, badRequest, notFound, conflict } from "./errors.js";
+export type { RecordsErrorCode } from "./errors.js";
+
+// --- time ---
+export { systemClock, createFakeClock, formatTimestamp, formatSeconds, formatDate, parseTimestamp } from "./time.js";
+export type { Clock } from "./time.js";
+
+// --- ids ---
+export { RECORD_ID_RE, isRecordId, createIdSource, createSequentialIds } from "./ids.js";
+export type { IdSource } from "./ids.js";
+
+// --- query: types, parser, smart dates, limits, evaluator, entries ---
+export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./query/types.js";
+export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./query/types.js";
+export { parseListQuery, CONTROL_PARAMS } from "./query/parse.js";
+export type { ParseOptions } from "./query/parse.js";
+export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  MAX_PAGE,
+  MAX_FILTERS,
+  MAX_VALUE_LENGTH,
+  MAX_VALUES_PER_FILTER,
+  MAX_FIELD_NAME_LENGTH,
+} from "./query/limits.js";
+export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
+export { toEntries } from "./query/entries.js";
+export type { Entry } from "./query/entries.js";
+
+// --- schema: resource types, person, input, list entries, display, references, envelopes ---
+export {
+  DEFAULT_RESOURCE_TYPES,
+  RESERVED_TYPE_NAMES,
+  RESOURCE_TYPE_RE,
+  isResourceTypeName,
+  resourceTypeSet,
+  assertServedType,
+} from "./schema/resource-types.js";
+export {
+  PERSON_FIELDS,
+  PERSON_FILE_FIELD,
+  SYSTEM_FIELD_EDITABLE,
+  personFieldsOfKind,
+  newPersonData,
+  withDerivedNames,
+  formattedName,
+  salutation,
+  sortableName,
+} from "./schema/person.js";
+export type { PersonFieldKind } from "./schema/person.js";
+export { PERSON_KIND_EXPECTS, validatePersonInput } from "./schema/person-input.js";
+export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
+export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
+export type { ListEntry } from "./schema/list-entries.js";
+export { DISPLAY_FIELDS, displayValueOf } from "./schema/display.js";
+export {
+  recordUri,
+  parseRecordUri,
+  isRecordUri,
+  normalizeReference,
+  referencedKeys,
+} from "./schema/references.js";
+export type { RecordUri } from "./schema/references.js";
+export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
+export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
+
+// --- state ---
+export { TRANSITIONS, transition } from "./state/transitions.js";
+export type { RecordOperation, FromState, TransitionRow } from "./state/transitions.js";
+
+// --- records engine ---
+export { createRecordEngine } from "./records/engine.js";
+export { fileUrl } from "./records/files.js";
+export { obfuscatedData } from "./records/obfuscate.js";
+export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
+export { derive, sameJson } from "./records/revise.js";
+export type {
+  EngineContext,
+  EngineOptions,
+  UpdateResult,
+  FileUpload,
+  FileUploadResult,
+  RecordEngine,
+} from "./records/types.js";
+
+// --- storage ---
+export { createMemoryStorage } from "./storage/memory.js";
+export type {
+  FlockRow,
+  UserRow,
+  ApiKeyRow,
+  StoredRecord,
+  StoredFile,
+  TypeSummary,
+  RecordWrite,
+  ChangeSet,
+  FileOwner,
+  RecordKey,
+  Storage,
+} from "./storage/types.js";
+

@@ -86,6 +86,15 @@ export type RecordWrite =
 export interface ChangeSet {
   records?: RecordWrite[];
   files?: StoredFile[];
+  /** Deletes every file attached to these records (obfuscation erases uploads). */
+  removeFilesOf?: FileOwner[];
+}
+
+/** The record a file belongs to. */
+export interface FileOwner {
+  flock: string;
+  type: string;
+  id: string;
 }
 
 /** A record reference: the flock is implied by the caller. */
@@ -106,6 +115,8 @@ export interface Storage {
   getFlock(identifier: string): Promise<FlockRow | undefined>;
   /** All flocks, ordered by identifier. */
   listFlocks(): Promise<FlockRow[]>;
+  /** Sets the flock's display name (config reload); returns false if there is no such flock. */
+  renameFlock(identifier: string, name: string): Promise<boolean>;
 
   // --- accounts ---
   /** Creates or replaces the user with this username. */

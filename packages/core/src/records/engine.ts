@@ -1,0 +1,47 @@
+/**
+ * @module records/engine
+ * `createRecordEngine`: the record operations bound to one Storage, clock and id source.
+ * Each operation reads through Storage, decides in pure code and commits one change set.
+ */
+import { createIdSource } from "../ids.js";
+import { resourceTypeSet } from "../schema/resource-types.js";
+import { systemClock } from "../time.js";
+import { createRecord } from "./create.js";
+import { attachFiles } from "./files.js";
+import { deleteRecord, obfuscateRecord, restoreRecord, touchRecord } from "./lifecycle.js";
+import { getRecord, listRecords, toSingle } from "./read.js";
+import { recalcRecord } from "./recalc.js";
+import type { EngineContext, EngineOptions, RecordEngine } from "./types.js";
+import { updateRecord } from "./update.js";
+
+/**
+ * The record engine. Only `storage` is required; the clock defaults to the system clock
+ * and ids to time-ordered random ids.
+ *
+ * @example
+ * const engine = createRecordEngine({ storage: createMemoryStorage() });
+ * const ada = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+ */
+export function createRecordEngine(opts: EngineOptions): RecordEngine {
+  const clock = opts.clock ?? systemClock;
+  const ctx: EngineContext = {
+    storage: opts.storage,
+    clock,
+    ids: opts.ids ?? createIdSource(clock),
+    resourceTypes: resourceTypeSet(opts.extraResourceTypes),
+  };
+  return {
+    context: ctx,
+    create: (flock, type, input) => createRecord(ctx, flock, type, input),
+    get: (flock, type, id) => getRecord(ctx, flock, type, id),
+    list: (flock, type, query) => listRecords(ctx, flock, type, query),
+    update: (flock, type, id, patch) => updateRecord(ctx, flock, type, id, patch),
+    delete: (flock, type, id) => deleteRecord(ctx, flock, type, id),
+    restore: (flock, type, id) => restoreRecord(ctx, flock, type, id),
+    obfuscate: (flock, type, id) => obfuscateRecord(ctx, flock, type, id),
+    touch: (flock, type, id) => touchRecord(ctx, flock, type, id),
+    recalc: (flock, type, id, o) => recalcRecord(ctx, flock, type, id, o),
+    attachFiles: (flock, type, id, files) => attachFiles(ctx, flock, type, id, files),
+    toSingle: (record) => toSingle(ctx, record),
+  };
+}

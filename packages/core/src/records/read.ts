@@ -1,0 +1,42 @@
+/**
+ * @module records/read
+ * Reads: one record, a page of records, and the single-record envelope with its references
+ * expanded (one `getRecords` call for all of a record's references).
+ */
+import type { ListPage, ListQuery } from "../query/types.js";
+import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
+import { recordUri, referencedKeys } from "../schema/references.js";
+import type { StoredRecord } from "../storage/types.js";
+import { loadRecord, requireFlockAndType } from "./guards.js";
+import type { EngineContext } from "./types.js";
+
+/** The record in any state; 404 if absent. */
+export function getRecord(ctx: EngineContext, flock: string, type: string, id: string): Promise<StoredRecord> {
+  return loadRecord(ctx, flock, type, id);
+}
+
+/** The page of `type` records in `flock` matching `query`, and the total. */
+export async function listRecords(
+  ctx: EngineContext,
+  flock: string,
+  type: string,
+  query: ListQuery,
+): Promise<ListPage<StoredRecord>> {
+  await requireFlockAndType(ctx, flock, type);
+  return ctx.storage.listRecords(flock, type, query);
+}
+
+/**
+ * The single-record envelope, with each data field that holds the URI of an existing record
+ * of the same flock (in any state) expanded to `{display_value, ref}`.
+ */
+export async function toSingle(ctx: EngineContext, record: StoredRecord): Promise<SingleEnvelope> {
+  const keys = referencedKeys(record);
+  const expanded = new Map<string, string>();
+  if (keys.length) {
+    for (const found of await ctx.storage.getRecords(record.flock, keys)) {
+      expanded.set(recordUri(found.flock, found.type, found.id), found.displayValue);
+    }
+  }
+  return toSingleEnvelope(record, expanded);
+}

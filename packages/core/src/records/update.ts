@@ -1,0 +1,33 @@
+/**
+ * @module records/update
+ * Partial update: the patch is validated like a create body, laid over the stored data, the
+ * derived fields recomputed, and only what changed is written and reported.
+ */
+import { validateInput } from "../schema/input.js";
+import { transition } from "../state/transitions.js";
+import { formatTimestamp } from "../time.js";
+import { loadRecord } from "./guards.js";
+import { changedFields, revise, updateOf } from "./revise.js";
+import type { EngineContext, UpdateResult } from "./types.js";
+
+/**
+ * Applies `patch` to the record. `changed` holds every data field whose value changed,
+ * system-generated ones included. A patch that changes nothing writes nothing (the version
+ * and `last_updated` stay; `touch` is the way to bump them).
+ */
+export async function updateRecord(
+  ctx: EngineContext,
+  flock: string,
+  type: string,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<UpdateResult> {
+  const before = await loadRecord(ctx, flock, type, id);
+  const state = transition(before.state, "update");
+  const fields = validateInput(type, patch);
+  const next = revise(before, { data: { ...before.data, ...fields }, state, now: formatTimestamp(ctx.clock.now()) });
+  const changed = changedFields(before.data, next.data);
+  if (Object.keys(changed).length === 0) return { record: before, changed };
+  await ctx.storage.apply(updateOf(before, next));
+  return { record: next, changed };
+}

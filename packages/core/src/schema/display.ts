@@ -1,0 +1,46 @@
+/**
+ * @module schema/display
+ * The display value of a record: the short name shown for it in lists, references and
+ * the display endpoint. Computed on every write and stored in `displayValue`.
+ */
+import { formattedName } from "./person.js";
+
+/** The data fields tried in order for types other than person. */
+export const DISPLAY_FIELDS: readonly string[] = [
+  "display_value",
+  "name",
+  "formatted_name",
+  "formatted_title",
+  "title",
+  "subject",
+  "membership_number",
+];
+
+/**
+ * The display value of a record of `type` holding `data`; `an empty <type>` (underscores
+ * as spaces) when nothing names it.
+ *
+ * @example
+ * displayValueOf("payment_plan", {}) // "an empty payment plan"
+ */
+export function displayValueOf(type: string, data: Record<string, unknown>): string {
+  if (type === "person") return formattedName(data) ?? _placeholder(type);
+  for (const field of DISPLAY_FIELDS) {
+    const text = _text(data[field]);
+    if (text) return text;
+  }
+  return _placeholder(type);
+}
+
+// --- internal ---
+
+function _placeholder(type: string): string {
+  return `an empty ${type.replace(/_/g, " ")}`;
+}
+
+/** Non-empty trimmed text of a string or finite number (membership numbers may be numbers). */
+function _text(v: unknown): string {
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  return "";
+}

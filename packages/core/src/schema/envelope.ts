@@ -1,0 +1,127 @@
+/**
+ * @module schema/envelope
+ * The JSON shapes the API answers with, built from stored records (pure): the single-record
+ * envelope (create, get), the list element and the paged list wrapper.
+ */
+import type { ListPage, ListQuery } from "../query/types.js";
+import type { StoredRecord } from "../storage/types.js";
+import { PERSON_FIELDS } from "./person.js";
+import { recordUri } from "./references.js";
+
+/** The single-record envelope of the spec's table. */
+export type SingleEnvelope = {
+  bucket: string;
+  data: Record<string, unknown>;
+  display_value: string;
+  links: unknown[];
+  meta: { created: string; last_updated: string; state: string };
+  resource: string;
+  uri: string;
+};
+
+/** One element of a list's `results`. */
+export type ListElement = {
+  _id: null;
+  bucket: string;
+  created: string;
+  data: Record<string, unknown>;
+  display_value: string;
+  id: string;
+  last_updated: string;
+  links: unknown[];
+  permissions: Record<string, unknown>;
+  resource: string;
+  state: string;
+  uri: string;
+};
+
+/** The paged list wrapper. */
+export type ListWrapper = {
+  grand_total: number;
+  total: number;
+  page: number;
+  page_size: number;
+  pages: number;
+  links: unknown[];
+  results: ListElement[];
+  formatted_results: unknown[];
+};
+
+/**
+ * The single-record shape. `expanded` maps the URIs of referenced records (same flock,
+ * existing) to their display values: a data field holding one of those URIs becomes
+ * `{display_value, ref}`. An unset person list field is `[null]`.
+ *
+ * @example
+ * toSingleEnvelope(record, new Map([["/demo/person/0123456789abcdef01234567/", "Ada Lovelace"]]))
+ */
+export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<string, string>): SingleEnvelope {
+  const data: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(_completeData(record))) {
+    if (typeof value === "string" && expanded.has(value)) {
+      data[field] = { display_value: expanded.get(value), ref: value };
+    } else if (value === null && record.type === "person" && PERSON_FIELDS[field] === "list") {
+      data[field] = [null];
+    } else {
+      data[field] = value;
+    }
+  }
+  return {
+    bucket: record.flock,
+    data,
+    display_value: record.displayValue,
+    links: [],
+    meta: { created: record.created, last_updated: record.lastUpdated, state: record.state },
+    resource: record.type,
+    uri: recordUri(record.flock, record.type, record.id),
+  };
+}
+
+/** One element of a list result: references stay URIs, unset list fields stay null. */
+export function toListElement(record: StoredRecord): ListElement {
+  return {
+    _id: null,
+    bucket: record.flock,
+    created: record.created,
+    data: _completeData(record),
+    display_value: record.displayValue,
+    id: record.id,
+    last_updated: record.lastUpdated,
+    links: [],
+    permissions: {},
+    resource: record.type,
+    state: record.state,
+    uri: recordUri(record.flock, record.type, record.id),
+  };
+}
+
+/**
+ * The paged list wrapper. `pages` is `ceil(total / page_size)`, so 0 when nothing matches.
+ *
+ * @example
+ * toListWrapper({ total: 30, records }, query) // { grand_total: 30, total: 30, page: 1, page_size: 25, pages: 2, ... }
+ */
+export function toListWrapper(page: ListPage<StoredRecord>, query: ListQuery): ListWrapper {
+  return {
+    grand_total: page.total,
+    total: page.total,
+    page: query.page,
+    page_size: query.pageSize,
+    pages: Math.ceil(page.total / query.pageSize),
+    links: [],
+    results: page.records.map(toListElement),
+    formatted_results: [],
+  };
+}
+
+// --- internal ---
+
+/** A copy of the data; a person gets every field of its schema, even if stored without it. */
+function _completeData(record: StoredRecord): Record<string, unknown> {
+  if (record.type !== "person") return { ...record.data };
+  const data: Record<string, unknown> = { ...record.data };
+  for (const [field, kind] of Object.entries(PERSON_FIELDS)) {
+    if (!(field in data)) data[field] = kind === "flag" ? false : null;
+  }
+  return data;
+}

@@ -1,0 +1,38 @@
+/**
+ * @module schema/input
+ * The one entry point that checks a create or update body for a resource type: the person
+ * schema is closed and typed; every other type is open (any JSON fields with plain names).
+ */
+import { badRequest } from "../errors.js";
+import { validatePersonInput } from "./person-input.js";
+import { normalizeReference } from "./references.js";
+
+/** The shape of a data field name on open types. */
+export const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The data fields of `body`, validated and normalized for `type` (references written as
+ * `{display_value, ref}` are stored as the URI). Fields set to `undefined` are left out.
+ * Throws 400 naming every bad field.
+ *
+ * @example
+ * validateInput("journal", { subject: "Call", contact_ref: { ref: "/demo/person/0123456789abcdef01234567/" } })
+ */
+export function validateInput(type: string, body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest("invalid body", `the body must be a JSON object of ${type} fields`);
+  }
+  const fields = body as Record<string, unknown>;
+  if (type === "person") return validatePersonInput(fields);
+  const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);
+  const bad = keys.filter((k) => !FIELD_NAME_RE.test(k));
+  if (bad.length) {
+    throw badRequest(
+      "invalid field name",
+      `${bad.map((k) => JSON.stringify(k)).join(", ")}: a field name is letters, digits and underscores, not starting with a digit`,
+    );
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = normalizeReference(fields[k]);
+  return out;
+}

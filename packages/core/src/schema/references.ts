@@ -1,0 +1,77 @@
+/**
+ * @module schema/references
+ * Record URIs (`/{flock}/{type}/{id}/`), the two forms a client may write a reference in,
+ * and the reference fields that the single-record shape expands to `{display_value, ref}`.
+ */
+import { RECORD_ID_RE } from "../ids.js";
+import type { RecordKey, StoredRecord } from "../storage/types.js";
+import { RESOURCE_TYPE_RE } from "./resource-types.js";
+
+/** A parsed record URI. */
+export interface RecordUri {
+  flock: string;
+  type: string;
+  id: string;
+}
+
+/**
+ * The URI of a record.
+ *
+ * @example
+ * recordUri("demo", "person", "0123456789abcdef01234567") // "/demo/person/0123456789abcdef01234567/"
+ */
+export function recordUri(flock: string, type: string, id: string): string {
+  return `/${flock}/${type}/${id}/`;
+}
+
+/** The parts of a record URI, or undefined when `s` is not one. */
+export function parseRecordUri(s: string): RecordUri | undefined {
+  const m = _URI_RE.exec(s);
+  if (!m) return undefined;
+  const [, flock, type, id] = m;
+  if (!RESOURCE_TYPE_RE.test(type!) || !RECORD_ID_RE.test(id!)) return undefined;
+  return { flock: flock!, type: type!, id: id! };
+}
+
+/** True when `v` is a string holding a record URI. */
+export function isRecordUri(v: unknown): v is string {
+  return typeof v === "string" && parseRecordUri(v) !== undefined;
+}
+
+/**
+ * The stored form of a written value: a reference object `{display_value?, ref}` whose `ref`
+ * is a record URI becomes that URI string, at the top level and inside lists; anything else is returned unchanged.
+ *
+ * @example
+ * normalizeReference({ display_value: "Ada", ref: "/demo/person/0123456789abcdef01234567/" }) // the URI string
+ */
+export function normalizeReference(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(_unwrapRef);
+  return _unwrapRef(value);
+}
+
+/**
+ * The keys of the records that `record`'s data fields reference in its own flock: the
+ * fields the single-record shape expands (list entries are not expanded).
+ */
+export function referencedKeys(record: StoredRecord): RecordKey[] {
+  const seen = new Map<string, RecordKey>();
+  for (const value of Object.values(record.data)) {
+    if (typeof value !== "string") continue;
+    const uri = parseRecordUri(value);
+    if (uri && uri.flock === record.flock) seen.set(value, { type: uri.type, id: uri.id });
+  }
+  return [...seen.values()];
+}
+
+// --- internal ---
+
+const _URI_RE = /^\/([^/\s]+)\/([^/\s]+)\/([^/\s]+)\/$/;
+
+function _unwrapRef(v: unknown): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const onlyRefKeys = keys.every((k) => k === "ref" || k === "display_value");
+  return onlyRefKeys && isRecordUri(o.ref) ? o.ref : v;
+}

@@ -1,0 +1,4 @@
+import { createMemoryStorage } from "./memory.js";
+import { runStorageTests } from "./conformance.js";
+
+runStorageTests({ name: "memory", create: createMemoryStorage });

@@ -1,0 +1,202 @@
+/**
+ * @module storage/memory
+ * The reference Storage adapter: plain maps in memory, lists through the reference query
+ * evaluator. Other adapters must behave exactly like it (`runStorageTests`). Values are
+ * copied in and out, so callers can never change stored state by mutating a result.
+ */
+import { conflict } from "../errors.js";
+import { evaluateList } from "../query/evaluate.js";
+import type { ListPage, ListQuery } from "../query/types.js";
+import type {
+  ApiKeyRow,
+  ChangeSet,
+  FlockRow,
+  RecordKey,
+  Storage,
+  StoredFile,
+  StoredRecord,
+  TypeSummary,
+  UserRow,
+} from "./types.js";
+
+/**
+ * A fresh, empty in-memory Storage. Records keep insertion order; ids are unique across
+ * the whole store.
+ *
+ * @example
+ * const storage = createMemoryStorage();
+ * await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
+ */
+export function createMemoryStorage(): Storage {
+  const flocks = new Map<string, FlockRow>();
+  const users = new Map<string, UserRow>();
+  const keys = new Map<string, ApiKeyRow>();
+  const settings = new Map<string, string>();
+  /** By id, in insertion order (an update keeps the record's place). */
+  const records = new Map<string, StoredRecord>();
+  const files = new Map<string, StoredFile>();
+
+  const recordOf = (flock: string, type: string, id: string) => {
+    const r = records.get(id);
+    return r && r.flock === flock && r.type === type ? r : undefined;
+  };
+
+  return {
+    async createFlock(flock) {
+      if (flocks.has(flock.identifier)) return false;
+      flocks.set(flock.identifier, _copy(flock));
+      return true;
+    },
+    async getFlock(identifier) {
+      return _copyOpt(flocks.get(identifier));
+    },
+    async renameFlock(identifier, name) {
+      const row = flocks.get(identifier);
+      if (!row) return false;
+      flocks.set(identifier, { ...row, name });
+      return true;
+    },
+    async listFlocks() {
+      return [...flocks.values()].sort((a, b) => _cmp(a.identifier, b.identifier)).map(_copy);
+    },
+
+    async putUser(user) {
+      users.set(user.username, _copy(user));
+    },
+    async getUser(username) {
+      return _copyOpt(users.get(username));
+    },
+    async putApiKey(key) {
+      keys.set(key.tokenHash, _copy(key));
+    },
+    async getApiKey(tokenHash) {
+      return _copyOpt(keys.get(tokenHash));
+    },
+    async deleteApiKey(tokenHash) {
+      return keys.delete(tokenHash);
+    },
+
+    async getSetting(name) {
+      return settings.get(name);
+    },
+    async initSetting(name, value) {
+      if (!settings.has(name)) settings.set(name, value);
+      return settings.get(name)!;
+    },
+
+    async getRecord(flock, type, id) {
+      return _copyOpt(recordOf(flock, type, id));
+    },
+    async getRecords(flock, wanted: RecordKey[]) {
+      const found = new Map<string, StoredRecord>();
+      for (const k of wanted) {
+        const r = recordOf(flock, k.type, k.id);
+        if (r) found.set(r.id, r);
+      }
+      return [...found.values()].map(_copy);
+    },
+    async listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>> {
+      const page = evaluateList(_ofType(records.values(), flock, type), query);
+      return { total: page.total, records: page.records.map(_copy) };
+    },
+    async listReferencing(flock, uri, limit) {
+      const out: StoredRecord[] = [];
+      for (const r of records.values()) {
+        if (out.length >= limit) break;
+        if (r.flock === flock && _references(r, uri)) out.push(_copy(r));
+      }
+      return out;
+    },
+    async summarizeTypes(flock): Promise<TypeSummary[]> {
+      const byType = new Map<string, TypeSummary>();
+      for (const r of records.values()) {
+        if (r.flock !== flock) continue;
+        const row = byType.get(r.type) ?? { name: r.type, count: 0, lastModified: r.lastUpdated };
+        if (r.state !== "deleted") row.count += 1;
+        if (r.lastUpdated > row.lastModified) row.lastModified = r.lastUpdated;
+        byType.set(r.type, row);
+      }
+      return [...byType.values()].sort((a, b) => _cmp(a.name, b.name));
+    },
+    async apply(changes: ChangeSet) {
+      _check(changes, records, files);
+      for (const w of changes.records ?? []) records.set(w.record.id, _copy(w.record));
+      for (const f of changes.files ?? []) files.set(f.id, _copy(f));
+      for (const owner of changes.removeFilesOf ?? []) {
+        for (const [id, f] of files) {
+          if (f.flock === owner.flock && f.recordType === owner.type && f.recordId === owner.id) files.delete(id);
+        }
+      }
+    },
+
+    async getFile(flock, id) {
+      const f = files.get(id);
+      return f && f.flock === flock ? _copy(f) : undefined;
+    },
+
+    async close() {},
+  };
+}
+
+// --- internal ---
+
+/** Throws `conflict` (before anything is applied) if any write of the change set cannot apply. */
+function _check(changes: ChangeSet, records: Map<string, StoredRecord>, files: Map<string, StoredFile>): void {
+  const inserted = new Set<string>();
+  const updated = new Map<string, number>();
+  for (const w of changes.records ?? []) {
+    const id = w.record.id;
+    if (w.kind === "insert") {
+      if (records.has(id) || inserted.has(id)) throw conflict("record exists", `a record with id '${id}' exists`);
+      inserted.add(id);
+      continue;
+    }
+    // Two updates of one record in one change set chain: the second expects the first's version.
+    const current = updated.get(id) ?? _storedVersion(records, w.record);
+    if (current !== w.expectedVersion) {
+      throw conflict(
+        "record changed",
+        `record '${id}' is at version ${current ?? "none"}, not ${w.expectedVersion}; read it again and retry`,
+      );
+    }
+    updated.set(id, w.record.version);
+  }
+  const newFiles = new Set<string>();
+  for (const f of changes.files ?? []) {
+    if (files.has(f.id) || newFiles.has(f.id)) throw conflict("file exists", `a file with id '${f.id}' exists`);
+    newFiles.add(f.id);
+  }
+}
+
+function _storedVersion(records: Map<string, StoredRecord>, r: StoredRecord): number | undefined {
+  const stored = records.get(r.id);
+  return stored && stored.flock === r.flock && stored.type === r.type ? stored.version : undefined;
+}
+
+function* _ofType(records: Iterable<StoredRecord>, flock: string, type: string): Iterable<StoredRecord> {
+  for (const r of records) if (r.flock === flock && r.type === type) yield r;
+}
+
+/** True when a data value equals `uri`, or a list entry equals it whole or before its `;`. */
+function _references(r: StoredRecord, uri: string): boolean {
+  for (const value of Object.values(r.data)) {
+    if (value === uri) return true;
+    if (Array.isArray(value) && value.some((e) => typeof e === "string" && (e === uri || e.split(";", 1)[0] === uri))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function _copy<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function _copyOpt<T>(v: T | undefined): T | undefined {
+  return v === undefined ? undefined : structuredClone(v);
+}
+
+/** Code-unit order, like the SQLite adapter's BINARY collation for ASCII identifiers. */
+function _cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
