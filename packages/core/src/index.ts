@@ -112,3 +112,93 @@ export type {
   Storage,
 } from "./storage/types.js";
 
+// --- events ---
+export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";
+export {
+  MODIFIERS as EVENT_MODIFIERS,
+  SOON_DAYS,
+  modifierDays,
+  modifierWord,
+} from "./events/modifiers.js";
+export type { Modifier as EventModifier } from "./events/modifiers.js";
+export type {
+  Catalogue,
+  EventEntry,
+  EventGroup,
+  EventTiming,
+  EventCondition,
+  VariationEntry,
+  VariationPattern,
+} from "./events/types.js";
+export {
+  parseTriggerName,
+  findTrigger,
+  triggerName,
+  listTriggerNames,
+  suggestTriggerNames,
+} from "./events/trigger-names.js";
+export type { ParsedTrigger } from "./events/trigger-names.js";
+export { dueEvents, dueWindow, dueWindows, dedupeKey, dueDailyFireTime } from "./events/due.js";
+export type { DueEvent, DueOptions, DueWindow, DueWindowTimes, TriggerWindow } from "./events/due.js";
+export {
+  paymentEvent,
+  paymentReferences,
+  referenceValue,
+  PAYMENT_PRECEDENCE,
+  PLAIN_PAYMENT_EVENT,
+} from "./events/payment.js";
+export type { PaymentEvent, PaymentReference } from "./events/payment.js";
+export {
+  buildDataEvent,
+  defaultExpiry,
+  isDataEventExpired,
+  actionTag,
+  hasActionRun,
+  tagsWithAction,
+  DATA_EVENT_TYPE,
+  DATA_EVENT_EXPIRY_YEARS,
+} from "./events/data-event.js";
+export type { DataEventData, DataEventInput } from "./events/data-event.js";
+
+// --- triggers ---
+export {
+  validateTriggers,
+  webhookUrlProblem,
+  triggersView,
+  TriggerEntrySchema,
+  TRIGGER_ACTIONS,
+  WEBHOOK_ACTIONS,
+  EMAIL_ACTIONS,
+  DEPRECATED_ACTIONS,
+} from "./triggers/config.js";
+export type {
+  TriggerAction,
+  TriggerConfig,
+  TriggerEntryInput,
+  TriggerValidationOptions,
+  TriggerView,
+} from "./triggers/config.js";
+export {
+  pickTemplate,
+  parseConditionalTemplates,
+  referencesToResolve,
+  ConditionalTemplatesSchema,
+} from "./triggers/conditional-templates.js";
+export type {
+  ConditionalTemplateRule,
+  ConditionalTemplateRules,
+  ConditionValue,
+  TemplateContext,
+  NameResolver,
+} from "./triggers/conditional-templates.js";
+
+// --- actions ---
+export {
+  nextAttemptAt,
+  retryDelayMs,
+  retryDeadline,
+  parseRetryAfter,
+  isDeliverySuccess,
+  DEFAULT_RETRY_POLICY,
+} from "./actions/retry.js";
+export type { RetryPolicy, RandomSource } from "./actions/retry.js";
