@@ -1,1 +1,17 @@
-export const placeholder = 1;
+/**
+ * @module @records-service/sqlite
+ * The Records Service `Storage` on SQLite (better-sqlite3 + drizzle-orm): one file (or
+ * `:memory:`), migrated on open, with list queries compiled to indexed SQL.
+ *
+ * @example
+ * import { createSqliteStorage } from "@records-service/sqlite";
+ * const storage = createSqliteStorage({ path: "./data/records.db" });
+ */
+
+// --- the adapter ---
+export { createSqliteStorage, type SqliteStorageOptions } from "./driver.js";
+
+// --- lower level: the opened database and the query compiler (benchmarks, tools) ---
+export { openDatabase, MIGRATIONS_FOLDER, type Db, type OpenOptions } from "./open.js";
+export { compileWhere, compileFilter, type FieldIdLookup } from "./compile.js";
+export { schema } from "./schema.js";

@@ -1,0 +1,67 @@
+/**
+ * @module driver
+ * `createSqliteStorage`: core's `Storage` on one better-sqlite3 connection. Every method
+ * runs synchronously inside and returns a settled promise, so the engine's async code
+ * works unchanged; `apply` is one transaction.
+ */
+import type { Storage } from "@records-service/core";
+import { createAccountStore } from "./accounts.js";
+import { createCatalog } from "./catalog.js";
+import { openDatabase, type OpenOptions } from "./open.js";
+import { createRecordReader } from "./read.js";
+import { createApplier } from "./write.js";
+
+/** Options of `createSqliteStorage`: a file path or `":memory:"`, and read-only mode. */
+export type SqliteStorageOptions = OpenOptions;
+
+/**
+ * Opens (creating and migrating as needed) the database and returns a `Storage` over it.
+ *
+ * @example
+ * const storage = createSqliteStorage({ path: "./data/records.db" });
+ * await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
+ */
+export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
+  const db = openDatabase(opts);
+  const catalog = createCatalog(db.$client);
+  const accounts = createAccountStore(db);
+  const reader = createRecordReader(db, catalog);
+  const apply = createApplier(db, catalog);
+
+  return {
+    createFlock: _async(accounts.createFlock),
+    getFlock: _async(accounts.getFlock),
+    listFlocks: _async(accounts.listFlocks),
+    renameFlock: _async(accounts.renameFlock),
+    putUser: _async(accounts.putUser),
+    getUser: _async(accounts.getUser),
+    putApiKey: _async(accounts.putApiKey),
+    getApiKey: _async(accounts.getApiKey),
+    deleteApiKey: _async(accounts.deleteApiKey),
+    getSetting: _async(accounts.getSetting),
+    initSetting: _async(accounts.initSetting),
+    getRecord: _async(reader.getRecord),
+    getRecords: _async(reader.getRecords),
+    listRecords: _async(reader.listRecords),
+    listReferencing: _async(reader.listReferencing),
+    summarizeTypes: _async(reader.summarizeTypes),
+    apply: _async(apply),
+    getFile: _async(accounts.getFile),
+    close: _async(() => {
+      if (db.$client.open) db.$client.close();
+    }),
+  };
+}
+
+// --- internal ---
+
+/** Wraps a synchronous function so that it returns a promise and rejects instead of throwing. */
+function _async<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => Promise<R> {
+  return (...args) => {
+    try {
+      return Promise.resolve(fn(...args));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+}

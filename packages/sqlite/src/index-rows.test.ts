@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { refTargets, valueRows } from "./index-rows.js";
+
+describe("valueRows", () => {
+  it.each([
+    { name: "null", value: null, expected: [] },
+    { name: "absent", value: undefined, expected: [] },
+    { name: "a string", value: "Ada", expected: [{ kind: 0, text: "Ada", folded: "ada", num: null }] },
+    { name: "a number", value: 2.5, expected: [{ kind: 1, text: "2.5", folded: "2.5", num: 2.5 }] },
+    { name: "a boolean", value: false, expected: [{ kind: 2, text: "false", folded: "false", num: null }] },
+    { name: "an object", value: { a: "X" }, expected: [{ kind: 3, text: '{"a":"X"}', folded: '{"a":"x"}', num: null }] },
+    {
+      name: "a list with duplicates and nulls",
+      value: ["a;home", null, "a;home", 3, "3"],
+      expected: [
+        { kind: 0, text: "a;home", folded: "a;home", num: null },
+        { kind: 1, text: "3", folded: "3", num: 3 },
+        { kind: 0, text: "3", folded: "3", num: null },
+      ],
+    },
+    { name: "NaN", value: Number.NaN, expected: [] },
+  ])("$name", ({ value, expected }) => {
+    expect(valueRows(value)).toEqual(expected);
+  });
+});
+
+describe("refTargets", () => {
+  const uri = "/demo/person/0123456789abcdef01234567/";
+  it.each([
+    { name: "a scalar URI", data: { member: uri }, expected: [uri] },
+    { name: "a scalar with a label keeps only the whole value", data: { member: `${uri};x` }, expected: [`${uri};x`] },
+    { name: "a list entry with a label", data: { connections: [`${uri};friend`] }, expected: [`${uri};friend`, uri] },
+    { name: "a list entry without a label", data: { connections: [uri, uri] }, expected: [uri] },
+    { name: "strings that are not paths", data: { a: "ada", b: ["x;/y"], c: 3, d: null }, expected: [] },
+    { name: "nested objects are not references", data: { a: { ref: uri } }, expected: [] },
+  ])("$name", ({ data, expected }) => {
+    expect(refTargets(data)).toEqual(expected);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * @module index-rows
+ * What a record's data contributes to the derived tables: the distinct comparable entries
+ * of each field (core's `toEntries`, the same function the reference evaluator uses) for
+ * `record_values`, and the record URIs it references for `record_refs`.
+ */
+import { toEntries } from "@records-service/core";
+import { KIND_CODES } from "./schema.js";
+
+/** One `record_values` row, less `rid` and `fid`. */
+export interface ValueRow {
+  kind: number;
+  text: string;
+  folded: string;
+  num: number | null;
+}
+
+/**
+ * The distinct entries of one field's value. Duplicates (same kind and text) are dropped:
+ * every modifier asks whether some entry matches, so they add nothing.
+ *
+ * @example
+ * valueRows(["a;home", "a;home", 3]) // [{kind: 0, text: "a;home", ...}, {kind: 1, text: "3", num: 3, ...}]
+ */
+export function valueRows(value: unknown): ValueRow[] {
+  const seen = new Set<string>();
+  const rows: ValueRow[] = [];
+  for (const e of toEntries(value)) {
+    const kind = KIND_CODES[e.kind];
+    const key = `${kind}:${e.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push({ kind, text: e.text, folded: e.folded, num: e.number });
+  }
+  return rows;
+}
+
+/**
+ * The reference targets of a record's data: every string value that looks like a record
+ * URI (starts with `/`), and every such list entry whole and, for `uri;label` entries, the
+ * part before the first `;`. `listReferencing` looks targets up exactly.
+ *
+ * @example
+ * refTargets({ member: "/demo/person/0123456789abcdef01234567/", connections: ["/demo/person/aa.../;friend"] })
+ * // ["/demo/person/0123456789abcdef01234567/", "/demo/person/aa.../;friend", "/demo/person/aa.../"]
+ */
+export function refTargets(data: Record<string, unknown>): string[] {
+  const targets = new Set<string>();
+  const isUriLike = (v: unknown): v is string => typeof v === "string" && v.startsWith("/");
+  for (const value of Object.values(data)) {
+    if (isUriLike(value)) targets.add(value);
+    if (!Array.isArray(value)) continue;
+    for (const entry of value) {
+      if (!isUriLike(entry)) continue;
+      targets.add(entry);
+      const semi = entry.indexOf(";");
+      if (semi > 0) targets.add(entry.slice(0, semi));
+    }
+  }
+  return [...targets];
+}

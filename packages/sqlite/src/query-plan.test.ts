@@ -1,0 +1,83 @@
+/**
+ * The compiled queries use indexes: `EXPLAIN QUERY PLAN` of the page and count statements
+ * must name the expected index and never `SCAN` records or record_values, and paging in
+ * insertion order must not sort. A change that turns any of these into a full scan fails.
+ */
+import { parseListQuery } from "@records-service/core";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { createCatalog } from "./catalog.js";
+import { compileCount, compilePage, compileWhere } from "./compile.js";
+import { openDatabase } from "./open.js";
+import { createApplier } from "./write.js";
+
+const db = openDatabase({ path: ":memory:" });
+const catalog = createCatalog(db.$client);
+createApplier(db, catalog)({
+  records: Array.from({ length: 40 }, (_, i) => ({
+    kind: "insert" as const,
+    record: {
+      id: (i + 1).toString(16).padStart(24, "0"),
+      flock: "demo",
+      type: "person",
+      state: i % 5 === 0 ? ("deleted" as const) : ("updated" as const),
+      data: { last_name: `Name${i}`, tags: ["a", `t${i % 3}`], score: i },
+      displayValue: "",
+      created: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000000`,
+      lastUpdated: "2026-01-02T00:00:00.000000",
+      version: 1,
+    },
+  })),
+});
+afterAll(() => db.$client.close());
+const cid = catalog.collectionId("demo", "person")!;
+const dialect = new SQLiteSyncDialect();
+
+/** The plan lines of the page (from the start or the end) and count statements of a query string. */
+function plans(qs: string, fromEnd = false): { page: string[]; count: string[] } {
+  const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
+  const where = compileWhere(cid, q, (name) => catalog.fieldId(cid, name));
+  const explain = (s: ReturnType<typeof compileCount>) => {
+    const { sql, params } = dialect.sqlToQuery(s);
+    const rows = db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return rows.map((r) => r.detail);
+  };
+  return { page: explain(compilePage(where, { limit: 25, offset: 0, fromEnd })), count: explain(compileCount(where)) };
+}
+
+describe("query plans", () => {
+  it.each([
+    { qs: "last_name=Name3", index: "record_values_fid_text_idx (fid=? AND text=?)" },
+    { qs: "last_name__startswith=Name1", index: "record_values_fid_text_idx (fid=? AND text>? AND text<?)" },
+    { qs: "last_name__startswithi=name1", index: "record_values_fid_folded_idx (fid=? AND folded>? AND folded<?)" },
+    { qs: "tags=t1", index: "record_values_fid_text_idx (fid=? AND text=?)" },
+    { qs: "tags__and=a&tags__and=t2", index: "record_values_fid_text_idx (fid=? AND text=?)" },
+    { qs: "tags__none=t1", index: "record_values_fid_text_idx (fid=? AND text=?)" },
+    { qs: "score__gte=30", index: "record_values_fid_num_idx (fid=? AND num>?)" },
+    { qs: "last_name__lt=Name2", index: "record_values_fid_text_idx (fid=? AND text<?)" },
+    { qs: "created__gte=2026-01-01T00:00:10", index: "records_cid_created_idx (cid=? AND created>?)" },
+    { qs: "last_updated__lt=yesterday", index: "records_cid_last_updated_idx (cid=? AND last_updated<?)" },
+    { qs: "last_name=Name3&tags=t1&mode=OR", index: "record_values_fid_text_idx (fid=? AND text=?)" },
+    // Substring filters read one field's index range, not the table.
+    { qs: "last_name__contains=me1", index: "COVERING INDEX record_values_fid_text_idx (fid=?)" },
+    { qs: "last_name__near=ME1", index: "COVERING INDEX record_values_fid_folded_idx (fid=?)" },
+  ])("$qs uses $index", ({ qs, index }) => {
+    const { page, count } = plans(qs);
+    for (const plan of [page, count]) {
+      expect(plan.join("\n")).toContain(index);
+      expect(plan.filter((line) => line.startsWith("SCAN"))).toEqual([]);
+    }
+  });
+
+  it.each([
+    { qs: "", fromEnd: false, index: "records_cid_state_idx (cid=? AND state=?)" },
+    { qs: "", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=?)" },
+    { qs: "include_deleted=Y", fromEnd: false, index: "records_cid_idx (cid=?)" },
+    { qs: "include_deleted=Y&state=deleted", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=?)" },
+    { qs: "tags=t1", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=? AND rowid=?)" },
+  ])("paging ?$qs (from the end: $fromEnd) walks $index in order", ({ qs, fromEnd, index }) => {
+    const { page } = plans(qs, fromEnd);
+    expect(page.join("\n")).toContain(index);
+    expect(page.filter((line) => line.startsWith("SCAN") || line.includes("TEMP B-TREE"))).toEqual([]);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * @module read
+ * Record reads: by key, by query (compiled to SQL, see compile.ts), by reference, and the
+ * per-type summary. Only the rows returned are parsed from JSON.
+ */
+import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Catalog } from "./catalog.js";
+import { compileCount, compilePage, compileWhere, type FieldIdLookup } from "./compile.js";
+import type { Db } from "./open.js";
+import { records } from "./schema.js";
+import { createStatementCache } from "./statement-cache.js";
+
+/** The record reads of one connection. */
+export interface RecordReader {
+  getRecord(flock: string, type: string, id: string): StoredRecord | undefined;
+  getRecords(flock: string, keys: RecordKey[]): StoredRecord[];
+  listRecords(flock: string, type: string, query: ListQuery): ListPage<StoredRecord>;
+  listReferencing(flock: string, uri: string, limit: number): StoredRecord[];
+  summarizeTypes(flock: string): TypeSummary[];
+}
+
+/** A record row as selected (`type` and `flock` are known to the caller or joined). */
+export interface RecordRow {
+  id: string;
+  state: string;
+  data: string;
+  displayValue: string;
+  created: string;
+  lastUpdated: string;
+  version: number;
+}
+
+/** The stored record of a row. */
+export function toStoredRecord(row: RecordRow, flock: string, type: string): StoredRecord {
+  return {
+    id: row.id,
+    flock,
+    type,
+    state: row.state as StoredRecord["state"],
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    displayValue: row.displayValue,
+    created: row.created,
+    lastUpdated: row.lastUpdated,
+    version: row.version,
+  };
+}
+
+/** The reader for one connection. */
+export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
+  const prepared = createStatementCache(db.$client);
+  const p = (name: string) => sql.placeholder(name);
+  const rowColumns = {
+    id: records.id,
+    state: records.state,
+    data: records.data,
+    displayValue: records.displayValue,
+    created: records.created,
+    lastUpdated: records.lastUpdated,
+    version: records.version,
+  };
+
+  const selOne = db
+    .select(rowColumns)
+    .from(records)
+    .where(and(eq(records.cid, p("cid")), eq(records.id, p("id"))))
+    .prepare();
+  // Correlated subqueries (drizzle leaves a lone table's columns unqualified, so plain SQL):
+  // the kept counts, and max(last_updated) from the (cid, last_updated) index.
+  const selSummary = db.$client.prepare<[string], { name: string; count: number; lastModified: string | null }>(
+    `SELECT c.type AS name,
+       (SELECT coalesce(sum(cc.n), 0) FROM collection_counts cc WHERE cc.cid = c.cid AND cc.state <> 'deleted') AS count,
+       (SELECT max(r.last_updated) FROM records r WHERE r.cid = c.cid) AS lastModified
+     FROM collections c WHERE c.flock = ? ORDER BY c.type`,
+  );
+  const selCounts = db.$client.prepare<[number], { state: string; n: number }>(
+    "SELECT state, n FROM collection_counts WHERE cid = ?",
+  );
+
+  const rowsOf = (query: SQL): RecordRow[] => {
+    const { statement, params } = prepared(query);
+    return statement.all(...params) as RecordRow[];
+  };
+
+  /** The number of matches: the kept counts when unfiltered, else `count(*)` of the WHERE. */
+  const count = (cid: number, query: ListQuery, where: SQL): number => {
+    if (query.filters.length === 0) {
+      let n = 0;
+      for (const c of selCounts.all(cid)) if ((query.states as string[]).includes(c.state)) n += c.n;
+      return n;
+    }
+    const { statement, params } = prepared(compileCount(where));
+    return (statement.get(...params) as { n: number }).n;
+  };
+
+  return {
+    getRecord(flock, type, id) {
+      const cid = catalog.collectionId(flock, type);
+      const row = cid === undefined ? undefined : selOne.get({ cid, id });
+      return row ? toStoredRecord(row, flock, type) : undefined;
+    },
+
+    getRecords(flock, keys) {
+      const byType = new Map<string, Set<string>>();
+      for (const k of keys) {
+        let ids = byType.get(k.type);
+        if (!ids) byType.set(k.type, (ids = new Set()));
+        ids.add(k.id);
+      }
+      const found = new Map<string, StoredRecord>();
+      for (const [type, ids] of byType) {
+        const cid = catalog.collectionId(flock, type);
+        if (cid === undefined) continue;
+        const rows = db
+          .select(rowColumns)
+          .from(records)
+          .where(and(eq(records.cid, cid), inArray(records.id, [...ids])))
+          .all();
+        for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
+      }
+      // In the order asked for, each record once.
+      const out = new Map<string, StoredRecord>();
+      for (const k of keys) {
+        const r = found.get(`${k.type}/${k.id}`);
+        if (r) out.set(`${k.type}/${k.id}`, r);
+      }
+      return [...out.values()];
+    },
+
+    listRecords(flock, type, query) {
+      const cid = catalog.collectionId(flock, type);
+      if (cid === undefined) return { total: 0, records: [] };
+      const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
+      const where = compileWhere(cid, query, fieldId);
+      const total = count(cid, query, where);
+      const offset = (query.page - 1) * query.pageSize;
+      if (offset >= total || query.pageSize <= 0) return { total, records: [] };
+      const limit = Math.min(query.pageSize, total - offset);
+      // Past the middle, read from the end so the last page costs what the first does.
+      const fromEnd = total - offset - limit;
+      const rows =
+        fromEnd < offset
+          ? rowsOf(compilePage(where, { limit, offset: fromEnd, fromEnd: true })).reverse()
+          : rowsOf(compilePage(where, { limit, offset, fromEnd: false }));
+      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+    },
+
+    listReferencing(flock, uri, limit) {
+      if (limit <= 0) return [];
+      const rows = rowsOf(
+        sql`SELECT c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
+            FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
+            WHERE f.target = ${uri} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${limit}`,
+      ) as (RecordRow & { type: string })[];
+      return rows.map((row) => toStoredRecord(row, flock, row.type));
+    },
+
+    summarizeTypes(flock) {
+      return selSummary
+        .all(flock)
+        .filter((s) => s.lastModified !== null)
+        .map((s) => ({ name: s.name, count: s.count, lastModified: s.lastModified! }));
+    },
+  };
+}

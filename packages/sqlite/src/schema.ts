@@ -1,0 +1,180 @@
+/**
+ * @module schema
+ * The SQLite tables, in drizzle's sqlite-core. `drizzle-kit generate` turns this file into
+ * the SQL migrations of `../drizzle/`, which `openDatabase` applies on open.
+ *
+ * Records live in `records`, keyed by a collection (flock + resource type) and ordered by
+ * `rid` (insertion order). Filters never read `records.data`: every data field's comparable
+ * entries (core's `toEntries`) are copied into `record_values`, whose indexes answer exact,
+ * prefix and range filters. The three derived tables (`record_values`, `record_refs`,
+ * `collection_counts`) are declared WITHOUT ROWID in the SQL migration (drizzle cannot say so).
+ */
+import { sql } from "drizzle-orm";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Tenants. */
+export const flocks = sqliteTable("flocks", {
+  identifier: text("identifier").primaryKey(),
+  name: text("name").notNull(),
+  created: text("created").notNull(),
+});
+
+/** Logins; `flocks` is a JSON array of flock identifiers. */
+export const users = sqliteTable("users", {
+  username: text("username").primaryKey(),
+  passwordHash: text("password_hash").notNull(),
+  flocks: text("flocks").notNull(),
+  role: text("role").notNull(),
+  created: text("created").notNull(),
+});
+
+/** API keys and self-service session tokens, by the hash of the token. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    username: text("username").notNull(),
+    created: text("created").notNull(),
+    expires: text("expires"),
+  },
+  (t) => [index("api_keys_username_idx").on(t.username)],
+);
+
+/** Small named values, e.g. the generated signing secret. */
+export const settings = sqliteTable("settings", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** One row per (flock, resource type) that has records: the `cid` every other table uses. */
+export const collections = sqliteTable(
+  "collections",
+  {
+    cid: integer("cid").primaryKey(),
+    flock: text("flock").notNull(),
+    type: text("type").notNull(),
+  },
+  (t) => [uniqueIndex("collections_flock_type_idx").on(t.flock, t.type)],
+);
+
+/** Data field names per collection, so index rows carry a small integer instead of the name. */
+export const fields = sqliteTable(
+  "fields",
+  {
+    fid: integer("fid").primaryKey(),
+    cid: integer("cid")
+      .notNull()
+      .references(() => collections.cid),
+    name: text("name").notNull(),
+  },
+  (t) => [uniqueIndex("fields_cid_name_idx").on(t.cid, t.name)],
+);
+
+/**
+ * The records. `rid` (the rowid) is the insertion order that lists follow; every index
+ * below ends in the rowid implicitly, so `WHERE cid=? [AND state=?] ORDER BY rid` walks
+ * an index in order without sorting.
+ */
+export const records = sqliteTable(
+  "records",
+  {
+    rid: integer("rid").primaryKey(),
+    cid: integer("cid")
+      .notNull()
+      .references(() => collections.cid),
+    id: text("id").notNull(),
+    state: text("state").notNull(),
+    data: text("data").notNull(),
+    displayValue: text("display_value").notNull(),
+    created: text("created").notNull(),
+    lastUpdated: text("last_updated").notNull(),
+    version: integer("version").notNull(),
+  },
+  (t) => [
+    // Ids are unique across the store (as in the reference adapter), not only per collection.
+    uniqueIndex("records_id_idx").on(t.id),
+    index("records_cid_idx").on(t.cid),
+    index("records_cid_state_idx").on(t.cid, t.state),
+    index("records_cid_created_idx").on(t.cid, t.created),
+    index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
+  ],
+);
+
+/** `Entry.kind` as stored: small integers take no space in SQLite's record format. */
+export const KIND_CODES = { string: 0, number: 1, boolean: 2, json: 3 } as const;
+
+/**
+ * One row per distinct entry of every data field of every record (`toEntries`).
+ * Clustered by record (rewrites delete a contiguous range); the secondary indexes carry the
+ * primary key, so `SELECT rid ... WHERE fid=? AND text=?` is answered from the index alone.
+ */
+export const recordValues = sqliteTable(
+  "record_values",
+  {
+    rid: integer("rid").notNull(),
+    fid: integer("fid").notNull(),
+    kind: integer("kind").notNull(),
+    text: text("text").notNull(),
+    folded: text("folded").notNull(),
+    num: real("num"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.rid, t.fid, t.kind, t.text] }),
+    index("record_values_fid_text_idx").on(t.fid, t.text),
+    index("record_values_fid_folded_idx").on(t.fid, t.folded),
+    index("record_values_fid_num_idx").on(t.fid, t.num).where(sql`num IS NOT NULL`),
+  ],
+);
+
+/** Which records reference which record URI (data values and `uri;label` list entries). */
+export const recordRefs = sqliteTable(
+  "record_refs",
+  {
+    target: text("target").notNull(),
+    rid: integer("rid").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.target, t.rid] }), index("record_refs_rid_idx").on(t.rid)],
+);
+
+/** Records per collection and state, kept by `apply`, so totals and summaries need no scan. */
+export const collectionCounts = sqliteTable(
+  "collection_counts",
+  {
+    cid: integer("cid").notNull(),
+    state: text("state").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cid, t.state] })],
+);
+
+/** Uploaded files, stored in the database so one file holds everything. */
+export const files = sqliteTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    flock: text("flock").notNull(),
+    recordType: text("record_type").notNull(),
+    recordId: text("record_id").notNull(),
+    field: text("field").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    created: text("created").notNull(),
+  },
+  (t) => [index("files_record_idx").on(t.flock, t.recordType, t.recordId)],
+);
+
+/** Everything above, for `drizzle(client, { schema })`. */
+export const schema = {
+  flocks,
+  users,
+  apiKeys,
+  settings,
+  collections,
+  fields,
+  records,
+  recordValues,
+  recordRefs,
+  collectionCounts,
+  files,
+};

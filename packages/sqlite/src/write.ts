@@ -1,0 +1,198 @@
+/**
+ * @module write
+ * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
+ * their optimistic version check, keeps `record_values`, `record_refs` and
+ * `collection_counts` in step, and stores (or removes) files. Any conflict throws and rolls back all.
+ */
+import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
+import { and, eq, sql } from "drizzle-orm";
+import type { Catalog } from "./catalog.js";
+import { refTargets, valueRows } from "./index-rows.js";
+import type { Db } from "./open.js";
+import { files, records } from "./schema.js";
+
+/** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
+export type Applier = (changes: ChangeSet) => void;
+
+/** The writer for one connection. */
+export function createApplier(db: Db, catalog: Catalog): Applier {
+  const client = db.$client;
+  const p = (name: string) => sql.placeholder(name);
+
+  const selExisting = db
+    .select({ rid: records.rid, state: records.state, version: records.version, data: records.data })
+    .from(records)
+    .where(and(eq(records.cid, p("cid")), eq(records.id, p("id"))))
+    .prepare();
+  const selIdTaken = db.select({ rid: records.rid }).from(records).where(eq(records.id, p("id"))).prepare();
+  const insRecord = db
+    .insert(records)
+    .values({
+      cid: p("cid"),
+      id: p("id"),
+      state: p("state"),
+      data: p("data"),
+      displayValue: p("displayValue"),
+      created: p("created"),
+      lastUpdated: p("lastUpdated"),
+      version: p("version"),
+    })
+    .prepare();
+  const updRecord = db
+    .update(records)
+    .set({
+      state: sql`${p("state")}`,
+      data: sql`${p("data")}`,
+      displayValue: sql`${p("displayValue")}`,
+      created: sql`${p("created")}`,
+      lastUpdated: sql`${p("lastUpdated")}`,
+      version: sql`${p("version")}`,
+    })
+    .where(and(eq(records.rid, p("rid")), eq(records.version, p("expected"))))
+    .prepare();
+  const insFile = db
+    .insert(files)
+    .values({
+      id: p("id"),
+      flock: p("flock"),
+      recordType: p("recordType"),
+      recordId: p("recordId"),
+      field: p("field"),
+      filename: p("filename"),
+      contentType: p("contentType"),
+      bytes: p("bytes"),
+      created: p("created"),
+    })
+    .onConflictDoNothing()
+    .prepare();
+  const delFiles = db
+    .delete(files)
+    .where(and(eq(files.flock, p("flock")), eq(files.recordType, p("type")), eq(files.recordId, p("id"))))
+    .prepare();
+
+  // The derived tables are written many rows per record: plain prepared statements.
+  const insValue = client.prepare(
+    "INSERT OR IGNORE INTO record_values (rid, fid, kind, text, folded, num) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const delValues = client.prepare("DELETE FROM record_values WHERE rid = ? AND fid = ?");
+  const insRef = client.prepare("INSERT OR IGNORE INTO record_refs (target, rid) VALUES (?, ?)");
+  const delRefs = client.prepare("DELETE FROM record_refs WHERE rid = ?");
+  const addCount = client.prepare(
+    "INSERT INTO collection_counts (cid, state, n) VALUES (?, ?, ?) ON CONFLICT (cid, state) DO UPDATE SET n = n + excluded.n",
+  );
+
+  const writeValues = (rid: number, cid: number, field: string, value: unknown): void => {
+    const rows = valueRows(value);
+    if (rows.length === 0) return;
+    const fid = catalog.ensureField(cid, field);
+    for (const r of rows) insValue.run(rid, fid, r.kind, r.text, r.folded, r.num);
+  };
+
+  const writeRefs = (rid: number, data: Record<string, unknown>): void => {
+    for (const target of refTargets(data)) insRef.run(target, rid);
+  };
+
+  const recordParams = (r: StoredRecord) => ({
+    state: r.state,
+    data: JSON.stringify(r.data),
+    displayValue: r.displayValue,
+    created: r.created,
+    lastUpdated: r.lastUpdated,
+    version: r.version,
+  });
+
+  const insert = (r: StoredRecord, counts: _Counts): void => {
+    // Ids are unique across the store, whatever the flock and type.
+    if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
+    const cid = catalog.ensureCollection(r.flock, r.type);
+    const rid = Number(insRecord.run({ cid, id: r.id, ...recordParams(r) }).lastInsertRowid);
+    for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
+    writeRefs(rid, r.data);
+    counts.add(cid, r.state, 1);
+  };
+
+  const update = (r: StoredRecord, expectedVersion: number, counts: _Counts): void => {
+    const cid = catalog.collectionId(r.flock, r.type);
+    const old = cid === undefined ? undefined : selExisting.get({ cid, id: r.id });
+    if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
+    if (old.version !== expectedVersion) {
+      throw conflict(
+        "version conflict",
+        `${r.type} ${r.id} is at version ${old.version}, not ${expectedVersion}: it changed since it was read`,
+      );
+    }
+    updRecord.run({ rid: old.rid, expected: expectedVersion, ...recordParams(r) });
+    // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
+    const before = JSON.parse(old.data) as Record<string, unknown>;
+    let changed = false;
+    for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {
+      if (JSON.stringify(before[field]) === JSON.stringify(r.data[field])) continue;
+      changed = true;
+      const fid = catalog.fieldId(cid, field);
+      if (fid !== undefined) delValues.run(old.rid, fid);
+      writeValues(old.rid, cid, field, r.data[field]);
+    }
+    if (changed) {
+      delRefs.run(old.rid);
+      writeRefs(old.rid, r.data);
+    }
+    if (old.state !== r.state) {
+      counts.add(cid, old.state, -1);
+      counts.add(cid, r.state, 1);
+    }
+  };
+
+  const storeFile = (f: StoredFile): void => {
+    const res = insFile.run({
+      id: f.id,
+      flock: f.flock,
+      recordType: f.recordType,
+      recordId: f.recordId,
+      field: f.field,
+      filename: f.filename,
+      contentType: f.contentType,
+      bytes: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength),
+      created: f.created,
+    });
+    if (res.changes === 0) throw conflict("file exists", `file ${f.id} already exists`);
+  };
+
+  const run = client.transaction((changes: ChangeSet) => {
+    const counts = new _Counts();
+    for (const w of changes.records ?? []) {
+      if (w.kind === "insert") insert(w.record, counts);
+      else update(w.record, w.expectedVersion, counts);
+    }
+    for (const f of changes.files ?? []) storeFile(f);
+    for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
+    for (const [cid, state, n] of counts.entries()) addCount.run(cid, state, n);
+  });
+
+  return (changes) => {
+    try {
+      run(changes);
+    } catch (e) {
+      // Ids created by the rolled-back transaction must not stay cached.
+      catalog.forget();
+      throw e;
+    }
+  };
+}
+
+// --- internal ---
+
+/** Count deltas gathered over one transaction, written once at its end. */
+class _Counts {
+  private readonly deltas = new Map<string, [number, string, number]>();
+
+  add(cid: number, state: string, n: number): void {
+    const key = `${cid}:${state}`;
+    const d = this.deltas.get(key);
+    if (d) d[2] += n;
+    else this.deltas.set(key, [cid, state, n]);
+  }
+
+  entries(): [number, string, number][] {
+    return [...this.deltas.values()].filter((d) => d[2] !== 0);
+  }
+}
