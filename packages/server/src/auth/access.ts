@@ -1,0 +1,49 @@
+/**
+ * @module auth/access
+ * Which flocks a user may open. A user whose list holds `"*"` (an administrator) sees every
+ * flock; any other user gets 403 for every flock outside its list, whether that flock
+ * exists or not, so flock names do not leak to other tenants.
+ */
+import { notFound, RecordsError, type FlockRow, type Storage, type UserRow } from "@records-service/core";
+
+/** The flock list entry that means "every flock". */
+export const ALL_FLOCKS = "*";
+
+/** True when the user may open every flock. */
+export function isAdmin(user: UserRow): boolean {
+  return user.flocks.includes(ALL_FLOCKS);
+}
+
+/**
+ * The flock, when `user` may open it. Throws 403 for a flock outside a non-admin's list,
+ * 404 for a flock the user could see that does not exist.
+ *
+ * @example
+ * const flock = await assertFlockAccess(storage, user, "demo"); // { identifier: "demo", ... }
+ */
+export async function assertFlockAccess(storage: Storage, user: UserRow, flock: string): Promise<FlockRow> {
+  if (!isAdmin(user) && !user.flocks.includes(flock)) {
+    throw new RecordsError("forbidden", "forbidden", `this key has no access to flock ${_quote(flock)}`);
+  }
+  const row = await storage.getFlock(flock);
+  if (!row) throw notFound("unknown flock", `there is no flock ${_quote(flock)}`);
+  return row;
+}
+
+/**
+ * The flocks the user may open that exist, ordered by identifier.
+ *
+ * @example
+ * await visibleFlocks(storage, user) // [{ identifier: "demo", name: "Demo Society", ... }]
+ */
+export async function visibleFlocks(storage: Storage, user: UserRow): Promise<FlockRow[]> {
+  if (isAdmin(user)) return storage.listFlocks();
+  const rows = await Promise.all(user.flocks.map((id) => storage.getFlock(id)));
+  return rows.filter((r): r is FlockRow => r !== undefined).sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0));
+}
+
+// --- internal ---
+
+function _quote(s: string): string {
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}...` : s);
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { hashToken, newToken } from "./tokens.js";
+
+describe("tokens", () => {
+  it("issues 64 lower-case hex characters, different each time", () => {
+    const tokens = new Set(Array.from({ length: 50 }, newToken));
+    expect(tokens.size).toBe(50);
+    for (const t of tokens) expect(t).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("hashes with SHA-256 (known vector) and never returns the token itself", () => {
+    expect(hashToken("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const t = newToken();
+    expect(hashToken(t)).not.toBe(t);
+    expect(hashToken(t)).toBe(hashToken(t));
+  });
+});

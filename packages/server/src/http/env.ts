@@ -1,0 +1,14 @@
+/**
+ * @module http/env
+ * The Hono environment every route shares: what the auth middleware puts on the context.
+ */
+import type { UserRow } from "@records-service/core";
+
+/** Context variables. `user` is set by `requireKey` on every authenticated path. */
+export interface AppEnv {
+  Variables: {
+    user: UserRow;
+    /** Set by `app.onError` for a 500, so the access log can record what failed. */
+    unexpectedError?: Error;
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * @module middleware/auth
+ * Bearer-key authentication and flock access, as route middleware. `requireKey` answers
+ * 401 for a missing, unknown or expired key and 403 for a key of the wrong role;
+ * `requireFlock` answers 403/404 for the `:flock` path parameter (see auth/access).
+ */
+import { formatTimestamp, RecordsError, type Clock, type Storage } from "@records-service/core";
+import type { MiddlewareHandler } from "hono";
+import { assertFlockAccess } from "../auth/access.js";
+import type { Role } from "../auth/accounts.js";
+import { hashToken } from "../auth/tokens.js";
+import type { AppEnv } from "../http/env.js";
+
+/** Tokens longer than this are refused without hashing (ours are 64 characters). */
+const MAX_TOKEN_LENGTH = 512;
+
+/**
+ * Middleware that authenticates `Authorization: Bearer <key>` and puts the user on the
+ * context as `user`. Only users whose role is in `roles` (default: `core`) pass; a
+ * self-service token on a core path is a 403.
+ *
+ * @example
+ * const requireKey = createRequireKey(storage, clock);
+ * routes.get("/", requireKey, (c) => c.json({ user: c.get("user").username }));
+ */
+export function createRequireKey(storage: Storage, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
+  return async function requireKey(c, next) {
+    const token = _bearer(c.req.header("authorization"));
+    if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
+    const key = await storage.getApiKey(hashToken(token));
+    if (!key) throw _unauthorized("the API key is not valid (unknown or revoked)");
+    if (key.expires !== null && key.expires <= formatTimestamp(clock.now())) {
+      throw _unauthorized("the API key has expired; log in again");
+    }
+    const user = await storage.getUser(key.username);
+    if (!user) throw _unauthorized("the API key's user no longer exists");
+    if (!roles.includes(user.role)) {
+      throw new RecordsError("forbidden", "forbidden", `a ${user.role} token cannot use this path`);
+    }
+    c.set("user", user);
+    await next();
+  };
+}
+
+/**
+ * Middleware that checks the authenticated user may open the `:flock` path parameter.
+ * Runs after `requireKey`.
+ */
+export function createRequireFlock(storage: Storage): MiddlewareHandler<AppEnv> {
+  return async function requireFlock(c, next) {
+    await assertFlockAccess(storage, c.get("user"), c.req.param("flock") ?? "");
+    await next();
+  };
+}
+
+// --- internal ---
+
+function _bearer(header: string | undefined): string | undefined {
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  const token = m?.[1];
+  return token && token.length <= MAX_TOKEN_LENGTH ? token : undefined;
+}
+
+function _unauthorized(detail: string): RecordsError {
+  return new RecordsError("unauthorized", "unauthorized", detail);
+}

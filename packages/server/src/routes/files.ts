@@ -1,0 +1,58 @@
+/**
+ * @module routes/files
+ * `GET /:flock/:fileId/:filename`: an uploaded file, to a key that may open its flock.
+ * Uploaded bytes are untrusted: the answer forbids sniffing and scripts, and only raster
+ * images are shown inline; everything else (SVG included, which can carry script) downloads.
+ */
+import { notFound, type Clock, type Storage, type StoredFile } from "@records-service/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/** Content types served inline; anything else is sent as an attachment. */
+export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"];
+
+/**
+ * Routes serving stored files; mount under `/files/v1`.
+ *
+ * @example
+ * app.route("/files/v1", createFileRoutes(storage, clock));
+ */
+export function createFileRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/:flock/:fileId/:filename", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    const { flock, fileId, filename } = c.req.param();
+    const file = await storage.getFile(flock, fileId);
+    if (!file || file.flock !== flock || file.filename !== filename) {
+      throw notFound("file not found", `no file ${JSON.stringify(filename.slice(0, 80))} with id ${JSON.stringify(fileId.slice(0, 40))} in this flock`);
+    }
+    return c.body(_arrayBuffer(file.bytes), 200, _headers(file));
+  });
+  return routes;
+}
+
+// --- internal ---
+
+const _MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+function _headers(file: StoredFile): Record<string, string> {
+  const declared = file.contentType.split(";")[0]!.trim().toLowerCase();
+  const type = _MIME_RE.test(declared) ? declared : "application/octet-stream";
+  const disposition = INLINE_CONTENT_TYPES.includes(type) ? "inline" : "attachment";
+  return {
+    "Content-Type": type,
+    "Content-Disposition": `${disposition}; filename="${_asciiName(file.filename)}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "Cache-Control": "private, max-age=0, must-revalidate",
+  };
+}
+
+/** A quoted-string-safe fallback name for old clients: ASCII printable, no quotes or backslashes. */
+function _asciiName(name: string): string {
+  return name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+}
+
+function _arrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}

@@ -1,0 +1,76 @@
+/**
+ * @module routes/records
+ * The spec's generic record operations, the same for every resource type: create, list,
+ * get, update (JSON or file upload), delete. Each handler reads its input, calls one
+ * engine operation and shapes the answer with core's envelope functions; the rules
+ * themselves live in core.
+ */
+import { parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/** Which API surface a route set serves: decides the query modifiers accepted. */
+export type Surface = "v1" | "v2";
+
+/**
+ * Routes under `/:flock/:type` for create, list, get, update and delete.
+ *
+ * @example
+ * app.route("/api/v1", createRecordRoutes(engine, "v1"));
+ */
+export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  routes.post("/:flock/:type", ...guard, async (c) => {
+    const { flock, type } = c.req.param();
+    if (bodyKind(c) !== "json") throw unsupportedBody(c, "a JSON object (Content-Type: application/json)");
+    const record = await engine.create(flock, type, await readJsonObject(c));
+    return c.json(await engine.toSingle(record), 201);
+  });
+
+  routes.get("/:flock/:type", ...guard, async (c) => {
+    const { flock, type } = c.req.param();
+    const query = parseListQuery(new URL(c.req.url).searchParams, {
+      surface,
+      now: clock.now(),
+      isKnownField: type === "person" ? _isPersonField : undefined,
+    });
+    const page = await engine.list(flock, type, query);
+    return c.json(toListWrapper(page, query));
+  });
+
+  routes.get("/:flock/:type/:id", ...guard, async (c) => {
+    const { flock, type, id } = c.req.param();
+    return c.json(await engine.toSingle(await engine.get(flock, type, id)));
+  });
+
+  // PATCH is accepted wherever PUT updates (contract, compatibility).
+  routes.on(["PUT", "PATCH"], "/:flock/:type/:id", ...guard, async (c) => {
+    const { flock, type, id } = c.req.param();
+    const kind = bodyKind(c);
+    if (kind === "multipart") {
+      const { errors, updates } = await engine.attachFiles(flock, type, id, await readFileUploads(c));
+      return c.json({ errors, updates });
+    }
+    if (kind !== "json") throw unsupportedBody(c, "a JSON object of fields, or multipart file parts");
+    const { changed } = await engine.update(flock, type, id, await readJsonObject(c));
+    return c.json(changed);
+  });
+
+  routes.delete("/:flock/:type/:id", ...guard, async (c) => {
+    const { flock, type, id } = c.req.param();
+    return c.json(await engine.toSingle(await engine.delete(flock, type, id)));
+  });
+
+  return routes;
+}
+
+// --- internal ---
+
+function _isPersonField(field: string): boolean {
+  return Object.hasOwn(PERSON_FIELDS, field);
+}
