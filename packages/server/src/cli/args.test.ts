@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { USAGE } from "./usage.js";
+
+describe("parseCommand", () => {
+  it.each([
+    {
+      name: "serve with defaults",
+      argv: ["serve"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false },
+    },
+    {
+      name: "serve with every flag",
+      argv: ["serve", "--db", ":memory:", "--port", "0", "--host", "0.0.0.0", "--config", "c.json", "--quiet"],
+      env: {},
+      expected: { kind: "serve", db: ":memory:", host: "0.0.0.0", port: 0, config: "c.json", quiet: true },
+    },
+    {
+      name: "serve with --flag=value",
+      argv: ["serve", "--port=9000", "-q"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 9000, config: undefined, quiet: true },
+    },
+    {
+      name: "serve takes HOST and PORT from the environment",
+      argv: ["serve"],
+      env: { HOST: "::1", PORT: "3000" },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "::1", port: 3000, config: undefined, quiet: false },
+    },
+    {
+      name: "flags win over the environment; RECORDS_LOG=off is quiet",
+      argv: ["serve", "--port", "4000", "--host", "localhost"],
+      env: { HOST: "::1", PORT: "3000", RECORDS_LOG: "off" },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "localhost", port: 4000, config: undefined, quiet: true },
+    },
+    {
+      name: "flock add with a name",
+      argv: ["flock", "add", "club", "--name", "The Club", "--db", "x.db"],
+      env: {},
+      expected: { kind: "flock-add", db: "x.db", id: "club", name: "The Club" },
+    },
+    {
+      name: "flock add names the flock after its id by default",
+      argv: ["flock", "add", "a-1_b"],
+      env: {},
+      expected: { kind: "flock-add", db: DEFAULT_DB, id: "a-1_b", name: "a-1_b" },
+    },
+    {
+      name: "user add with several flocks",
+      argv: ["user", "add", "ada@example.org", "--password", "pw", "--flock", "a", "--flock", "b", "--role", "self-service"],
+      env: {},
+      expected: { kind: "user-add", db: DEFAULT_DB, username: "ada@example.org", password: "pw", flocks: ["a", "b"], role: "self-service" },
+    },
+    {
+      name: "user add with every flock, default role",
+      argv: ["user", "add", "root", "--flock", "*", "--password", "pw", "--db", ":memory:"],
+      env: {},
+      expected: { kind: "user-add", db: ":memory:", username: "root", password: "pw", flocks: ["*"], role: "core" },
+    },
+  ])("parses $name", ({ argv, env, expected }) => {
+    expect(parseCommand(argv, env)).toEqual(expected);
+  });
+
+  it.each([
+    { argv: [], text: USAGE.main },
+    { argv: ["--help"], text: USAGE.main },
+    { argv: ["-h"], text: USAGE.main },
+    { argv: ["help"], text: USAGE.main },
+    { argv: ["serve", "--help"], text: USAGE.serve },
+    { argv: ["flock", "--help"], text: USAGE["flock add"] },
+    { argv: ["flock", "add", "-h"], text: USAGE["flock add"] },
+    { argv: ["user", "add", "--help"], text: USAGE["user add"] },
+  ])("gives help for $argv", ({ argv, text }) => {
+    expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
+  });
+
+  it.each([
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add or user add' },
+    { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
+    { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": the only one is "user add"' },
+    { argv: ["serve", "--verbose"], message: "records-service serve: Unknown option '--verbose' (see records-service serve --help)" },
+    { argv: ["serve", "--port"], message: "records-service serve: Option '--port <value>' argument missing (see records-service serve --help)" },
+    { argv: ["serve", "--db", "--port", "1"], message: "records-service serve: Option '--db' argument is ambiguous (see records-service serve --help)" },
+    { argv: ["serve", "extra"], message: 'records-service serve: unexpected argument "extra"' },
+    { argv: ["serve", "--port", "http"], message: 'bad port "http" (--port): expected an integer from 0 to 65535' },
+    { argv: ["serve", "--port", "65536"], message: 'bad port "65536" (--port): expected an integer from 0 to 65535' },
+    { argv: ["serve", "--port", "-1"], message: "records-service serve: Option '--port' argument is ambiguous (see records-service serve --help)" },
+    { argv: ["serve", "--port", "80.5"], message: 'bad port "80.5" (--port): expected an integer from 0 to 65535' },
+    { argv: ["serve", "--host", ""], message: "bad host: --host must not be empty" },
+    { argv: ["serve", "--db", ""], message: "bad value: --db must not be empty" },
+    { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
+    { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },
+    { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
+    { argv: ["flock", "add", "_x"], message: 'bad flock identifier "_x": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
+    { argv: ["flock", "add", "a".repeat(64)], message: `bad flock identifier "${"a".repeat(64)}": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit` },
+    { argv: ["flock", "add", "a", "b"], message: 'records-service flock add: unexpected argument "b"' },
+    { argv: ["flock", "add", "a", "--name", " "], message: "bad name: --name must not be empty" },
+    { argv: ["user", "add"], message: "missing argument: records-service user add USERNAME --password PW --flock ID" },
+    { argv: ["user", "add", "ada", "--flock", "demo"], message: "missing --password PW for user add" },
+    { argv: ["user", "add", "ada", "--password", "pw"], message: 'missing --flock ID for user add (repeat it for several flocks; "*" for every flock)' },
+    { argv: ["user", "add", "ada", "--password", "pw", "--flock", "Bad"], message: 'bad flock identifier "Bad" in --flock: expected a-z 0-9 _ - or "*"' },
+    { argv: ["user", "add", "ada", "--password", "pw", "--flock", "a", "--role", "admin"], message: 'bad role "admin": expected core or self-service' },
+  ])("refuses $argv", ({ argv, message }) => {
+    expect(() => parseCommand(argv, {})).toThrow(new UsageError(message));
+  });
+
+  it.each([
+    { env: { PORT: "eighty" }, message: 'bad port "eighty" (env PORT): expected an integer from 0 to 65535' },
+    { env: { PORT: "99999" }, message: 'bad port "99999" (env PORT): expected an integer from 0 to 65535' },
+  ])("refuses a bad PORT in the environment: $env.PORT", ({ env, message }) => {
+    expect(() => parseCommand(["serve"], env)).toThrow(new UsageError(message));
+  });
+
+  it("keeps every usage message on one line", () => {
+    const lines: string[] = [];
+    for (const argv of [["serve", "--db", "--x"], ["serve", "--nope"], ["flock", "add", "A"]]) {
+      try {
+        parseCommand(argv, {});
+      } catch (e) {
+        lines.push((e as Error).message);
+      }
+    }
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).not.toContain("\n");
+  });
+});

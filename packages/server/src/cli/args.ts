@@ -1,0 +1,155 @@
+/**
+ * @module cli/args
+ * Turns the command line into one typed command, or a `UsageError` (one line, exit 2).
+ * Parsing is strict (`node:util` parseArgs): unknown flags, missing values and stray
+ * arguments are refused, never ignored.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ROLES, type Role } from "../auth/accounts.js";
+import { FLOCK_ID_RE } from "../config/schema.js";
+import { USAGE } from "./usage.js";
+
+/** Where the database lives unless `--db` says otherwise (relative to the working directory). */
+export const DEFAULT_DB = "./data/records.db";
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8080;
+
+/** A bad command line. The message is one line; the CLI exits 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** One parsed command. */
+export type Command =
+  | { kind: "help"; text: string }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean }
+  | { kind: "flock-add"; db: string; id: string; name: string }
+  | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role };
+
+/** The environment variables the CLI reads. */
+export interface CliEnv {
+  HOST?: string | undefined;
+  PORT?: string | undefined;
+  RECORDS_LOG?: string | undefined;
+}
+
+/**
+ * Parses `argv` (without node and the script). Throws `UsageError`.
+ *
+ * @example
+ * parseCommand(["serve", "--port", "0"], {}) // { kind: "serve", port: 0, host: "127.0.0.1", ... }
+ */
+export function parseCommand(argv: string[], env: CliEnv): Command {
+  const [first, second] = argv;
+  if (first === undefined || first === "help" || first === "--help" || first === "-h") {
+    return { kind: "help", text: USAGE.main };
+  }
+  if (first === "serve") return _serve(argv.slice(1), env);
+  if (first === "flock" || first === "user") {
+    if (second === "--help" || second === "-h") return { kind: "help", text: USAGE[`${first} add`] };
+    if (second !== "add") {
+      throw new UsageError(
+        second === undefined
+          ? `missing subcommand: records-service ${first} add ...`
+          : `unknown subcommand "${first} ${second}": the only one is "${first} add"`,
+      );
+    }
+    return first === "flock" ? _flockAdd(argv.slice(2)) : _userAdd(argv.slice(2));
+  }
+  throw new UsageError(`unknown command "${first}": expected serve, flock add or user add`);
+}
+
+/** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
+export function parsePort(text: string, source: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new UsageError(`bad port ${JSON.stringify(text)} (${source}): expected an integer from 0 to 65535`);
+  }
+  return Number(text);
+}
+
+// --- internal ---
+
+const DB = { db: { type: "string" } } as const;
+const HELP = { help: { type: "boolean", short: "h" } } as const;
+
+function _serve(args: string[], env: CliEnv): Command {
+  const v = _parse(args, "serve", {
+    ...DB,
+    ...HELP,
+    port: { type: "string" },
+    host: { type: "string" },
+    config: { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+  }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.serve };
+  const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : DEFAULT_PORT;
+  const host = v.host ?? (env.HOST || DEFAULT_HOST);
+  if (host.trim() === "") throw new UsageError("bad host: --host must not be empty");
+  return {
+    kind: "serve",
+    db: _db(v.db),
+    host,
+    port,
+    config: _nonEmpty(v.config, "--config"),
+    quiet: v.quiet === true || env.RECORDS_LOG === "off",
+  };
+}
+
+function _flockAdd(args: string[]): Command {
+  const { values: v, positionals } = _parse(args, "flock add", { ...DB, ...HELP, name: { type: "string" } }, 1);
+  if (v.help) return { kind: "help", text: USAGE["flock add"] };
+  const id = positionals[0];
+  if (id === undefined) throw new UsageError("missing argument: records-service flock add ID [--name NAME]");
+  if (!FLOCK_ID_RE.test(id)) {
+    throw new UsageError(`bad flock identifier ${JSON.stringify(id)}: expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit`);
+  }
+  const name = v.name === undefined ? id : v.name.trim();
+  if (name === "") throw new UsageError("bad name: --name must not be empty");
+  return { kind: "flock-add", db: _db(v.db), id, name };
+}
+
+function _userAdd(args: string[]): Command {
+  const { values: v, positionals } = _parse(
+    args,
+    "user add",
+    { ...DB, ...HELP, password: { type: "string" }, flock: { type: "string", multiple: true }, role: { type: "string" } },
+    1,
+  );
+  if (v.help) return { kind: "help", text: USAGE["user add"] };
+  const username = positionals[0];
+  if (username === undefined) throw new UsageError("missing argument: records-service user add USERNAME --password PW --flock ID");
+  if (v.password === undefined || v.password === "") throw new UsageError("missing --password PW for user add");
+  const flocks = v.flock ?? [];
+  if (flocks.length === 0) throw new UsageError('missing --flock ID for user add (repeat it for several flocks; "*" for every flock)');
+  const bad = flocks.find((f) => f !== "*" && !FLOCK_ID_RE.test(f));
+  if (bad !== undefined) throw new UsageError(`bad flock identifier ${JSON.stringify(bad)} in --flock: expected a-z 0-9 _ - or "*"`);
+  const role = v.role ?? "core";
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new UsageError(`bad role ${JSON.stringify(role)}: expected ${ROLES.join(" or ")}`);
+  }
+  return { kind: "user-add", db: _db(v.db), username, password: v.password, flocks, role: role as Role };
+}
+
+/** parseArgs, strict, with at most `maxPositionals` arguments; its errors become one-line `UsageError`s. */
+function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], command: string, options: O, maxPositionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    // Node's message may go on with hints over several sentences and lines; keep the first.
+    const first = String((e as Error).message).split(/\n|\. /)[0]!.replace(/\.$/, "");
+    throw new UsageError(`records-service ${command}: ${first} (see records-service ${command} --help)`);
+  }
+  const extra = parsed.positionals[maxPositionals];
+  if (extra !== undefined) throw new UsageError(`records-service ${command}: unexpected argument ${JSON.stringify(extra)}`);
+  return parsed;
+}
+
+function _db(value: string | undefined): string {
+  return _nonEmpty(value, "--db") ?? DEFAULT_DB;
+}
+
+function _nonEmpty(value: string | undefined, flag: string): string | undefined {
+  if (value !== undefined && value.trim() === "") throw new UsageError(`bad value: ${flag} must not be empty`);
+  return value;
+}

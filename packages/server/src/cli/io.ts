@@ -1,0 +1,16 @@
+/**
+ * @module cli/io
+ * What a command may touch of the outside world, so commands run the same from the real
+ * process and from tests.
+ */
+import type { CliEnv } from "./args.js";
+
+export interface CliIo {
+  /** One line to stdout. */
+  out(line: string): void;
+  /** One line to stderr. */
+  err(line: string): void;
+  env: CliEnv;
+  /** Resolves with the signal name when the process is asked to stop (SIGTERM, SIGINT). */
+  stopRequested(): Promise<string>;
+}

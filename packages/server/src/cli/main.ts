@@ -1,0 +1,44 @@
+/**
+ * @module cli/main
+ * The `records-service` command: parse, dispatch, map failures to exit codes (see
+ * cli/exit-codes.ts). Bad command lines print one line on stderr.
+ */
+import { parseCommand, UsageError } from "./args.js";
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
+import { runFlockAdd } from "./flock-add.js";
+import type { CliIo } from "./io.js";
+import { runServe } from "./serve.js";
+import { runUserAdd } from "./user-add.js";
+
+/**
+ * Runs one command line; resolves with the exit code.
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2), io);
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let cmd;
+  try {
+    cmd = parseCommand(argv, io.env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(e.message);
+    return EXIT_USAGE;
+  }
+  try {
+    switch (cmd.kind) {
+      case "help":
+        io.out(cmd.text);
+        return EXIT_OK;
+      case "serve":
+        return await runServe(cmd, io);
+      case "flock-add":
+        return await runFlockAdd(cmd, io);
+      case "user-add":
+        return await runUserAdd(cmd, io);
+    }
+  } catch (e) {
+    io.err(`records-service: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT_FAILED;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * @module cli/usage
+ * The `--help` texts, one per command.
+ */
+
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--quiet]
+
+Serves the Records Service API over HTTP.
+
+  --db PATH       SQLite file, created with its folder if missing (default ./data/records.db);
+                  :memory: keeps everything in memory until the process ends
+  --port N        TCP port, 0 picks a free one (default $PORT or 8080)
+  --host H        interface to listen on (default $HOST or 127.0.0.1)
+  --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
+                  scheduler, webhooks, throttle, mail
+  --quiet, -q     no access log (also: RECORDS_LOG=off)
+
+On an empty database it creates flock "demo" and user "admin" with a random password,
+printed once. SIGTERM or SIGINT stops it gracefully.`;
+
+const FLOCK_ADD = `Usage: records-service flock add ID [--name NAME] [--db PATH]
+
+Creates a flock (a tenant). ID: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit.
+NAME defaults to ID. Fails (exit 1) if the flock exists.`;
+
+const USER_ADD = `Usage: records-service user add USERNAME --password PW --flock ID [--flock ID ...] [--role core|self-service] [--db PATH]
+
+Creates the user, or replaces the one with this username, with access to the named flocks
+(--flock "*" for every flock). The flocks must exist (exit 1 otherwise).`;
+
+const MAIN = `Usage: records-service <command> [options]
+
+Commands:
+  serve       serve the HTTP API
+  flock add   create a flock
+  user add    create or replace a user
+
+Run "records-service <command> --help" for a command's options.
+Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
+
+${SERVE}
+
+${FLOCK_ADD}
+
+${USER_ADD}`;
+
+/** Help text per command. */
+export const USAGE = {
+  main: MAIN,
+  serve: SERVE,
+  "flock add": FLOCK_ADD,
+  "user add": USER_ADD,
+} as const;

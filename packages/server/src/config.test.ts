@@ -1,0 +1,199 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, parseConfig } from "./config.js";
+
+const FULL = {
+  secret: "0123456789abcdef0123",
+  flocks: [{ identifier: "demo", name: "Demo Society" }],
+  users: [{ username: "ada@example.org", password: "pw", flocks: ["demo"], role: "core" }],
+  templates: [{ flock: "demo", name: "welcome", subject: "Hello <%= it.data.first_name %>", body: "..." }],
+  triggers: [
+    {
+      flock: "demo",
+      trigger: "contact_created",
+      action: "send-json-webhook",
+      url: "https://example.org/hook",
+      template: "",
+      active: true,
+      comment: "",
+      conditional_templates: { template: [{ order: 1, template: "welcome", conditions: [{ tags: "vip" }] }] },
+    },
+  ],
+  scheduler: { cron: "0 * * * * *" },
+  webhooks: { allowInsecureUrls: false, firstRetryDelayMs: 60000, retryWindowHours: 168 },
+  throttle: { unattributedPerMinute: 60 },
+  mail: { smtp: "smtp://127.0.0.1:2525", from: "records@example.org" },
+};
+
+describe("parseConfig", () => {
+  it("accepts the contract's example unchanged", () => {
+    const c = parseConfig(FULL);
+    expect(c.flocks).toEqual(FULL.flocks);
+    expect(c.triggers[0]).toMatchObject({
+      flock: "demo",
+      trigger: "contact_created",
+      event: "contact",
+      variation: "created",
+      action: "send-json-webhook",
+      url: "https://example.org/hook",
+      template: null,
+      active: true,
+    });
+    expect(c.warnings).toEqual([]);
+    expect(c.mail).toEqual(FULL.mail);
+  });
+
+  it("fills every default for an empty object", () => {
+    const c = parseConfig({});
+    expect(c).toEqual({
+      flocks: [],
+      users: [],
+      templates: [],
+      triggers: [],
+      scheduler: CONFIG_DEFAULTS.scheduler,
+      webhooks: CONFIG_DEFAULTS.webhooks,
+      throttle: CONFIG_DEFAULTS.throttle,
+      warnings: [],
+    });
+  });
+
+  it("fills defaults inside a partly given section and of a trigger", () => {
+    const c = parseConfig({
+      webhooks: { allowInsecureUrls: true },
+      flocks: [{ identifier: "demo" }],
+      triggers: [{ flock: "demo", trigger: "lapsed_90d", action: "send-json-webhook", url: "http://localhost:9/x" }],
+    });
+    expect(c.webhooks).toEqual({ ...CONFIG_DEFAULTS.webhooks, allowInsecureUrls: true });
+    expect(c.triggers[0]).toMatchObject({ trigger: "lapsed_90d", event: "lapsed", variation: "90d", template: null, active: true, comment: "" });
+    expect(c.users).toEqual([]);
+  });
+
+  it("defaults a user's role to core", () => {
+    expect(parseConfig({ users: [{ username: "a", password: "p", flocks: ["*"] }] }).users[0]?.role).toBe("core");
+  });
+
+  const trigger = (extra: Record<string, unknown>) => ({
+    flocks: [{ identifier: "demo" }],
+    triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: "https://x.org/h", ...extra }],
+  });
+
+  it.each([
+    { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
+    { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
+    { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, mail)' },
+    { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
+    { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, firstRetryDelayMs, retryWindowHours)' },
+    { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
+    { name: "wrong scalar type", input: { flocks: [{ identifier: 3 }] }, message: 'config: "flocks[0].identifier" must be a string, got 3' },
+    { name: "missing required key", input: { flocks: [{ name: "x" }] }, message: 'config: "flocks[0].identifier" is required' },
+    { name: "bad flock identifier", input: { flocks: [{ identifier: "Demo" }] }, message: 'config: "flocks[0].identifier" must be a flock identifier: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
+    { name: "short secret", input: { secret: "short" }, message: 'config: "secret" must be at least 16 characters' },
+    { name: "secret not a string", input: { secret: 5 }, message: 'config: "secret" must be a string, got 5' },
+    { name: "user without flocks", input: { users: [{ username: "a", password: "p", flocks: [] }] }, message: 'config: "users[0].flocks" must name at least one flock' },
+    { name: "user bad flock", input: { users: [{ username: "a", password: "p", flocks: ["Bad!"] }] }, message: 'config: "users[0].flocks[0]" must be a flock identifier (a-z 0-9 _ -) or "*" for every flock' },
+    { name: "username with a space", input: { users: [{ username: "two words", password: "p", flocks: ["*"] }] }, message: 'config: "users[0].username" must not contain spaces or control characters' },
+    { name: "user empty password", input: { users: [{ username: "a", password: "", flocks: ["*"] }] }, message: 'config: "users[0].password" must be a non-empty string' },
+    { name: "user bad role", input: { users: [{ username: "a", password: "p", flocks: ["*"], role: "admin" }] }, message: 'config: "users[0].role" must be "core" or "self-service"' },
+    { name: "duplicate flock", input: { flocks: [{ identifier: "a" }, { identifier: "a" }] }, message: 'config: "flocks[1].identifier" repeats an earlier entry (a)' },
+    { name: "duplicate username ignoring case", input: { users: [{ username: "Ada", password: "p", flocks: ["*"] }, { username: "ada", password: "q", flocks: ["*"] }] }, message: 'config: "users[1].username" repeats an earlier entry (ada)' },
+    { name: "bad cron", input: { scheduler: { cron: "every minute" } }, message: 'config: "scheduler.cron" must be a croner pattern such as "0 * * * * *"' },
+    { name: "negative retry window", input: { webhooks: { retryWindowHours: -1 } }, message: 'config: "webhooks.retryWindowHours" must not be negative' },
+    { name: "fractional retry delay", input: { webhooks: { firstRetryDelayMs: 1.5 } }, message: 'config: "webhooks.firstRetryDelayMs" must be an integer' },
+    { name: "throttle zero", input: { throttle: { unattributedPerMinute: 0 } }, message: 'config: "throttle.unattributedPerMinute" must be at least 1' },
+    { name: "insecure flag not boolean", input: { webhooks: { allowInsecureUrls: "yes" } }, message: 'config: "webhooks.allowInsecureUrls" must be a boolean, got "yes"' },
+    { name: "mail without smtp scheme", input: { mail: { smtp: "127.0.0.1:25", from: "a@b.org" } }, message: 'config: "mail.smtp" must be an smtp:// or smtps:// URL' },
+    { name: "mail bad from", input: { mail: { smtp: "smtp://h", from: "nobody" } }, message: 'config: "mail.from" must be an email address' },
+    { name: "template syntax", input: { flocks: [{ identifier: "demo" }], templates: [{ flock: "demo", name: "t", subject: "Hi <%= it.x", body: "" }] }, message: 'config: "templates[0].subject" is not a valid Eta template: unclosed tag at line 1 col 4:' },
+    { name: "duplicate template", input: { templates: [{ flock: "d", name: "t", subject: "", body: "" }, { flock: "d", name: "t", subject: "", body: "" }] }, message: 'config: "templates[1].name" repeats an earlier entry (d/t)' },
+    { name: "trigger with an unknown key", input: trigger({ to: "ops@example.org" }), message: 'config: unknown key "triggers[0].to" (accepted: flock, trigger, action, url, template, active, comment, conditional_templates)' },
+    { name: "trigger active not boolean", input: trigger({ active: "yes" }), message: 'config: "triggers[0].active" must be a boolean, got "yes"' },
+    { name: "trigger without action", input: { triggers: [{ flock: "demo", trigger: "contact_created" }] }, message: 'config: "triggers[0].action" is required' },
+  ])("refuses $name", ({ input, message }) => {
+    expect(() => parseConfig(input)).toThrow(new ConfigError(message));
+  });
+
+  // The trigger rules are core's validateTriggers; these check that its verdicts come out as
+  // one config line naming the entry.
+  it.each([
+    { name: "an unknown action", input: trigger({ action: "send-sms" }), message: 'config: triggers[0] (contact_created, send-sms): unknown action "send-sms"' },
+    { name: "an unknown trigger name", input: trigger({ trigger: "contact_creatd" }), message: 'config: triggers[0] (contact_creatd, send-json-webhook): unknown trigger "contact_creatd"' },
+    { name: "a webhook without url", input: trigger({ url: null }), message: "config: triggers[0] (contact_created, send-json-webhook): url is required: a full https:// URL" },
+    { name: "a webhook over http", input: trigger({ url: "http://x.org/h" }), message: 'config: triggers[0] (contact_created, send-json-webhook): url "http://x.org/h" must be a full https:// URL' },
+    { name: "an unknown template", input: trigger({ template: "nope" }), message: 'config: triggers[0] (contact_created, send-json-webhook): template "nope" does not exist in flock demo' },
+    {
+      name: "a template of another flock",
+      input: { ...trigger({ template: "welcome" }), templates: [{ flock: "other", name: "welcome", subject: "", body: "" }] },
+      message: 'template "welcome" does not exist in flock demo',
+    },
+    {
+      name: "two actions of one type",
+      input: { triggers: [trigger({}).triggers[0], trigger({ url: "https://y.org/" }).triggers[0]] },
+      message: "config: triggers[1] (contact_created, send-json-webhook): a second send-json-webhook action for trigger contact_created in flock demo",
+    },
+  ])("refuses a trigger with $name", ({ input, message }) => {
+    expect(() => parseConfig(input)).toThrow(ConfigError);
+    expect(() => parseConfig(input)).toThrow(message);
+  });
+
+  it("keeps a trigger error on one line, listing every bad entry", () => {
+    const input = { triggers: [trigger({ action: "x" }).triggers[0], trigger({ url: null }).triggers[0]] };
+    let message = "";
+    try {
+      parseConfig(input);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^config: triggers\[0\] .*; triggers\[1\] /);
+    expect(message).not.toContain("\n");
+  });
+
+  it("lets http:// webhook targets through with allowInsecureUrls", () => {
+    const c = parseConfig({ webhooks: { allowInsecureUrls: true }, ...trigger({ url: "http://127.0.0.1:9/h" }) });
+    expect(c.triggers[0]?.url).toBe("http://127.0.0.1:9/h");
+  });
+
+  it("accepts a fixed-address email trigger, the address in url", () => {
+    const c = parseConfig({
+      ...trigger({ action: "send-email-to-fixed-address", url: "mailto:ops@example.org", template: "welcome" }),
+      templates: [{ flock: "demo", name: "welcome", subject: "Hi", body: "<%= it.data.first_name %>" }],
+    });
+    expect(c.triggers[0]).toMatchObject({ action: "send-email-to-fixed-address", url: "ops@example.org", template: "welcome" });
+  });
+
+  it("reports deprecated actions as warnings, not errors", () => {
+    const c = parseConfig(trigger({ action: "send-webhook" }));
+    expect(c.warnings).toEqual([expect.stringMatching(/^config: triggers\[0\] .*deprecated/)]);
+  });
+});
+
+describe("loadConfig", () => {
+  const dir = mkdtempSync(join(tmpdir(), "records-config-"));
+  const file = (name: string, text: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+
+  it("reads and parses a JSON file", () => {
+    expect(loadConfig(file("ok.json", JSON.stringify(FULL))).flocks[0]?.identifier).toBe("demo");
+  });
+
+  it("names a missing file", () => {
+    const p = join(dir, "missing.json");
+    expect(() => loadConfig(p)).toThrow(`config: cannot read ${p}: ENOENT`);
+  });
+
+  it("names invalid JSON", () => {
+    const p = file("bad.json", "{ flocks: [] }");
+    expect(() => loadConfig(p)).toThrow(new RegExp(`^config: ${p} is not valid JSON: `));
+  });
+
+  it("names the bad key of a file", () => {
+    expect(() => loadConfig(file("key.json", '{"flocks":[{"identifier":"demo","nmae":"x"}]}'))).toThrow(
+      'config: unknown key "flocks[0].nmae"',
+    );
+  });
+});

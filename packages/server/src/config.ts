@@ -1,0 +1,67 @@
+/**
+ * @module config
+ * The config file of `records-service serve --config FILE`: JSON, every key optional, every
+ * object strict. `parseConfig` validates and fills defaults; `applyConfig` (config/apply.ts)
+ * writes the secret, flocks and users to the database idempotently. The other sections are
+ * returned parsed (triggers resolved by core's `validateTriggers`) for the workers that use them.
+ */
+import { readFileSync } from "node:fs";
+import * as v from "valibot";
+import { ConfigError, describeIssue } from "./config/issues.js";
+import { resolveConsistency } from "./config/references.js";
+import { configSchema, type Config } from "./config/schema.js";
+
+export { ConfigError } from "./config/issues.js";
+export { applyConfig, type AppliedConfig } from "./config/apply.js";
+export {
+  CONFIG_DEFAULTS,
+  FLOCK_ID_RE,
+  type Config,
+  type FlockConfig,
+  type MailConfig,
+  type SchedulerConfig,
+  type TemplateConfig,
+  type ThrottleConfig,
+  type UserConfig,
+  type WebhooksConfig,
+} from "./config/schema.js";
+
+/**
+ * Validates a config value (parsed JSON). Throws `ConfigError` naming the first bad key.
+ *
+ * @example
+ * parseConfig({ flocks: [{ identifier: "demo" }] }).webhooks.firstRetryDelayMs; // 60000
+ */
+export function parseConfig(json: unknown): Config {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new ConfigError(`config: expected a JSON object at the top level, got ${_kind(json)}`);
+  }
+  const result = v.safeParse(configSchema, json);
+  if (!result.success) throw new ConfigError(describeIssue(result.issues[0], configSchema));
+  return resolveConsistency(result.output);
+}
+
+/** Reads and validates a JSON config file. Throws `ConfigError` when it cannot be read or is invalid. */
+export function loadConfig(path: string): Config {
+  let textContent: string;
+  try {
+    textContent = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ConfigError(`config: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(textContent);
+  } catch (e) {
+    throw new ConfigError(`config: ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  return parseConfig(json);
+}
+
+// --- internal ---
+
+function _kind(x: unknown): string {
+  if (Array.isArray(x)) return "a list";
+  if (x === null) return "null";
+  return `a ${typeof x}`;
+}

@@ -1,0 +1,72 @@
+/**
+ * @module config/apply
+ * Writes the parts of a config that live in the database: the signing secret, the flocks
+ * and the users. Idempotent: applying the same config twice creates nothing twice and
+ * leaves every row as it was.
+ */
+import { randomBytes } from "node:crypto";
+import { formatTimestamp, isRecordsError, type Clock, type Storage } from "@records-service/core";
+import { createUser } from "../auth/accounts.js";
+import { ConfigError } from "./issues.js";
+import { checkFlocksExist } from "./references.js";
+import type { Config } from "./schema.js";
+
+/** The name of the setting that holds the HMAC secret. */
+export const SECRET_SETTING = "secret";
+
+/** What applying changed, for the start-up message. */
+export interface AppliedConfig {
+  /** The secret in force (from the config, or generated on first start and stored). */
+  secret: string;
+  flocksCreated: string[];
+  flocksRenamed: string[];
+}
+
+/**
+ * Applies `config` to `storage`. Throws `ConfigError` naming the key when a reference does
+ * not resolve, or when `secret` differs from the one already stored.
+ *
+ * @example
+ * await applyConfig(storage, systemClock, parseConfig({ flocks: [{ identifier: "demo" }] }));
+ */
+export async function applyConfig(storage: Storage, clock: Clock, config: Config): Promise<AppliedConfig> {
+  const existing = new Map((await storage.listFlocks()).map((f) => [f.identifier, f]));
+  checkFlocksExist(config, new Set(existing.keys()));
+
+  const secret = await _applySecret(storage, config.secret);
+  const flocksCreated: string[] = [];
+  const flocksRenamed: string[] = [];
+  for (const f of config.flocks) {
+    const name = f.name ?? f.identifier;
+    const current = existing.get(f.identifier);
+    if (!current) {
+      await storage.createFlock({ identifier: f.identifier, name, created: formatTimestamp(clock.now()) });
+      flocksCreated.push(f.identifier);
+    } else if (f.name !== undefined && current.name !== f.name) {
+      await storage.renameFlock(f.identifier, f.name);
+      flocksRenamed.push(f.identifier);
+    }
+  }
+  for (const [i, u] of config.users.entries()) {
+    try {
+      await createUser(storage, clock, { username: u.username, password: u.password, flocks: u.flocks, role: u.role });
+    } catch (e) {
+      if (isRecordsError(e)) throw new ConfigError(`config: "users[${i}]" ${e.detail}`);
+      throw e;
+    }
+  }
+  return { secret, flocksCreated, flocksRenamed };
+}
+
+// --- internal ---
+
+async function _applySecret(storage: Storage, configured: string | undefined): Promise<string> {
+  const stored = await storage.initSetting(SECRET_SETTING, configured ?? randomBytes(32).toString("hex"));
+  if (configured !== undefined && stored !== configured) {
+    throw new ConfigError(
+      'config: "secret" differs from the secret already stored in the database; signed URLs and webhook ' +
+        "signatures depend on it, so it is not replaced: remove it from the config or start with a new database",
+    );
+  }
+  return stored;
+}

@@ -1,0 +1,65 @@
+/**
+ * @module config/references
+ * The rules that span several keys of the config file: no duplicates, triggers that keep
+ * core's trigger rules and name templates that exist, and flocks that exist. Each failure
+ * is a `ConfigError` naming the key.
+ */
+import { isRecordsError, validateTriggers } from "@records-service/core";
+import { normalizeUsername } from "../auth/accounts.js";
+import { ConfigError, keyPath } from "./issues.js";
+import type { Config } from "./schema.js";
+
+/** The config as the schema parsed it, before the trigger rules ran. */
+type Parsed = Omit<Config, "triggers" | "warnings"> & { triggers: unknown[] };
+
+/**
+ * Checks everything that needs no database and resolves the triggers (core's
+ * `validateTriggers`: known trigger names and actions, one action of each type per
+ * trigger, webhook URL rules). Throws `ConfigError`.
+ */
+export function resolveConsistency(parsed: Parsed): Config {
+  _unique(parsed.flocks, (f) => f.identifier, (i) => ["flocks", i, "identifier"]);
+  _unique(parsed.users, (u) => normalizeUsername(u.username), (i) => ["users", i, "username"]);
+  _unique(parsed.templates, (t) => `${t.flock}/${t.name}`, (i) => ["templates", i, "name"]);
+  const templates = new Set(parsed.templates.map((t) => `${t.flock}/${t.name}`));
+  try {
+    const { triggers, warnings } = validateTriggers(parsed.triggers, {
+      allowInsecureUrls: parsed.webhooks.allowInsecureUrls,
+      templateExists: (flock, name) => templates.has(`${flock}/${name}`),
+    });
+    return { ...parsed, triggers, warnings: warnings.map((w) => `config: ${w}`) };
+  } catch (e) {
+    // The detail names each entry as `triggers[i] (<trigger>, <action>): <problem>`.
+    if (isRecordsError(e)) throw new ConfigError(`config: ${e.detail}`);
+    throw e;
+  }
+}
+
+/**
+ * Checks that every flock the config refers to exists, in the config or in `existing`
+ * (the database). Throws `ConfigError`.
+ */
+export function checkFlocksExist(config: Config, existing: ReadonlySet<string>): void {
+  const known = new Set([...existing, ...config.flocks.map((f) => f.identifier)]);
+  const check = (flock: string, path: (string | number)[]) => {
+    if (flock !== "*" && !known.has(flock)) _fail(path, `names flock "${flock}", which is neither in "flocks" nor in the database`);
+  };
+  config.users.forEach((u, i) => u.flocks.forEach((f, j) => check(f, ["users", i, "flocks", j])));
+  config.templates.forEach((t, i) => check(t.flock, ["templates", i, "flock"]));
+  config.triggers.forEach((t, i) => check(t.flock, ["triggers", i, "flock"]));
+}
+
+// --- internal ---
+
+function _fail(path: (string | number)[], message: string): never {
+  throw new ConfigError(`config: "${keyPath(path)}" ${message}`);
+}
+
+function _unique<T>(items: T[], key: (t: T) => string, path: (i: number) => (string | number)[]): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) _fail(path(i), `repeats an earlier entry (${k})`);
+    seen.add(k);
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * @module config/schema
+ * The valibot schema of the config file (`serve --config FILE`). Every object is strict, so
+ * a misspelt key is refused rather than ignored; every section is optional and the worker
+ * sections get their defaults here, so the rest of the server reads one resolved value.
+ */
+import { TriggerEntrySchema, type TriggerConfig } from "@records-service/core";
+import { Cron } from "croner";
+import { Eta } from "eta";
+import * as v from "valibot";
+import { MAX_USERNAME_LENGTH, ROLES } from "../auth/accounts.js";
+
+/** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
+export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+/** Shortest accepted `secret`: HMAC keys shorter than this are guessable. */
+export const MIN_SECRET_LENGTH = 16;
+
+/** Defaults of the worker sections, in one place (documented in README.md). */
+export const CONFIG_DEFAULTS = {
+  /** Every minute, at second 0 (croner syntax, seconds field first). */
+  scheduler: { cron: "0 * * * * *" },
+  /** First retry after a minute, doubling, for 7 days (spec: retried for about 7 days). */
+  webhooks: { allowInsecureUrls: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
+  throttle: { unattributedPerMinute: 60 },
+} as const;
+
+const flockId = v.pipe(
+  v.string(),
+  v.regex(FLOCK_ID_RE, "must be a flock identifier: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit"),
+);
+
+const nonEmpty = v.pipe(v.string(), v.nonEmpty("must be a non-empty string"));
+
+const flockSchema = v.strictObject({
+  identifier: flockId,
+  name: v.optional(nonEmpty),
+});
+
+const userSchema = v.strictObject({
+  username: v.pipe(
+    nonEmpty,
+    v.maxLength(MAX_USERNAME_LENGTH, `must be at most ${MAX_USERNAME_LENGTH} characters`),
+    v.regex(/^[^\s\p{Cc}]+$/u, "must not contain spaces or control characters"),
+  ),
+  password: nonEmpty,
+  flocks: v.pipe(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.check((f) => f === "*" || FLOCK_ID_RE.test(f), 'must be a flock identifier (a-z 0-9 _ -) or "*" for every flock'),
+      ),
+    ),
+    v.minLength(1, "must name at least one flock"),
+  ),
+  role: v.optional(v.picklist(ROLES, `must be ${ROLES.map((r) => `"${r}"`).join(" or ")}`), "core"),
+});
+
+const etaSource = v.rawCheck<string>(({ dataset, addIssue }) => {
+  const problem = dataset.typed ? _etaProblem(dataset.value) : undefined;
+  if (problem) addIssue({ message: `is not a valid Eta template: ${problem}` });
+});
+
+const templateSchema = v.strictObject({
+  flock: flockId,
+  name: nonEmpty,
+  subject: v.pipe(v.string(), etaSource),
+  body: v.pipe(v.string(), etaSource),
+});
+
+const positiveInt = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(1, "must be at least 1"));
+
+const schedulerSchema = v.strictObject({
+  cron: v.optional(v.pipe(v.string(), v.check(_isCron, "must be a croner pattern such as \"0 * * * * *\"")), CONFIG_DEFAULTS.scheduler.cron),
+});
+
+const webhooksSchema = v.strictObject({
+  allowInsecureUrls: v.optional(v.boolean(), CONFIG_DEFAULTS.webhooks.allowInsecureUrls),
+  firstRetryDelayMs: v.optional(positiveInt, CONFIG_DEFAULTS.webhooks.firstRetryDelayMs),
+  retryWindowHours: v.optional(
+    v.pipe(v.number(), v.minValue(0, "must not be negative"), v.finite("must be a finite number")),
+    CONFIG_DEFAULTS.webhooks.retryWindowHours,
+  ),
+});
+
+const throttleSchema = v.strictObject({
+  unattributedPerMinute: v.optional(positiveInt, CONFIG_DEFAULTS.throttle.unattributedPerMinute),
+});
+
+const mailSchema = v.strictObject({
+  smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
+  from: v.pipe(v.string(), v.email("must be an email address")),
+});
+
+/** The whole config file. */
+export const configSchema = v.strictObject({
+  secret: v.optional(
+    v.pipe(v.string(), v.minLength(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)),
+  ),
+  flocks: v.optional(v.array(flockSchema), []),
+  users: v.optional(v.array(userSchema), []),
+  templates: v.optional(v.array(templateSchema), []),
+  /** Shape only; the trigger rules are core's `validateTriggers` (see config.ts). */
+  triggers: v.optional(v.array(TriggerEntrySchema), []),
+  scheduler: v.optional(schedulerSchema, {}),
+  webhooks: v.optional(webhooksSchema, {}),
+  throttle: v.optional(throttleSchema, {}),
+  mail: v.optional(mailSchema),
+});
+
+/**
+ * The parsed config, with every default filled in. `triggers` are core's validated
+ * triggers (event and variation resolved); `warnings` name deprecated triggers and actions.
+ */
+export type Config = Omit<v.InferOutput<typeof configSchema>, "triggers"> & {
+  triggers: TriggerConfig[];
+  warnings: string[];
+};
+export type FlockConfig = Config["flocks"][number];
+export type UserConfig = Config["users"][number];
+export type TemplateConfig = Config["templates"][number];
+export type SchedulerConfig = Config["scheduler"];
+export type WebhooksConfig = Config["webhooks"];
+export type ThrottleConfig = Config["throttle"];
+export type MailConfig = NonNullable<Config["mail"]>;
+
+// --- internal ---
+
+const _eta = new Eta();
+
+/** The first line of Eta's compile error, or undefined when the template compiles. */
+function _etaProblem(source: string): string | undefined {
+  try {
+    _eta.compile(source);
+    return undefined;
+  } catch (e) {
+    return String(e instanceof Error ? e.message : e).split("\n")[0]!.trim();
+  }
+}
+
+function _isCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}

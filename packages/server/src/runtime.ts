@@ -1,0 +1,110 @@
+/**
+ * @module runtime
+ * A whole running server in one call: open the SQLite database, apply the config, seed an
+ * empty database, build the engine and the Hono app, listen, start the workers. `close()`
+ * shuts down in the contract's order: stop taking requests, finish those in flight, stop
+ * the workers, close the database. The CLI, the e2e tests and the in-process example all
+ * start servers through `startServer`.
+ */
+import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
+import { createSqliteStorage } from "@records-service/sqlite";
+import { createApp } from "./app.js";
+import { applyConfig } from "./config/apply.js";
+import { parseConfig } from "./config.js";
+import type { Config } from "./config/schema.js";
+import type { LogSink } from "./middleware/access-log.js";
+import { seedIfEmpty } from "./runtime/bootstrap.js";
+import { listen } from "./runtime/http.js";
+import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
+
+export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
+export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime/workers.js";
+
+/** Options of `startServer`. */
+export interface ServerOptions {
+  /** SQLite file path (created with its folder if missing), or `":memory:"`. */
+  db: string;
+  host: string;
+  /** 0 picks a free port; the real one is in the result. */
+  port: number;
+  /** A parsed config (see `loadConfig`/`parseConfig`); default: empty. */
+  config?: Config;
+  /** Receives one object per request (the access log); none: no access log. */
+  log?: LogSink;
+  /** Operator messages (first-start credentials, listening line); default: discarded. */
+  out?: (line: string) => void;
+  clock?: Clock;
+  /** Background workers to run beside the HTTP API. */
+  workers?: readonly WorkerFactory[];
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** `http://HOST:PORT`, with the real port. */
+  url: string;
+  port: number;
+  storage: Storage;
+  /** Graceful shutdown; resolves when the database is closed. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server. Throws `ConfigError` for a config that does not apply, and the listen
+ * error (e.g. EADDRINUSE); either way the database is closed again.
+ *
+ * @example
+ * const server = await startServer({ db: ":memory:", host: "127.0.0.1", port: 0 });
+ * await fetch(`${server.url}/api/v1/ping/`); await server.close();
+ */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const out = opts.out ?? (() => {});
+  const clock = opts.clock ?? systemClock;
+  const config = opts.config ?? parseConfig({});
+  for (const warning of config.warnings) out(warning);
+  const storage = await createSqliteStorage({ path: opts.db });
+  try {
+    const { secret } = await applyConfig(storage, clock, config);
+    const seeded = await seedIfEmpty(storage, clock);
+    if (seeded) {
+      out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
+      out(`  username: ${seeded.username}`);
+      out(`  password: ${seeded.password}`);
+    }
+    const engine = createRecordEngine({ storage, clock });
+    const app = createApp({ engine, ...(opts.log ? { log: opts.log } : {}) });
+    const listener = await listen(app.fetch, opts.host, opts.port);
+    const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
+    let workers;
+    try {
+      workers = await startWorkers(opts.workers ?? [], { storage, engine, config, clock, secret, out });
+    } catch (e) {
+      await listener.close();
+      throw e;
+    }
+    out(`records-service listening on ${url} (database ${opts.db})`);
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port: listener.port,
+      storage,
+      close: () => {
+        closing ??= (async () => {
+          await listener.close();
+          await workers.stop();
+          await storage.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+}
+
+// --- internal ---
+
+/** IPv6 literals go in brackets in a URL. */
+function _hostForUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}

@@ -1,0 +1,75 @@
+/**
+ * @module runtime/workers
+ * Where background work plugs into the server: the outbox (webhooks, email), the scheduler
+ * (date-relative events) and bulk tasks each provide a `WorkerFactory`. The runtime starts
+ * the workers after the HTTP server listens and stops them, newest first, after it has
+ * drained its requests and before it closes the database.
+ */
+import type { Clock, RecordEngine, Storage } from "@records-service/core";
+import type { Config } from "../config/schema.js";
+
+/** A background worker. `stop` must finish or abandon its current step, then resolve. */
+export interface Worker {
+  readonly name: string;
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What a worker gets to do its job: the same engine and storage the HTTP API uses. */
+export interface WorkerContext {
+  storage: Storage;
+  engine: RecordEngine;
+  config: Config;
+  clock: Clock;
+  /** The HMAC secret in force (config, or generated and stored on first start). */
+  secret: string;
+  /** One line of operator output (start-up and failures). */
+  out: (line: string) => void;
+}
+
+/** Builds one worker for a running server. */
+export type WorkerFactory = (ctx: WorkerContext) => Worker;
+
+/** The started workers, to stop at shutdown. */
+export interface WorkerGroup {
+  readonly names: readonly string[];
+  /** Stops every worker, newest first; a failing stop is reported and does not keep the others running. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds and starts the workers in order. If one fails to start, the ones already started
+ * are stopped and the error is rethrown.
+ *
+ * @example
+ * const workers = await startWorkers([createSchedulerWorker], ctx); ...; await workers.stop();
+ */
+export async function startWorkers(factories: readonly WorkerFactory[], ctx: WorkerContext): Promise<WorkerGroup> {
+  const started: Worker[] = [];
+  const group: WorkerGroup = {
+    get names() {
+      return started.map((w) => w.name);
+    },
+    async stop() {
+      for (const w of [...started].reverse()) {
+        try {
+          await w.stop();
+        } catch (e) {
+          ctx.out(`worker ${w.name} failed to stop: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      started.length = 0;
+    },
+  };
+  try {
+    for (const factory of factories) {
+      const worker = factory(ctx);
+      await worker.start();
+      started.push(worker);
+    }
+  } catch (e) {
+    await group.stop();
+    throw e;
+  }
+  return group;
+}
