@@ -30,6 +30,7 @@ export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
+  MAX_TEXT_VALUE_LENGTH,
   MAX_PAGE,
   MAX_FILTERS,
   MAX_VALUE_LENGTH,
@@ -86,10 +87,15 @@ export { createRecordEngine } from "./records/engine.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
-export { derive, sameJson } from "./records/revise.js";
+export { derive, sameJson, updateOf } from "./records/revise.js";
+export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
+export type { CommitResult } from "./records/commit.js";
 export type {
   EngineContext,
   EngineOptions,
+  EventInput,
+  TriggerProvider,
+  JobsQueuedListener,
   UpdateResult,
   FileUpload,
   FileUploadResult,
@@ -107,9 +113,15 @@ export type {
   TypeSummary,
   RecordWrite,
   ChangeSet,
+  OutboxJob,
+  OutboxStatus,
+  OutboxJobUpdate,
+  OutboxJobFilter,
   FileOwner,
   RecordKey,
   Storage,
+  ScanQuery,
+  ScanPage,
 } from "./storage/types.js";
 
 // --- events ---
@@ -159,6 +171,17 @@ export {
   DATA_EVENT_EXPIRY_YEARS,
 } from "./events/data-event.js";
 export type { DataEventData, DataEventInput } from "./events/data-event.js";
+export { purgeExpiredEvents, PURGE_CHUNK_SIZE } from "./events/purge.js";
+export type { PurgeOptions } from "./events/purge.js";
+export {
+  planEvents,
+  recordEvents,
+  SILENT_TYPES,
+  FORM_RESPONSE_STATUSES,
+  APPLICATION_STATUSES,
+  MANDATE_STATUSES,
+} from "./events/emit.js";
+export type { EventPlan, PlannedEvent, PlannedRequeue } from "./events/emit.js";
 
 // --- triggers ---
 export {
@@ -202,3 +225,35 @@ export {
   DEFAULT_RETRY_POLICY,
 } from "./actions/retry.js";
 export type { RetryPolicy, RandomSource } from "./actions/retry.js";
+export { relatedContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "./actions/contact.js";
+export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
+
+// --- tasks: long operations as core_event records, run a chunk at a time ---
+export { TASK_TYPE, ACTIVE_TASK_STATES } from "./tasks/types.js";
+export type { TaskState, TaskCounts, TaskView, TaskStep, TaskKind } from "./tasks/types.js";
+export {
+  createTask,
+  runTaskChunk,
+  runTask,
+  failTask,
+  findActiveTasks,
+  TASK_CHUNK_SIZE,
+  TASK_CONFLICT_RETRIES,
+  MAX_ACTIVE_PER_FLOCK,
+} from "./tasks/run.js";
+export type { TaskOptions, TaskRunOptions, TaskChunkResult, ActiveTask } from "./tasks/run.js";
+export { createTaskRegistry, DEFAULT_TASK_KINDS } from "./tasks/registry.js";
+export type { TaskRegistry } from "./tasks/registry.js";
+export { taskSummary, taskState, taskView, countsOf, MAX_ERROR_DETAILS } from "./tasks/record.js";
+export {
+  BULK_ACTIONS,
+  BULK_DEFAULT_TYPE,
+  MEMBERSHIP_TYPES,
+  BulkActionBodySchema,
+  prepareBulkParams,
+} from "./tasks/bulk-params.js";
+export type { BulkActionName, BulkActionBody, BulkParams } from "./tasks/bulk-params.js";
+export { bulkActionTask } from "./tasks/bulk-kind.js";
+export { recalcTask } from "./tasks/recalc-kind.js";
+export { normalizeLookup, parseLookup } from "./tasks/lookup-query.js";
+export type { LookupQuery, LookupOptions } from "./tasks/lookup-query.js";

@@ -2,21 +2,36 @@
  * @module app
  * The HTTP application: one Hono app with a route file per area, one error handler that
  * gives every error the contract's shape, an optional structured access log and a body
- * size cap. It holds no state of its own; everything lives behind the engine's Storage.
+ * size cap. Records, users and keys live behind the engine's Storage; the app itself keeps
+ * only short-lived protection state in memory (throttle windows, login failures, counts per
+ * calling application), which a restart clears.
  */
 import type { RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { describeError, errorResponse } from "./http/errors.js";
+import { createLoginFlow } from "./auth/login-flow.js";
+import { CONFIG_DEFAULTS } from "./config/schema.js";
+import { storedSecret } from "./derived/card-url.js";
 import { createAccessLog, type LogSink } from "./middleware/access-log.js";
+import { createAttribution } from "./middleware/attribution.js";
 import { createBodyLimit, DEFAULT_BODY_LIMIT_BYTES } from "./middleware/body-limit.js";
+import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
+import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
+import { createBulkRoutes } from "./routes/bulk.js";
+import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createFileRoutes } from "./routes/files.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
+import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
+import { createSelfServiceRoutes } from "./routes/selfservice.js";
+import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
+import { createOutboxRoutes } from "./routes/outbox.js";
+import { createTriggerRoutes } from "./routes/triggers.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
@@ -26,9 +41,21 @@ export interface AppOptions {
   bodyLimitBytes?: number;
   /**
    * Receives one object per request: time, method, path, status, duration_ms, application
-   * (the APPLICATION header or null), plus error and stack for a 500. Default: no log.
+   * (the APPLICATION header's label, or null when unattributed), plus error and stack for
+   * a 500. Default: no log.
    */
   log?: LogSink;
+  /**
+   * The HMAC key of signed member cards. Default: the database's stored setting `secret`
+   * (generated and stored if the database has none), as `startServer` and the CLI use.
+   */
+  secret?: string;
+  /** Requests without an APPLICATION header allowed per minute and API key (or client address). Default 60. */
+  unattributedPerMinute?: number;
+  /** Limits of the login guard (see protection/login-guard); defaults in `LOGIN_GUARD_DEFAULTS`. */
+  loginGuard?: Omit<LoginGuardOptions, "clock">;
+  /** Where requests are counted per application (`GET /api/v1/_stats/applications/`). Default: a new counter. */
+  applicationCounts?: ApplicationCounts;
 }
 
 /**
@@ -44,7 +71,18 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const app = new Hono<AppEnv>({ strict: false });
 
+  const counts = opts.applicationCounts ?? createApplicationCounts({ clock });
+  const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
+  const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, clock }));
+  let stored: Promise<string> | undefined;
+  const secret =
+    opts.secret !== undefined
+      ? () => Promise.resolve(opts.secret!)
+      : // Read once; a failed read is not remembered, so the next request tries again.
+        () => (stored ??= storedSecret(storage).catch((e: unknown) => ((stored = undefined), Promise.reject(e))));
+
   if (opts.log) app.use(createAccessLog(opts.log, clock));
+  app.use(createAttribution({ clock, unattributedPerMinute, counts }));
   app.use(
     methodNotAllowed({
       app,
@@ -59,12 +97,26 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   );
   app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
 
-  // Order matters where paths overlap: `/ping`, `/health` and `/auth` come before `/:flock`.
+  // Order matters where paths overlap: `/ping`, `/health`, `/auth` and `/_stats` come before
+  // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
   app.route("/api/v1", createStatusRoutes(storage));
-  app.route("/api/v1", createAuthRoutes(storage, clock));
+  app.route("/api/v1", createAuthRoutes(storage, clock, flow));
+  app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+  app.route("/api/v1", createSelfServiceUserRoutes(engine, flow));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
+  // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
+  app.route("/api/v1", createTriggerRoutes(engine));
+  app.route("/api/v1", createOutboxRoutes(engine));
+  // Before the generic record routes, so `bulk_action` is not taken for a resource type.
+  app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));
   app.route("/api/v1", createRecordRoutes(engine, "v1"));
+  // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
+  app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
+  app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  app.route("/api/v2", createDerivedRoutes(engine, secret));
+  app.route("/api/v2", createRecordActionRoutes(engine));
+  app.route("/api/v2", createRecordRoutes(engine, "v2"));
   app.route("/files/v1", createFileRoutes(storage, clock));
 
   app.notFound((c) =>

@@ -89,6 +89,7 @@ describe("parseConfig", () => {
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
     { name: "wrong scalar type", input: { flocks: [{ identifier: 3 }] }, message: 'config: "flocks[0].identifier" must be a string, got 3' },
     { name: "missing required key", input: { flocks: [{ name: "x" }] }, message: 'config: "flocks[0].identifier" is required' },
+    { name: "reserved flock identifier", input: { flocks: [{ identifier: "health" }] }, message: 'config: "flocks[0].identifier" is reserved for a fixed path (auth, health, ping, selfservice)' },
     { name: "bad flock identifier", input: { flocks: [{ identifier: "Demo" }] }, message: 'config: "flocks[0].identifier" must be a flock identifier: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { name: "short secret", input: { secret: "short" }, message: 'config: "secret" must be at least 16 characters' },
     { name: "secret not a string", input: { secret: 5 }, message: 'config: "secret" must be a string, got 5' },

@@ -18,6 +18,19 @@ export { hashToken, newToken } from "./auth/tokens.js";
 export { createUser, login, normalizeUsername, ROLES, type NewUser, type Role } from "./auth/accounts.js";
 export { ALL_FLOCKS, assertFlockAccess, isAdmin, visibleFlocks } from "./auth/access.js";
 
+// --- derived reads: signed member cards, avatars ---
+export { cardSignature, verifyCardSignature, cardUrl, SIGNATURE_HELP_HREF, type SignatureCheck } from "./derived/card-signature.js";
+export { memberCardUrl, storedSecret, DEFAULT_CARD_BASE_URL, type MemberCardUrlOptions } from "./derived/card-url.js";
+export { renderCard, type CardInput } from "./derived/card.js";
+export { renderInitialsAvatar, type AvatarFormat, type AvatarImage, type AvatarSubject } from "./derived/avatar.js";
+
+// --- attribution, throttling, login protection, self-service accounts ---
+export { parseApplicationHeader, type ApplicationHeader } from "./protection/application-header.js";
+export { createApplicationCounts, type ApplicationCounts, type ApplicationStats } from "./protection/application-counts.js";
+export { createLoginGuard, LOGIN_GUARD_DEFAULTS, type LoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
+export { createSelfServiceUser, SELF_SERVICE_SESSION_MS } from "./auth/self-service-users.js";
+export { findCallerPerson } from "./auth/caller-person.js";
+
 // --- running a server ---
 export { startServer, SHUTDOWN_GRACE_MS, type ServerOptions, type RunningServer } from "./runtime.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime.js";
@@ -25,3 +38,30 @@ export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtim
 // --- the config file ---
 export { parseConfig, loadConfig, applyConfig, ConfigError, CONFIG_DEFAULTS, FLOCK_ID_RE } from "./config.js";
 export type { AppliedConfig, Config, FlockConfig, MailConfig, SchedulerConfig, TemplateConfig, ThrottleConfig, UserConfig, WebhooksConfig } from "./config.js";
+
+// --- actions, the outbox worker, triggers ---
+export { createActionRegistry, type ActionRegistry } from "./actions/registry.js";
+export { createDefaultActionHandlers, type DefaultActionOptions } from "./actions/defaults.js";
+export { createWebhookActions, deliverWebhook, WEBHOOK_TIMEOUT_MS, type WebhookActionOptions } from "./actions/webhook.js";
+export {
+  recordsSignature,
+  standardSignature,
+  webhookHeaders,
+  verifyRecordsSignature,
+  verifyStandardSignature,
+  type WebhookHeaders,
+} from "./actions/signature.js";
+export {
+  createOutboxWorker,
+  createOutboxWorkerFactory,
+  createOutboxRunner,
+  OUTBOX_DEFAULTS,
+  type OutboxWorkerOptions,
+  type OutboxRunner,
+  type OutboxRunSummary,
+} from "./workers/outbox.js";
+export { attemptJob, type AttemptDeps, type AttemptResult } from "./workers/outbox-attempt.js";
+export { DEFAULT_WORKERS } from "./runtime/default-workers.js";
+export { createTaskWorker, createTaskWorkerFactory, TASK_WORKER_DEFAULTS, type TaskWorkerOptions } from "./workers/tasks.js";
+export { createBulkRoutes } from "./routes/bulk.js";
+export { resolveTriggers, triggerProvider } from "./runtime/triggers.js";

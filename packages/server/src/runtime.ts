@@ -15,6 +15,8 @@ import type { Config } from "./config/schema.js";
 import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
 import { listen } from "./runtime/http.js";
+import { DEFAULT_WORKERS } from "./runtime/default-workers.js";
+import { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
 import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
 
 export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
@@ -34,8 +36,13 @@ export interface ServerOptions {
   /** Operator messages (first-start credentials, listening line); default: discarded. */
   out?: (line: string) => void;
   clock?: Clock;
-  /** Background workers to run beside the HTTP API. */
+  /** Background workers to run beside the HTTP API. Default `DEFAULT_WORKERS` (the outbox). */
   workers?: readonly WorkerFactory[];
+  /**
+   * Triggers beside the config file's, written as config entries (`{flock, trigger, action,
+   * url, ...}`) and checked by the same rules; a bad one is a `ConfigError`.
+   */
+  triggers?: readonly unknown[];
 }
 
 /** A running server. */
@@ -61,22 +68,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const config = opts.config ?? parseConfig({});
   for (const warning of config.warnings) out(warning);
+  const triggers = resolveTriggers(config, opts.triggers);
+  for (const warning of triggers.warnings) out(warning);
   const storage = await createSqliteStorage({ path: opts.db });
   try {
     const { secret } = await applyConfig(storage, clock, config);
+    const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
+    const app = createApp({
+      engine,
+      secret,
+      unattributedPerMinute: config.throttle.unattributedPerMinute,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    const listener = await listen(app.fetch, opts.host, opts.port);
+    const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
+    // Seed only once the port is ours: credentials printed by a start that then failed to
+    // listen would be lost, since the next start finds the database no longer empty.
     const seeded = await seedIfEmpty(storage, clock);
     if (seeded) {
       out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
       out(`  username: ${seeded.username}`);
       out(`  password: ${seeded.password}`);
     }
-    const engine = createRecordEngine({ storage, clock });
-    const app = createApp({ engine, ...(opts.log ? { log: opts.log } : {}) });
-    const listener = await listen(app.fetch, opts.host, opts.port);
-    const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
     let workers;
     try {
-      workers = await startWorkers(opts.workers ?? [], { storage, engine, config, clock, secret, out });
+      workers = await startWorkers(opts.workers ?? DEFAULT_WORKERS, { storage, engine, config, clock, secret, out });
     } catch (e) {
       await listener.close();
       throw e;

@@ -180,6 +180,8 @@ describe("GET /api/v1/{flock}/ (resource types)", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       resource_type: [
+        // contact_created of each person (data events are records too).
+        { name: "data_event", count: 2, last_modified: "2026-01-15T10:00:01.000000" },
         { name: "journal", count: 1, last_modified: "2026-01-15T10:00:01.000000" },
         { name: "person", count: 1, last_modified: "2026-01-15T10:00:02.000000" },
       ],
@@ -190,7 +192,7 @@ describe("GET /api/v1/{flock}/ (resource types)", () => {
     ["alice, own flock", KEYS.alice, "alpha", 200],
     ["alice, own flock without trailing slash", KEYS.alice, "alpha", 200],
     ["alice, another tenant's flock", KEYS.alice, "beta", 403],
-    ["alice, a flock that does not exist (403: names do not leak)", KEYS.alice, "ghost", 403],
+    ["alice, a flock that does not exist (404 for every key)", KEYS.alice, "ghost", 404],
     ["carol, a listed flock that does not exist", KEYS.carol, "ghost", 404],
     ["admin, any flock", KEYS.admin, "beta", 200],
     ["admin, a flock that does not exist", KEYS.admin, "ghost", 404],

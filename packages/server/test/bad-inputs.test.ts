@@ -24,6 +24,8 @@ const cases = (P: string, J: string, B: string): Case[] => [
   // bodies
   ["invalid JSON on create", "POST", "/api/v1/alpha/person/", { key, body: "{first_name:", headers: jsonHeader }, 400],
   ["JSON array on create", "POST", "/api/v1/alpha/journal/", { key, json: [{ title: "x" }] }, 400],
+  ["forged data event", "POST", "/api/v1/alpha/data_event/", { key, json: { name: "contact_created" } }, 400],
+  ["forged task", "POST", "/api/v1/alpha/core_event/", { key, json: { tag: "queued" } }, 400],
   ["JSON string on create", "POST", "/api/v1/alpha/journal/", { key, json: "title" }, 400],
   ["JSON null on create", "POST", "/api/v1/alpha/journal/", { key, body: "null", headers: jsonHeader }, 400],
   ["empty body on create", "POST", "/api/v1/alpha/journal/", { key, headers: jsonHeader }, 400],
@@ -69,12 +71,12 @@ const cases = (P: string, J: string, B: string): Case[] => [
   ["beta's id under alpha (put)", "PUT", `/api/v1/alpha/person/${B}/`, { key, json: { first_name: "X" } }, 404],
   ["beta's id under alpha (delete)", "DELETE", `/api/v1/alpha/person/${B}/`, { key }, 404],
   ["unknown flock (admin)", "GET", "/api/v1/ghost/person/", { key: KEYS.admin }, 404],
-  ["unknown flock (tenant)", "POST", "/api/v1/ghost/person/", { key, json: { first_name: "X" } }, 403],
+  ["unknown flock (tenant)", "POST", "/api/v1/ghost/person/", { key, json: { first_name: "X" } }, 404],
   ["unknown path", "GET", "/api/v1/alpha/person/x/y/z/", { key }, 404],
   ["unknown top-level path", "GET", "/nothing-here", {}, 404],
   ["restore of a record not deleted", "POST", `/api/v1/alpha/person/${P}/restore/`, { key }, 409],
   // odd path segments
-  ["NUL in the flock", "GET", "/api/v1/al%00pha/person/", { key }, 403],
+  ["NUL in the flock", "GET", "/api/v1/al%00pha/person/", { key }, 404],
   ["NUL in the type", "GET", "/api/v1/alpha/per%00son/", { key }, 404],
   ["NUL in the id", "GET", `/api/v1/alpha/person/${P.slice(0, 23)}%00/`, { key }, 404],
   ["encoded slash in the type", "GET", "/api/v1/alpha/person%2F..%2F/", { key }, 404],

@@ -57,6 +57,7 @@ describe.each([
     expect(((await (await t.call("DELETE", `/api/v1/alpha/person/${id}/`, { key })).json()) as Record<string, any>).meta.state).toBe("deleted");
     const types = ((await (await t.call("GET", "/api/v1/alpha/", { key })).json()) as Record<string, any>).resource_type;
     expect(types).toEqual([
+      { name: "data_event", count: 2, last_modified: expect.any(String) },
       { name: "membership", count: 1, last_modified: expect.any(String) },
       { name: "person", count: 0, last_modified: "2026-01-15T10:00:01.000000" },
     ]);

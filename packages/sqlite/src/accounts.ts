@@ -21,6 +21,7 @@ export interface AccountStore {
   deleteApiKey(tokenHash: string): boolean;
   getSetting(name: string): string | undefined;
   initSetting(name: string, value: string): string;
+  putSetting(name: string, value: string): void;
   getFile(flock: string, id: string): StoredFile | undefined;
 }
 
@@ -72,6 +73,11 @@ export function createAccountStore(db: Db): AccountStore {
     delKey: db.delete(apiKeys).where(eq(apiKeys.tokenHash, p("tokenHash"))).prepare(),
     selSetting: db.select().from(settings).where(eq(settings.name, p("name"))).prepare(),
     insSetting: db.insert(settings).values({ name: p("name"), value: p("value") }).onConflictDoNothing().prepare(),
+    putSetting: db
+      .insert(settings)
+      .values({ name: p("name"), value: p("value") })
+      .onConflictDoUpdate({ target: settings.name, set: { value: sql`excluded.value` } })
+      .prepare(),
     selFile: db
       .select()
       .from(files)
@@ -101,6 +107,9 @@ export function createAccountStore(db: Db): AccountStore {
     initSetting(name, value) {
       q.insSetting.run({ name, value });
       return q.selSetting.get({ name })!.value;
+    },
+    putSetting(name, value) {
+      q.putSetting.run({ name, value });
     },
     getFile(flock, id) {
       const row = q.selFile.get({ flock, id });

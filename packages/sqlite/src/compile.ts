@@ -24,11 +24,11 @@ export const ALL_STATES: readonly RecordState[] = ["updated", "deleted"];
  * compileWhere(1, { filters: [lastNameEqLovelace], mode: "AND", states: ["updated"], page: 1, pageSize: 25 }, fid)
  * // r.cid = ? AND r.state IN (?) AND (r.rid IN (SELECT rid FROM record_values WHERE fid = ? AND text IN (?)))
  */
-export function compileWhere(cid: number, query: ListQuery, fieldId: FieldIdLookup): SQL {
+export function compileWhere(cid: number, query: ListQuery, fieldId: FieldIdLookup, form: FilterForm = "set"): SQL {
   const parts: SQL[] = [sql`r.cid = ${cid}`];
   const states = compileStates(query.states);
   if (states) parts.push(states);
-  const filters = compileFilters(query, fieldId);
+  const filters = compileFilters(query, fieldId, form);
   if (filters) parts.push(filters);
   return sql.join(parts, sql` AND `);
 }
@@ -41,19 +41,33 @@ export function compileStates(states: readonly RecordState[]): SQL | undefined {
 }
 
 /** The filters combined by `mode`, parenthesised; undefined when there are none. */
-export function compileFilters(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup): SQL | undefined {
+export function compileFilters(
+  query: Pick<ListQuery, "filters" | "mode">,
+  fieldId: FieldIdLookup,
+  form: FilterForm = "set",
+): SQL | undefined {
   if (query.filters.length === 0) return undefined;
-  const each = query.filters.map((f) => compileFilter(f, fieldId));
+  const each = query.filters.map((f) => compileFilter(f, fieldId, form));
   return sql`(${sql.join(each, query.mode === "OR" ? sql` OR ` : sql` AND `)})`;
 }
 
+/**
+ * How a data filter asks `record_values`:
+ * - `set` (lists, counts): `r.rid IN (SELECT rid ... )`, the matching set built once per
+ *   statement from the value index; best when the whole result is wanted;
+ * - `probe` (scans): `EXISTS (... WHERE rid = r.rid ...)`, one primary-key probe per record
+ *   walked; best for a short step of a walk in `rid` order (scan.ts), whose cost is then
+ *   the records walked rather than every match of the filter.
+ */
+export type FilterForm = "set" | "probe";
+
 /** One filter as a predicate over `records r`. */
-export function compileFilter(filter: Filter, fieldId: FieldIdLookup): SQL {
+export function compileFilter(filter: Filter, fieldId: FieldIdLookup, form: FilterForm = "set"): SQL {
   if (filter.meta) return _metaFilter(filter);
   const fid = fieldId(filter.field);
   // A field no record of the collection has: no entries, so only the negative modifiers match.
   if (fid === undefined) return _isNegative(filter) || _isVacuous(filter) ? sql`1` : sql`0`;
-  return _dataFilter(filter, fid);
+  return _dataFilter(filter, fid, form);
 }
 
 /** The columns a page returns, as `RecordRow` names (see read.ts). */
@@ -98,8 +112,9 @@ function _list(items: readonly (string | number)[]): SQL {
   );
 }
 
+/** The texts an equality compares with: a timestamp value also equals its date (FilterValue.date). */
 function _texts(values: readonly FilterValue[]): string[] {
-  return [...new Set(values.map((v) => v.text))];
+  return [...new Set(values.flatMap((v) => (v.date === undefined ? [v.text] : [v.text, v.date])))];
 }
 
 function _any(parts: SQL[]): SQL {
@@ -112,41 +127,49 @@ function _all(parts: SQL[]): SQL {
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` AND `)})`;
 }
 
-/** `r.rid IN` the records with an entry of field `fid` meeting `cond`. */
-function _hasEntry(fid: number, cond: SQL | undefined): SQL {
+/** `r.rid IN` the records with an entry of field `fid` meeting `cond` (or its probe form). */
+function _hasEntry(fid: number, cond: SQL | undefined, form: FilterForm): SQL {
+  if (form === "probe") {
+    return cond
+      ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${cond})`
+      : sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid})`;
+  }
   return cond
     ? sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid} AND ${cond})`
     : sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid})`;
 }
 
-function _dataFilter(f: Filter, fid: number): SQL {
+function _dataFilter(f: Filter, fid: number, form: FilterForm): SQL {
   const texts = _texts(f.values);
+  // Substring and prefix modifiers compare the value as written, never its date part.
+  const plain = [...new Set(f.values.map((v) => v.text))];
+  const has = (cond: SQL | undefined) => _hasEntry(fid, cond, form);
   switch (f.op) {
     case "eq":
     case "raw":
     case "or":
     case "orlist":
-      return texts.length === 0 ? sql`0` : _hasEntry(fid, sql`text IN (${_list(texts)})`);
+      return texts.length === 0 ? sql`0` : has(sql`text IN (${_list(texts)})`);
     case "and":
     case "andlist":
-      return _all(texts.map((t) => _hasEntry(fid, sql`text = ${t}`)));
+      return _all(f.values.map((v) => has(sql`text IN (${_list(_texts([v]))})`)));
     case "ne":
     case "none":
-      return texts.length === 0 ? sql`1` : sql`NOT ${_hasEntry(fid, sql`text IN (${_list(texts)})`)}`;
+      return texts.length === 0 ? sql`1` : sql`NOT ${has(sql`text IN (${_list(texts)})`)}`;
     case "contains":
-      return _any(texts.map((t) => _hasEntry(fid, sql`instr(text, ${t}) > 0`)));
+      return _any(plain.map((t) => has(sql`instr(text, ${t}) > 0`)));
     case "near":
-      return _any(_lowered(texts).map((t) => _hasEntry(fid, sql`instr(folded, ${t}) > 0`)));
+      return _any(_lowered(plain).map((t) => has(sql`instr(folded, ${t}) > 0`)));
     case "startswith":
-      return _any(texts.map((t) => _hasEntry(fid, _prefixRange(sql`text`, t))));
+      return _any(plain.map((t) => has(_prefixRange(sql`text`, t))));
     case "startswithi":
-      return _any(_lowered(texts).map((t) => _hasEntry(fid, _prefixRange(sql`folded`, t))));
+      return _any(_lowered(plain).map((t) => has(_prefixRange(sql`folded`, t))));
     case "gt":
     case "gte":
     case "lt":
     case "lte": {
       const op = f.op;
-      return _any(f.values.map((v) => _hasEntry(fid, _entryRange(op, v))));
+      return _any(f.values.map((v) => has(_entryRange(op, v))));
     }
   }
 }
@@ -158,7 +181,11 @@ function _lowered(texts: string[]): string[] {
 /** A range on an entry: numbers against number entries, text against string entries. */
 function _entryRange(op: RangeOp, v: FilterValue): SQL {
   if (v.number !== undefined) return sql`num ${_SQL_OP[op]} ${v.number}`;
-  return sql`kind = ${KIND_CODES.string} AND ${_textRange(sql`text`, op, v.text)}`;
+  const range = _textRange(sql`text`, op, v.text);
+  // A date-only value on the timestamp's day: gte includes it, lt excludes it (FilterValue.date).
+  if (v.date !== undefined && op === "gte") return sql`kind = ${KIND_CODES.string} AND (${range} OR text = ${v.date})`;
+  if (v.date !== undefined && op === "lt") return sql`kind = ${KIND_CODES.string} AND ${range} AND text <> ${v.date}`;
+  return sql`kind = ${KIND_CODES.string} AND ${range}`;
 }
 
 /**
@@ -186,7 +213,8 @@ function _metaFilter(f: Filter): SQL {
   const column = Object.hasOwn(_META_COLUMNS, f.field) ? _META_COLUMNS[f.field] : undefined;
   if (column === undefined) return _isNegative(f) || _isVacuous(f) ? sql`1` : sql`0`;
   const col = sql.raw(column);
-  const texts = _texts(f.values);
+  // Meta columns always hold full timestamps: a value's date part plays no role here.
+  const texts = [...new Set(f.values.map((v) => v.text))];
   switch (f.op) {
     case "eq":
     case "raw":

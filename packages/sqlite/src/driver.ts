@@ -4,11 +4,14 @@
  * runs synchronously inside and returns a settled promise, so the engine's async code
  * works unchanged; `apply` is one transaction.
  */
-import type { Storage } from "@records-service/core";
+import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { openDatabase, type OpenOptions } from "./open.js";
+import { createRecordPurger } from "./purge.js";
 import { createRecordReader } from "./read.js";
+import { createScanner } from "./scan.js";
+import { createOutboxStore } from "./outbox.js";
 import { createApplier } from "./write.js";
 
 /** Options of `createSqliteStorage`: a file path or `":memory:"`, and read-only mode. */
@@ -26,7 +29,15 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const catalog = createCatalog(db.$client);
   const accounts = createAccountStore(db);
   const reader = createRecordReader(db, catalog);
-  const apply = createApplier(db, catalog);
+  const outbox = createOutboxStore(db.$client);
+  const apply = createApplier(db, catalog, outbox);
+  // An attempt's outcome and its changes (the event's tag, a journal record) commit together;
+  // `apply` nests as a savepoint.
+  const finishJob = db.$client.transaction((id: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
+    if (!outbox.finish(id, update)) throw notFound("job not found", `no outbox job with id '${id}'`);
+    if (changes) apply(changes);
+  });
+  const purge = createRecordPurger(db, catalog);
 
   return {
     createFlock: _async(accounts.createFlock),
@@ -40,12 +51,25 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     deleteApiKey: _async(accounts.deleteApiKey),
     getSetting: _async(accounts.getSetting),
     initSetting: _async(accounts.initSetting),
+    putSetting: _async(accounts.putSetting),
     getRecord: _async(reader.getRecord),
     getRecords: _async(reader.getRecords),
     listRecords: _async(reader.listRecords),
     listReferencing: _async(reader.listReferencing),
+    scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
     apply: _async(apply),
+    deleteRecords: _async(purge),
+    claimDueJobs: _async(outbox.claimDue),
+    finishJob: _async((id: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
+      try {
+        finishJob(id, update, changes);
+      } catch (e) {
+        catalog.forget();
+        throw e;
+      }
+    }),
+    listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
     close: _async(() => {
       if (db.$client.open) db.$client.close();

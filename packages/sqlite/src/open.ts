@@ -49,6 +49,10 @@ export function openDatabase(opts: OpenOptions): Db {
       // last commits (never corrupt the file).
       client.pragma("journal_mode = WAL");
       client.pragma("synchronous = NORMAL");
+      // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: one create dirties ~90
+      // index pages, and a longer WAL writes each hot page back once per checkpoint instead
+      // of once per few commits (creates 2x faster on a 100k-person file; docs/performance.md).
+      client.pragma("wal_autocheckpoint = 10000");
     }
     client.pragma("temp_store = MEMORY");
     client.pragma("cache_size = -131072"); // up to 128 MiB of page cache: index inserts stay in memory longer

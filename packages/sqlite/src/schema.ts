@@ -164,6 +164,38 @@ export const files = sqliteTable(
   (t) => [index("files_record_idx").on(t.flock, t.recordType, t.recordId)],
 );
 
+/**
+ * The durable outbox: one row per action to run for a data event, written in the same
+ * transaction as the event and kept after it finished (operators read the attempts).
+ * `seq` is the insertion order (newest first for operators); the worker's claim walks
+ * `outbox_due_idx` (pending rows by due time).
+ */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull(),
+    flock: text("flock").notNull(),
+    dataEventId: text("data_event_id").notNull(),
+    trigger: text("trigger").notNull(),
+    action: text("action").notNull(),
+    deliveryId: text("delivery_id").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    firstAttemptAt: text("first_attempt_at"),
+    lastError: text("last_error"),
+    lastStatus: integer("last_status"),
+    body: text("body"),
+    created: text("created").notNull(),
+  },
+  (t) => [
+    uniqueIndex("outbox_id_idx").on(t.id),
+    index("outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("outbox_flock_idx").on(t.flock),
+  ],
+);
+
 /** Everything above, for `drizzle(client, { schema })`. */
 export const schema = {
   flocks,
@@ -177,4 +209,5 @@ export const schema = {
   recordRefs,
   collectionCounts,
   files,
+  outbox,
 };

@@ -2,20 +2,21 @@
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
  * their optimistic version check, keeps `record_values`, `record_refs` and
- * `collection_counts` in step, and stores (or removes) files. Any conflict throws and rolls back all.
+ * `collection_counts` in step, stores (or removes) files and queues outbox jobs. Any conflict throws and rolls back all.
  */
 import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { refTargets, valueRows } from "./index-rows.js";
 import type { Db } from "./open.js";
+import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
 
 /** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
 export type Applier = (changes: ChangeSet) => void;
 
 /** The writer for one connection. */
-export function createApplier(db: Db, catalog: Catalog): Applier {
+export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = createOutboxStore(db.$client)): Applier {
   const client = db.$client;
   const p = (name: string) => sql.placeholder(name);
 
@@ -165,6 +166,7 @@ export function createApplier(db: Db, catalog: Catalog): Applier {
     }
     for (const f of changes.files ?? []) storeFile(f);
     for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
+    for (const job of changes.outbox ?? []) outbox.insert(job);
     for (const [cid, state, n] of counts.entries()) addCount.run(cid, state, n);
   });
 

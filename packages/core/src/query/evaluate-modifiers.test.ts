@@ -140,6 +140,8 @@ const CASES: { op: Modifier; cases: Case[] }[] = [
       { name: "smaller number", data: { amount: 9 }, q: "amount__gte=10", match: false },
       { name: "equal text", data: PERSON, q: "start_date__gte=2026-01-15", match: true },
       { name: "a date is past a timestamp of an earlier day", data: PERSON, q: "start_date__gte=last%20month", match: false },
+      { name: "a date is on a later time of its own day", data: PERSON, q: "start_date__gte=2026-01-15T10:00:00.000000", match: true },
+      { name: "a timestamp earlier that day is not", data: { at: "2026-01-15T09:00:00.000000" }, q: "at__gte=2026-01-15T10:00:00.000000", match: false },
     ],
   },
   {
@@ -147,7 +149,9 @@ const CASES: { op: Modifier; cases: Case[] }[] = [
     cases: [
       { name: "numbers numerically (9 < 10)", data: { amount: 9 }, q: "amount__lt=10", match: true },
       { name: "equal number", data: { amount: 10 }, q: "amount__lt=10", match: false },
-      { name: "text prefix sorts first", data: PERSON, q: "start_date__lt=2026-01-15T00:00", match: true },
+      { name: "a date is not before a time on its own day", data: PERSON, q: "start_date__lt=2026-01-15T00:00", match: false },
+      { name: "a date is before a time of a later day", data: PERSON, q: "start_date__lt=2026-01-16T00:00", match: true },
+      { name: "a text prefix sorts first", data: { code: "ab" }, q: "code__lt=abc", match: true },
       { name: "UTF-16 order: astral before U+FFFF", data: { sym: "\u{1F600}" }, q: enc([["sym__lt", "\uFFFF"]]), match: true },
       { name: "any list entry", data: PERSON, q: "scores__lt=4", match: true },
       { name: "no list entry", data: PERSON, q: "scores__lt=3", match: false },

@@ -51,7 +51,8 @@ export function evaluateList(records: Iterable<StoredRecord>, query: ListQuery):
 /** True when the record satisfies one filter (see `Filter` in query/types.ts for the rules). */
 export function matchesFilter(record: StoredRecord, filter: Filter): boolean {
   const entries = entriesOf(record, filter);
-  const { values } = filter;
+  // Meta columns always hold full timestamps, so a value's date part applies to data fields only.
+  const values = filter.meta ? filter.values.map((v) => ({ text: v.text, number: v.number })) : filter.values;
   switch (filter.op) {
     case "eq":
     case "raw":
@@ -103,7 +104,7 @@ export function entriesOf(record: StoredRecord, filter: Pick<Filter, "field" | "
 // --- internal ---
 
 function _hasEqual(entries: Entry[], value: FilterValue): boolean {
-  return entries.some((e) => e.text === value.text);
+  return entries.some((e) => e.text === value.text || (value.date !== undefined && e.text === value.date));
 }
 
 /**
@@ -119,6 +120,8 @@ function _inRange(op: "gt" | "gte" | "lt" | "lte", entry: Entry, value: FilterVa
     cmp = entry.number === value.number ? 0 : entry.number < value.number ? -1 : 1;
   } else {
     if (entry.kind !== "string") return false;
+    // A date-only value on the timestamp's day: gte includes it, lt excludes it (see FilterValue.date).
+    if (value.date !== undefined && entry.text === value.date && (op === "gte" || op === "lt")) return op === "gte";
     cmp = entry.text === value.text ? 0 : entry.text < value.text ? -1 : 1;
   }
   switch (op) {

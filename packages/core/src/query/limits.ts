@@ -30,3 +30,10 @@ export const MAX_VALUES_PER_FILTER = 100;
 
 /** Longest accepted field name in a filter. Schema field names are far shorter. */
 export const MAX_FIELD_NAME_LENGTH = 128;
+
+/**
+ * The longest text one data field value may hold (also each list entry). Every value is
+ * indexed for filtering (text, lower-cased text and their indexes), so a stored text costs
+ * several times its size on disk; 256 KiB keeps notes, bios and email bodies comfortable.
+ */
+export const MAX_TEXT_VALUE_LENGTH = 262_144;

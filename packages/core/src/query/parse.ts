@@ -101,6 +101,7 @@ const DATE_AWARE: ReadonlySet<Modifier> = new Set(["eq", "ne", "gt", "gte", "lt"
 
 /** A finite decimal number, as a query value: optional minus, digits, optional fraction. */
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+const TIMESTAMP_PREFIX_RE = /^\d{4}-\d{2}-\d{2}T/;
 
 function _checkSurface(key: string, op: Modifier, surface: ParseOptions["surface"]): void {
   if (surface === "v1" && V2_ONLY_MODIFIERS.includes(op)) {
@@ -151,7 +152,10 @@ function _toFilterValue(op: Modifier, meta: boolean, text: string, now: Date): F
   if (op === "raw") return { text };
   if (DATE_AWARE.has(op)) {
     const date = resolveSmartDate(text, now);
-    if (date) return { text: formatTimestamp(date) };
+    const resolved = date ? formatTimestamp(date) : text;
+    // Data fields may hold date-only values: let them compare with a timestamp by day.
+    if (!meta && TIMESTAMP_PREFIX_RE.test(resolved)) return { text: resolved, date: resolved.slice(0, 10) };
+    if (date) return { text: resolved };
   }
   if (!meta && DECIMAL_RE.test(text)) {
     const number = Number(text);

@@ -46,6 +46,13 @@ export type MetaField = (typeof META_FIELDS)[number];
 export interface FilterValue {
   text: string;
   number?: number;
+  /**
+   * Set when `text` is a timestamp (a smart date or a written one) in a filter on a data
+   * field: the `YYYY-MM-DD` part. Date-only stored values (`end_date: "2026-11-22"`) then
+   * compare with the timestamp by day: eq/ne also match the date itself, `gte` includes it,
+   * `lt` excludes it (gt and lte need no change: the date sorts just before its timestamps).
+   */
+  date?: string;
 }
 
 /**

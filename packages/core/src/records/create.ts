@@ -6,6 +6,7 @@ import { validateInput } from "../schema/input.js";
 import { transition } from "../state/transitions.js";
 import type { StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
+import { commit } from "./commit.js";
 import { requireFlockAndType } from "./guards.js";
 import { derive } from "./revise.js";
 import type { EngineContext } from "./types.js";
@@ -33,6 +34,6 @@ export async function createRecord(
     lastUpdated: now,
     version: 1,
   };
-  await ctx.storage.apply({ records: [{ kind: "insert", record }] });
+  await commit(ctx, { records: [{ kind: "insert", record }] });
   return record;
 }

@@ -6,6 +6,7 @@
 import { createIdSource } from "../ids.js";
 import { resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
+import { emitEvents } from "./commit.js";
 import { createRecord } from "./create.js";
 import { attachFiles } from "./files.js";
 import { deleteRecord, obfuscateRecord, restoreRecord, touchRecord } from "./lifecycle.js";
@@ -29,6 +30,8 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
     clock,
     ids: opts.ids ?? createIdSource(clock),
     resourceTypes: resourceTypeSet(opts.extraResourceTypes),
+    triggers: opts.triggers ?? (() => []),
+    jobListeners: new Set(),
   };
   return {
     context: ctx,
@@ -43,5 +46,10 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
     recalc: (flock, type, id, o) => recalcRecord(ctx, flock, type, id, o),
     attachFiles: (flock, type, id, files) => attachFiles(ctx, flock, type, id, files),
     toSingle: (record) => toSingle(ctx, record),
+    emit: (flock, events) => emitEvents(ctx, flock, events),
+    onJobsQueued: (listener) => {
+      ctx.jobListeners.add(listener);
+      return () => void ctx.jobListeners.delete(listener);
+    },
   };
 }

@@ -10,6 +10,7 @@ import { PERSON_FILE_FIELD } from "../schema/person.js";
 import { transition } from "../state/transitions.js";
 import type { StoredFile } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
+import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { revise, updateOf } from "./revise.js";
 import type { EngineContext, FileUpload, FileUploadResult } from "./types.js";
@@ -66,7 +67,7 @@ export async function attachFiles(
   });
   if (stored.length === 0) return { errors, updates, record: before, files: [] };
   const after = revise(before, { data, state, now });
-  await ctx.storage.apply({ ...updateOf(before, after), files: stored });
+  await commit(ctx, { ...updateOf(before, after), files: stored });
   return { errors, updates, record: after, files: stored };
 }
 

@@ -6,6 +6,7 @@
 import { transition, type RecordOperation } from "../state/transitions.js";
 import type { StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
+import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { obfuscatedData } from "./obfuscate.js";
 import { revise, updateOf } from "./revise.js";
@@ -38,7 +39,7 @@ export async function obfuscateRecord(ctx: EngineContext, flock: string, type: s
     state,
     now: formatTimestamp(ctx.clock.now()),
   });
-  await ctx.storage.apply({ ...updateOf(before, after), removeFilesOf: [{ flock, type, id }] });
+  await commit(ctx, { ...updateOf(before, after), removeFilesOf: [{ flock, type, id }] });
   return after;
 }
 
@@ -54,6 +55,6 @@ async function _move(
   const before = await loadRecord(ctx, flock, type, id);
   const state = transition(before.state, op);
   const after = revise(before, { state, now: formatTimestamp(ctx.clock.now()) });
-  await ctx.storage.apply(updateOf(before, after));
+  await commit(ctx, updateOf(before, after));
   return after;
 }

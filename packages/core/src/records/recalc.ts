@@ -7,6 +7,7 @@ import { recordUri } from "../schema/references.js";
 import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
+import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { derive, revise, sameJson } from "./revise.js";
 import type { EngineContext } from "./types.js";
@@ -38,9 +39,9 @@ export async function recalcRecord(
   for (const record of records) {
     const state = transition(record.state, "recalc");
     if (!_isStale(record)) continue;
-    writes.push({ kind: "update", record: revise(record, { state, now }), expectedVersion: record.version });
+    writes.push({ kind: "update", record: revise(record, { state, now }), expectedVersion: record.version, before: record });
   }
-  if (writes.length) await ctx.storage.apply({ records: writes });
+  if (writes.length) await commit(ctx, { records: writes });
   return { status: "OK", force };
 }
 

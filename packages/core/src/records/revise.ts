@@ -33,9 +33,12 @@ export function revise(
   };
 }
 
-/** The change set that replaces `before` with `after`, checked against `before.version`. */
+/**
+ * The change set that replaces `before` with `after`, checked against `before.version`;
+ * `before` rides along so the commit step can see what changed.
+ */
 export function updateOf(before: StoredRecord, after: StoredRecord): ChangeSet {
-  return { records: [{ kind: "update", record: after, expectedVersion: before.version }] };
+  return { records: [{ kind: "update", record: after, expectedVersion: before.version, before }] };
 }
 
 /** The fields of `after` whose value differs from `before` (JSON equality), with their new values. */

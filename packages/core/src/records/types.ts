@@ -5,8 +5,29 @@
  */
 import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../query/types.js";
-import type { Storage, StoredFile, StoredRecord } from "../storage/types.js";
+import type { OutboxJob, Storage, StoredFile, StoredRecord } from "../storage/types.js";
 import type { Clock } from "../time.js";
+import type { TriggerConfig } from "../triggers/config.js";
+
+/** The triggers configured for a flock (active or not); the engine queues jobs for the active ones. */
+export type TriggerProvider = (flock: string) => readonly TriggerConfig[];
+
+/** Told after a commit that queued outbox jobs (e.g. to wake the outbox worker at once). */
+export type JobsQueuedListener = (jobs: readonly OutboxJob[]) => void;
+
+/** An event that no record write carries (a login, a date-relative event), for `engine.emit`. */
+export interface EventInput {
+  /** The trigger name (`login`, `expiring_2wk`), checked against the catalogue. */
+  name: string;
+  /** URI of the record it is about, or null. */
+  contextUri: string | null;
+  /** When it fired (timestamp or date); default now. */
+  fireAt?: string;
+  /** Once per key and flock: an event whose key is already stored is skipped. */
+  dedupeKey?: string;
+  /** Custom expiry (timestamp), after `fireAt`; default two years after it. */
+  expiresAt?: string;
+}
 
 /** What every operation needs: the database, the time and the id source. */
 export interface EngineContext {
@@ -15,6 +36,10 @@ export interface EngineContext {
   ids: IdSource;
   /** Resource type names served (see schema/resource-types.ts for the default set). */
   resourceTypes: ReadonlySet<string>;
+  /** The flock's triggers (default: none; events are still recorded, no jobs are queued). */
+  triggers: TriggerProvider;
+  /** Told after each commit that queued jobs. */
+  jobListeners: Set<JobsQueuedListener>;
 }
 
 /** Options of `createRecordEngine`. Only `storage` is required. */
@@ -24,6 +49,8 @@ export interface EngineOptions {
   ids?: IdSource;
   /** Extra resource type names to serve beside the default set. */
   extraResourceTypes?: string[];
+  /** The triggers of a flock; without it events are recorded but no actions are queued. */
+  triggers?: TriggerProvider;
 }
 
 /** The result of an update: the new record and the fields that changed (system ones too). */
@@ -74,4 +101,12 @@ export interface RecordEngine {
    * record in the same flock expanded to `{display_value, ref}`, and `[null]` for unset list fields.
    */
   toSingle(record: StoredRecord): Promise<Record<string, unknown>>;
+  /**
+   * Records events that no record write carries, with a job per active trigger, in one
+   * transaction; events whose `dedupeKey` is already stored in the flock are skipped.
+   * Returns the data_event records created.
+   */
+  emit(flock: string, events: readonly EventInput[]): Promise<StoredRecord[]>;
+  /** Calls `listener` after every commit that queued jobs; returns the unsubscribe function. */
+  onJobsQueued(listener: JobsQueuedListener): () => void;
 }

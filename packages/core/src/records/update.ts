@@ -6,6 +6,7 @@
 import { validateInput } from "../schema/input.js";
 import { transition } from "../state/transitions.js";
 import { formatTimestamp } from "../time.js";
+import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { changedFields, revise, updateOf } from "./revise.js";
 import type { EngineContext, UpdateResult } from "./types.js";
@@ -28,6 +29,6 @@ export async function updateRecord(
   const next = revise(before, { data: { ...before.data, ...fields }, state, now: formatTimestamp(ctx.clock.now()) });
   const changed = changedFields(before.data, next.data);
   if (Object.keys(changed).length === 0) return { record: before, changed };
-  await ctx.storage.apply(updateOf(before, next));
+  await commit(ctx, updateOf(before, next));
   return { record: next, changed };
 }

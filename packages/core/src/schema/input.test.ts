@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
 import { validateInput } from "./input.js";
 
 const URI = "/demo/person/0123456789abcdef01234567/";
@@ -37,5 +38,21 @@ describe("validateInput", () => {
   it("uses the closed schema for person", () => {
     expect(() => validateInput("person", { nope: 1 })).toThrow("unknown fields");
     expect(validateInput("person", { first_name: "Ada" })).toEqual({ first_name: "Ada" });
+  });
+
+  const long = "x".repeat(MAX_TEXT_VALUE_LENGTH + 1);
+  it.each([
+    { name: "a number JSON parsed as Infinity", type: "journal", body: { n: JSON.parse("1e400") as number }, detail: /"n": a number too large/ },
+    { name: "a negative infinity inside a list", type: "journal", body: { l: [1, -Infinity] }, detail: /"l": a number too large/ },
+    { name: "a text past the limit", type: "journal", body: { notes: long }, detail: /"notes": a text of 262145 characters/ },
+    { name: "a long text nested in an object", type: "journal", body: { o: { p: [long] } }, detail: /"o": a text of/ },
+    { name: "a long person field", type: "person", body: { notes: long }, detail: /"notes": a text of/ },
+  ])("refuses $name", ({ type, body, detail }) => {
+    expect(() => validateInput(type, body)).toThrow(expect.objectContaining({ code: "bad_request", detail: expect.stringMatching(detail) }));
+  });
+
+  it("accepts a text exactly at the limit", () => {
+    const atLimit = "x".repeat(MAX_TEXT_VALUE_LENGTH);
+    expect(validateInput("journal", { notes: atLimit })).toEqual({ notes: atLimit });
   });
 });

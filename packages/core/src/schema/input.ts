@@ -4,6 +4,7 @@
  * schema is closed and typed; every other type is open (any JSON fields with plain names).
  */
 import { badRequest } from "../errors.js";
+import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
 import { validatePersonInput } from "./person-input.js";
 import { normalizeReference } from "./references.js";
 
@@ -23,6 +24,7 @@ export function validateInput(type: string, body: unknown): Record<string, unkno
     throw badRequest("invalid body", `the body must be a JSON object of ${type} fields`);
   }
   const fields = body as Record<string, unknown>;
+  _checkValues(fields);
   if (type === "person") return validatePersonInput(fields);
   const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);
   const bad = keys.filter((k) => !FIELD_NAME_RE.test(k));
@@ -35,4 +37,28 @@ export function validateInput(type: string, body: unknown): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = normalizeReference(fields[k]);
   return out;
+}
+
+// --- internal ---
+
+/**
+ * Values every type refuses: numbers JSON cannot round-trip (`1e400` parses as Infinity and
+ * would be stored as null) and texts past MAX_TEXT_VALUE_LENGTH (each is indexed, see
+ * docs/decisions.md). Walks lists and objects, whose depth the server bounds.
+ */
+function _checkValues(fields: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(fields)) {
+    const problem = _valueProblem(value);
+    if (problem) throw badRequest("invalid field value", `${JSON.stringify(key)}: ${problem}`);
+  }
+}
+
+function _valueProblem(value: unknown): string | undefined {
+  if (typeof value === "number" && !Number.isFinite(value)) return "a number too large to store; send it as a string";
+  if (typeof value === "string" && value.length > MAX_TEXT_VALUE_LENGTH) {
+    return `a text of ${value.length} characters; at most ${MAX_TEXT_VALUE_LENGTH} are accepted`;
+  }
+  if (Array.isArray(value)) return value.map(_valueProblem).find((p) => p !== undefined);
+  if (typeof value === "object" && value !== null) return Object.values(value).map(_valueProblem).find((p) => p !== undefined);
+  return undefined;
 }

@@ -88,6 +88,12 @@ describe("validatePersonInput: refused values", () => {
     expect(e.detail).not.toContain("first_name");
   });
 
+  it.each(["constructor", "toString", "hasOwnProperty", "valueOf"])("treats the inherited object name %s as an unknown field", (name) => {
+    const e = errorOf(() => validatePersonInput({ [name]: "x" }));
+    expect(e).toMatchObject({ code: "bad_request", message: "unknown fields" });
+    expect(e.detail).toContain(`'${name}'`);
+  });
+
   it.each([
     ["formatted_name", "editable_formatted_name"],
     ["salutation", "editable_salutation"],

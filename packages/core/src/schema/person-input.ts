@@ -34,7 +34,7 @@ export const PERSON_KIND_EXPECTS: Readonly<Record<PersonFieldKind, string>> = {
  */
 export function validatePersonInput(body: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(body).filter((k) => body[k] !== undefined);
-  const unknown = keys.filter((k) => !(k in PERSON_FIELDS));
+  const unknown = keys.filter((k) => !Object.hasOwn(PERSON_FIELDS, k));
   if (unknown.length) {
     throw badRequest(
       "unknown fields",

@@ -42,7 +42,7 @@ export const DEFAULT_RESOURCE_TYPES: readonly string[] = [
 ];
 
 /** Names that can never be generic types because they have their own endpoints. */
-export const RESERVED_TYPE_NAMES: readonly string[] = ["bulk_action"];
+export const RESERVED_TYPE_NAMES: readonly string[] = ["bulk_action", "outbox", "triggers", "user"];
 
 /** The shape of a resource type name: lower-case, starts with a letter, at most 64 characters. */
 export const RESOURCE_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;

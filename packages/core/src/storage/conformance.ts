@@ -9,7 +9,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeListing } from "./conformance-list.js";
+import { describeOutbox } from "./conformance-outbox.js";
+import { describePurge } from "./conformance-purge.js";
 import { describeRecords } from "./conformance-records.js";
+import { describeScan } from "./conformance-scan.js";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { Storage, StoredFile } from "./types.js";
 
@@ -38,6 +41,9 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describeRecords(h);
     describeListing(h);
     _describeFiles(h);
+    describeOutbox(h);
+    describePurge(h);
+    describeScan(h);
   });
 }
 

@@ -4,13 +4,14 @@
  * evaluator. Other adapters must behave exactly like it (`runStorageTests`). Values are
  * copied in and out, so callers can never change stored state by mutating a result.
  */
-import { conflict } from "../errors.js";
-import { evaluateList } from "../query/evaluate.js";
+import { badRequest, conflict, notFound } from "../errors.js";
+import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import type {
   ApiKeyRow,
   ChangeSet,
   FlockRow,
+  OutboxJob,
   RecordKey,
   Storage,
   StoredFile,
@@ -35,6 +36,27 @@ export function createMemoryStorage(): Storage {
   /** By id, in insertion order (an update keeps the record's place). */
   const records = new Map<string, StoredRecord>();
   const files = new Map<string, StoredFile>();
+  /** By id, in insertion order. */
+  const jobs = new Map<string, OutboxJob>();
+
+  /**
+   * Scan cursors: a number per record, increasing in insertion (map) order. Given lazily,
+   * on each scan: a new record is at the end of the map, so it gets the next number; an
+   * update keeps its place and number; a deleted and re-inserted id moves to the end and is
+   * numbered again.
+   */
+  const seqs = new Map<string, number>();
+  let lastSeq = 0;
+  function* _inOrder(): Generator<[StoredRecord, number]> {
+    let previous = 0;
+    for (const [id, r] of records) {
+      let seq = seqs.get(id);
+      if (seq === undefined || seq <= previous) seqs.set(id, (seq = ++lastSeq));
+      previous = seq;
+      yield [r, seq];
+    }
+    if (seqs.size > records.size + 1000) for (const id of seqs.keys()) if (!records.has(id)) seqs.delete(id);
+  }
 
   const recordOf = (flock: string, type: string, id: string) => {
     const r = records.get(id);
@@ -83,6 +105,9 @@ export function createMemoryStorage(): Storage {
       if (!settings.has(name)) settings.set(name, value);
       return settings.get(name)!;
     },
+    async putSetting(name, value) {
+      settings.set(name, value);
+    },
 
     async getRecord(flock, type, id) {
       return _copyOpt(recordOf(flock, type, id));
@@ -98,6 +123,21 @@ export function createMemoryStorage(): Storage {
     async listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>> {
       const page = evaluateList(_ofType(records.values(), flock, type), query);
       return { total: page.total, records: page.records.map(_copy) };
+    },
+    async scanRecords(flock, type, query, after, limit) {
+      const from = after === null ? 0 : Number(after);
+      if (!Number.isInteger(from)) throw badRequest("invalid cursor", `'${after}' is not a scan cursor`);
+      const full = { ...query, page: 1, pageSize: 0 };
+      const out: StoredRecord[] = [];
+      let lastTaken = from;
+      for (const [r, seq] of _inOrder()) {
+        if (seq <= from || r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
+        // A further match exists: the walk goes on after the last record taken.
+        if (out.length >= Math.max(1, limit)) return { records: out.map(_copy), cursor: String(lastTaken) };
+        out.push(r);
+        lastTaken = seq;
+      }
+      return { records: out.map(_copy), cursor: null };
     },
     async listReferencing(flock, uri, limit) {
       const out: StoredRecord[] = [];
@@ -119,14 +159,45 @@ export function createMemoryStorage(): Storage {
       return [...byType.values()].sort((a, b) => _cmp(a.name, b.name));
     },
     async apply(changes: ChangeSet) {
-      _check(changes, records, files);
-      for (const w of changes.records ?? []) records.set(w.record.id, _copy(w.record));
-      for (const f of changes.files ?? []) files.set(f.id, _copy(f));
-      for (const owner of changes.removeFilesOf ?? []) {
-        for (const [id, f] of files) {
-          if (f.flock === owner.flock && f.recordType === owner.type && f.recordId === owner.id) files.delete(id);
+      _check(changes, records, files, jobs);
+      _write(changes, records, files, jobs);
+    },
+    async deleteRecords(flock, type, ids) {
+      let removed = 0;
+      for (const id of new Set(ids)) {
+        if (!recordOf(flock, type, id)) continue;
+        records.delete(id);
+        removed += 1;
+        for (const [fileId, f] of files) {
+          if (f.flock === flock && f.recordType === type && f.recordId === id) files.delete(fileId);
         }
+        for (const [jobId, j] of jobs) if (j.flock === flock && j.dataEventId === id) jobs.delete(jobId);
       }
+      return removed;
+    },
+
+    async claimDueJobs(now, limit) {
+      const due = [...jobs.values()].filter((j) => j.status === "pending" && j.nextAttemptAt <= now);
+      due.sort((a, b) => _cmp(a.nextAttemptAt, b.nextAttemptAt) || _cmp(a.id, b.id));
+      return due.slice(0, Math.max(0, limit)).map(_copy);
+    },
+    async finishJob(id, update, changes = {}) {
+      const job = jobs.get(id);
+      if (!job) throw notFound("job not found", `no outbox job with id '${id}'`);
+      _check(changes, records, files, jobs);
+      _write(changes, records, files, jobs);
+      jobs.set(id, { ...job, ...update, lastStatus: update.lastStatus ?? null, body: update.body === undefined ? job.body : update.body });
+    },
+    async listJobs(filter) {
+      const out: OutboxJob[] = [];
+      const limit = filter.limit ?? 100;
+      for (const j of [...jobs.values()].reverse()) {
+        if (out.length >= limit) break;
+        if (filter.flock !== undefined && j.flock !== filter.flock) continue;
+        if (filter.status !== undefined && j.status !== filter.status) continue;
+        out.push(_copy(j));
+      }
+      return out;
     },
 
     async getFile(flock, id) {
@@ -140,8 +211,30 @@ export function createMemoryStorage(): Storage {
 
 // --- internal ---
 
+/** Writes a checked change set. */
+function _write(
+  changes: ChangeSet,
+  records: Map<string, StoredRecord>,
+  files: Map<string, StoredFile>,
+  jobs: Map<string, OutboxJob>,
+): void {
+  for (const w of changes.records ?? []) records.set(w.record.id, _copy(w.record));
+  for (const f of changes.files ?? []) files.set(f.id, _copy(f));
+  for (const owner of changes.removeFilesOf ?? []) {
+    for (const [id, f] of files) {
+      if (f.flock === owner.flock && f.recordType === owner.type && f.recordId === owner.id) files.delete(id);
+    }
+  }
+  for (const j of changes.outbox ?? []) jobs.set(j.id, _copy({ ...j, body: j.body ?? null }));
+}
+
 /** Throws `conflict` (before anything is applied) if any write of the change set cannot apply. */
-function _check(changes: ChangeSet, records: Map<string, StoredRecord>, files: Map<string, StoredFile>): void {
+function _check(
+  changes: ChangeSet,
+  records: Map<string, StoredRecord>,
+  files: Map<string, StoredFile>,
+  jobs: Map<string, OutboxJob>,
+): void {
   const inserted = new Set<string>();
   const updated = new Map<string, number>();
   for (const w of changes.records ?? []) {
@@ -165,6 +258,11 @@ function _check(changes: ChangeSet, records: Map<string, StoredRecord>, files: M
   for (const f of changes.files ?? []) {
     if (files.has(f.id) || newFiles.has(f.id)) throw conflict("file exists", `a file with id '${f.id}' exists`);
     newFiles.add(f.id);
+  }
+  const newJobs = new Set<string>();
+  for (const j of changes.outbox ?? []) {
+    if (jobs.has(j.id) || newJobs.has(j.id)) throw conflict("job exists", `an outbox job with id '${j.id}' exists`);
+    newJobs.add(j.id);
   }
 }
 

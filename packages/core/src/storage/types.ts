@@ -76,8 +76,11 @@ export interface TypeSummary {
 /** A record write inside a change set. */
 export type RecordWrite =
   | { kind: "insert"; record: StoredRecord }
-  /** Replaces the stored record whose version is `expectedVersion`; `record.version` is the new one. */
-  | { kind: "update"; record: StoredRecord; expectedVersion: number };
+  /**
+   * Replaces the stored record whose version is `expectedVersion`; `record.version` is the
+   * new one. `before` (the record as read) lets the commit step see what changed; adapters ignore it.
+   */
+  | { kind: "update"; record: StoredRecord; expectedVersion: number; before?: StoredRecord };
 
 /**
  * Everything one operation changes, applied in one transaction: all or nothing.
@@ -88,6 +91,76 @@ export interface ChangeSet {
   files?: StoredFile[];
   /** Deletes every file attached to these records (obfuscation erases uploads). */
   removeFilesOf?: FileOwner[];
+  /** Actions to run, queued with the events that caused them (ids must be new). */
+  outbox?: OutboxJob[];
+}
+
+/** Where an outbox job stands: waiting (first try or a retry), delivered, or given up. */
+export type OutboxStatus = "pending" | "done" | "dead";
+
+/**
+ * One action to run for one data event and one trigger: the durable outbox entry. It is
+ * written in the same transaction as its data event and kept after it finished, so
+ * operators can see every delivery's attempts and last error.
+ */
+export interface OutboxJob {
+  /** 24-hex id. */
+  id: string;
+  flock: string;
+  /** The data_event record the action runs for. */
+  dataEventId: string;
+  /** The trigger name (`contact_created`). */
+  trigger: string;
+  /** The action name (`send-json-webhook`). */
+  action: string;
+  /** Sent to receivers (`X-Records-Delivery`, `webhook-id`); the same on every attempt. */
+  deliveryId: string;
+  status: OutboxStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Timestamp (spec format) at or after which the job is due; meaningful while pending. */
+  nextAttemptAt: string;
+  /** Timestamp of the first attempt; null before it. The retry window counts from it. */
+  firstAttemptAt: string | null;
+  lastError: string | null;
+  /** HTTP status of the last attempt, when it got an answer. */
+  lastStatus: number | null;
+  /**
+   * The request body of the first attempt (webhooks), kept so that every retry sends the
+   * same bytes; null (or absent) before it.
+   */
+  body?: string | null;
+  created: string;
+}
+
+/** What `finishJob` records about an attempt. */
+export interface OutboxJobUpdate {
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  firstAttemptAt: string | null;
+  lastError: string | null;
+  lastStatus?: number | null;
+  /** Sets the kept request body; left as it is when undefined. */
+  body?: string | null;
+}
+
+/** Which jobs `listJobs` returns (newest first). */
+export interface OutboxJobFilter {
+  flock?: string;
+  status?: OutboxStatus;
+  /** At most this many; default 100. */
+  limit?: number;
+}
+
+/** What `scanRecords` matches: a list query without its page. */
+export type ScanQuery = Pick<ListQuery, "filters" | "mode" | "states">;
+
+/** One step of `scanRecords`. */
+export interface ScanPage {
+  records: StoredRecord[];
+  /** Where the next step starts; `null` when the walk is complete. */
+  cursor: string | null;
 }
 
 /** The record a file belongs to. */
@@ -131,6 +204,8 @@ export interface Storage {
   getSetting(name: string): Promise<string | undefined>;
   /** Stores `value` unless a value exists; returns the value now stored (first writer wins). */
   initSetting(name: string, value: string): Promise<string>;
+  /** Stores `value`, replacing any value (e.g. the scheduler's last run per flock). */
+  putSetting(name: string, value: string): Promise<void>;
 
   // --- records ---
   /** One record in any state, or undefined. */
@@ -148,6 +223,15 @@ export interface Storage {
    * part, equal to `uri`: the records that reference it.
    */
   listReferencing(flock: string, uri: string, limit: number): Promise<StoredRecord[]>;
+  /**
+   * Walks the records of `type` in `flock` matching `query` (its filters, mode and states;
+   * paging is ignored) in insertion order: up to `limit` records after the position
+   * `after` (`null`: from the start), and the `cursor` to pass as `after` for the next
+   * step, `null` once nothing follows. The cursor is opaque and stays valid while records
+   * change, so a long task visits each record at most once even when its own writes
+   * change which records match (bulk tasks store it with their progress).
+   */
+  scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number): Promise<ScanPage>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**
@@ -156,6 +240,29 @@ export interface Storage {
    * exists.
    */
   apply(changes: ChangeSet): Promise<void>;
+  /**
+   * Removes records of `type` in `flock` for good, in one transaction: with their files,
+   * their index entries and the outbox jobs of those that are data events. Used to purge
+   * expired data events; deletion through the API only marks a record deleted. Ids that
+   * are not there are ignored. Returns how many records were removed.
+   */
+  deleteRecords(flock: string, type: string, ids: readonly string[]): Promise<number>;
+
+  // --- outbox (actions to run: webhooks, email) ---
+  /**
+   * Up to `limit` pending jobs whose `nextAttemptAt` is at or before `now`, the earliest
+   * due first (ties by id). Reading does not lock them: one worker per database claims.
+   */
+  claimDueJobs(now: string, limit: number): Promise<OutboxJob[]>;
+  /**
+   * Records an attempt's outcome on job `id` and applies `changes` (the data event's new
+   * tag, a journal record) in the same transaction. Throws `RecordsError("not_found")` for
+   * an unknown job and `RecordsError("conflict")` when `changes` conflict; either way
+   * nothing is applied.
+   */
+  finishJob(id: string, update: OutboxJobUpdate, changes?: ChangeSet): Promise<void>;
+  /** Jobs for operators, newest first. */
+  listJobs(filter: OutboxJobFilter): Promise<OutboxJob[]>;
 
   // --- files ---
   getFile(flock: string, id: string): Promise<StoredFile | undefined>;

@@ -1,8 +1,8 @@
 /**
  * @module auth/access
  * Which flocks a user may open. A user whose list holds `"*"` (an administrator) sees every
- * flock; any other user gets 403 for every flock outside its list, whether that flock
- * exists or not, so flock names do not leak to other tenants.
+ * flock; any other user gets 403 for an existing flock outside its list. An unknown flock is
+ * 404 for every key, as the contract's status list says (existence is checked first).
  */
 import { notFound, RecordsError, type FlockRow, type Storage, type UserRow } from "@records-service/core";
 
@@ -15,18 +15,18 @@ export function isAdmin(user: UserRow): boolean {
 }
 
 /**
- * The flock, when `user` may open it. Throws 403 for a flock outside a non-admin's list,
- * 404 for a flock the user could see that does not exist.
+ * The flock, when `user` may open it. Throws 404 for a flock that does not exist, 403 for an
+ * existing flock outside a non-admin's list.
  *
  * @example
  * const flock = await assertFlockAccess(storage, user, "demo"); // { identifier: "demo", ... }
  */
 export async function assertFlockAccess(storage: Storage, user: UserRow, flock: string): Promise<FlockRow> {
+  const row = await storage.getFlock(flock);
+  if (!row) throw notFound("unknown flock", `there is no flock ${_quote(flock)}`);
   if (!isAdmin(user) && !user.flocks.includes(flock)) {
     throw new RecordsError("forbidden", "forbidden", `this key has no access to flock ${_quote(flock)}`);
   }
-  const row = await storage.getFlock(flock);
-  if (!row) throw notFound("unknown flock", `there is no flock ${_quote(flock)}`);
   return row;
 }
 

@@ -63,7 +63,6 @@ describe("parseCommand", () => {
   });
 
   it.each([
-    { argv: [], text: USAGE.main },
     { argv: ["--help"], text: USAGE.main },
     { argv: ["-h"], text: USAGE.main },
     { argv: ["help"], text: USAGE.main },
@@ -76,7 +75,8 @@ describe("parseCommand", () => {
   });
 
   it.each([
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add or user add' },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url or jobs' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|card-url|jobs (see --help)" },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
     { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": the only one is "user add"' },
     { argv: ["serve", "--verbose"], message: "records-service serve: Unknown option '--verbose' (see records-service serve --help)" },
@@ -94,6 +94,7 @@ describe("parseCommand", () => {
     { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { argv: ["flock", "add", "_x"], message: 'bad flock identifier "_x": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { argv: ["flock", "add", "a".repeat(64)], message: `bad flock identifier "${"a".repeat(64)}": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit` },
+    { argv: ["flock", "add", "ping"], message: 'bad flock identifier "ping": reserved for a fixed path (auth, health, ping, selfservice)' },
     { argv: ["flock", "add", "a", "b"], message: 'records-service flock add: unexpected argument "b"' },
     { argv: ["flock", "add", "a", "--name", " "], message: "bad name: --name must not be empty" },
     { argv: ["user", "add"], message: "missing argument: records-service user add USERNAME --password PW --flock ID" },

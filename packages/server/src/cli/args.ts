@@ -5,8 +5,10 @@
  * arguments are refused, never ignored.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
-import { FLOCK_ID_RE } from "../config/schema.js";
+import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
+import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
 
 /** Where the database lives unless `--db` says otherwise (relative to the working directory). */
@@ -24,7 +26,9 @@ export type Command =
   | { kind: "help"; text: string }
   | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean }
   | { kind: "flock-add"; db: string; id: string; name: string }
-  | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role };
+  | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
+  | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
+  | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -41,9 +45,8 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined || first === "help" || first === "--help" || first === "-h") {
-    return { kind: "help", text: USAGE.main };
-  }
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|card-url|jobs (see --help)");
+  if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "flock" || first === "user") {
     if (second === "--help" || second === "-h") return { kind: "help", text: USAGE[`${first} add`] };
@@ -56,7 +59,9 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
     }
     return first === "flock" ? _flockAdd(argv.slice(2)) : _userAdd(argv.slice(2));
   }
-  throw new UsageError(`unknown command "${first}": expected serve, flock add or user add`);
+  if (first === "card-url") return _cardUrl(argv.slice(1));
+  if (first === "jobs") return _jobs(argv.slice(1));
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url or jobs`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -103,6 +108,9 @@ function _flockAdd(args: string[]): Command {
   if (!FLOCK_ID_RE.test(id)) {
     throw new UsageError(`bad flock identifier ${JSON.stringify(id)}: expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit`);
   }
+  if (RESERVED_FLOCK_IDS.includes(id)) {
+    throw new UsageError(`bad flock identifier ${JSON.stringify(id)}: reserved for a fixed path (${RESERVED_FLOCK_IDS.join(", ")})`);
+  }
   const name = v.name === undefined ? id : v.name.trim();
   if (name === "") throw new UsageError("bad name: --name must not be empty");
   return { kind: "flock-add", db: _db(v.db), id, name };
@@ -128,6 +136,43 @@ function _userAdd(args: string[]): Command {
     throw new UsageError(`bad role ${JSON.stringify(role)}: expected ${ROLES.join(" or ")}`);
   }
   return { kind: "user-add", db: _db(v.db), username, password: v.password, flocks, role: role as Role };
+}
+
+function _cardUrl(args: string[]): Command {
+  const { values: v, positionals } = _parse(args, "card-url", { ...DB, ...HELP, "base-url": { type: "string" } }, 2);
+  if (v.help) return { kind: "help", text: USAGE["card-url"] };
+  const [flock, memberId] = positionals;
+  if (flock === undefined || memberId === undefined) {
+    throw new UsageError("missing argument: records-service card-url FLOCK MEMBER_ID [--db PATH] [--base-url URL]");
+  }
+  if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
+  if (!/^[0-9a-f]{24}$/.test(memberId)) throw new UsageError(`bad member id ${JSON.stringify(memberId)}: expected 24 lower-case hex characters`);
+  const baseUrl = v["base-url"] ?? DEFAULT_CARD_BASE_URL;
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) {
+    throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
+  }
+  return { kind: "card-url", db: _db(v.db), flock, memberId, baseUrl };
+}
+
+/** Statuses `jobs --status` accepts, and the most jobs it lists. */
+const _JOB_STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
+const _JOBS_MAX = 1000;
+
+function _jobs(args: string[]): Command {
+  const { values: v } = _parse(
+    args,
+    "jobs",
+    { ...DB, ...HELP, status: { type: "string" }, flock: { type: "string" }, limit: { type: "string" } },
+    0,
+  );
+  if (v.help) return { kind: "help", text: USAGE.jobs };
+  if (v.status !== undefined && !(_JOB_STATUSES as readonly string[]).includes(v.status)) {
+    throw new UsageError(`bad --status ${JSON.stringify(v.status)}: expected ${_JOB_STATUSES.join(", ")}`);
+  }
+  if (v.flock !== undefined && !FLOCK_ID_RE.test(v.flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(v.flock)} in --flock`);
+  const limit = v.limit === undefined ? 50 : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
+  if (!(limit >= 1 && limit <= _JOBS_MAX)) throw new UsageError(`bad --limit ${JSON.stringify(v.limit)}: expected an integer from 1 to ${_JOBS_MAX}`);
+  return { kind: "jobs", db: _db(v.db), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
 }
 
 /** parseArgs, strict, with at most `maxPositionals` arguments; its errors become one-line `UsageError`s. */

@@ -4,6 +4,8 @@
  * cli/exit-codes.ts). Bad command lines print one line on stderr.
  */
 import { parseCommand, UsageError } from "./args.js";
+import { runCardUrl } from "./card-url.js";
+import { runJobs } from "./jobs.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { runFlockAdd } from "./flock-add.js";
 import type { CliIo } from "./io.js";
@@ -36,6 +38,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runFlockAdd(cmd, io);
       case "user-add":
         return await runUserAdd(cmd, io);
+      case "card-url":
+        return await runCardUrl(cmd, io);
+      case "jobs":
+        return await runJobs(cmd, io);
     }
   } catch (e) {
     io.err(`records-service: ${e instanceof Error ? e.message : String(e)}`);

@@ -28,12 +28,26 @@ const USER_ADD = `Usage: records-service user add USERNAME --password PW --flock
 Creates the user, or replaces the one with this username, with access to the named flocks
 (--flock "*" for every flock). The flocks must exist (exit 1 otherwise).`;
 
+const CARD_URL = `Usage: records-service card-url FLOCK MEMBER_ID [--db PATH] [--base-url URL]
+
+Prints the signed card link of a member record (GET /api/v2/FLOCK/member/MEMBER_ID/card/),
+signed with the database's secret. --base-url is the server's public origin (default
+http://127.0.0.1:8080). Fails (exit 1) if the flock or the member does not exist.`;
+
+const JOBS = `Usage: records-service jobs [--db PATH] [--status pending|done|dead] [--flock ID] [--limit N]
+
+Lists the outbox (webhook deliveries and emails queued by triggers), newest first, with
+their attempts: status, attempts, next attempt, last HTTP status and last error.
+--limit defaults to 50 (at most 1000).`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
   serve       serve the HTTP API
   flock add   create a flock
   user add    create or replace a user
+  card-url    print a member's signed card link
+  jobs        list the outbox: deliveries, attempts, errors
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -42,7 +56,11 @@ ${SERVE}
 
 ${FLOCK_ADD}
 
-${USER_ADD}`;
+${USER_ADD}
+
+${CARD_URL}
+
+${JOBS}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -50,4 +68,6 @@ export const USAGE = {
   serve: SERVE,
   "flock add": FLOCK_ADD,
   "user add": USER_ADD,
+  "card-url": CARD_URL,
+  jobs: JOBS,
 } as const;

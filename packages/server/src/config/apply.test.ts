@@ -76,11 +76,12 @@ describe("applyConfig", () => {
     expect((await applyConfig(storage, clock, parseConfig({}))).secret).toBe(first.secret);
   });
 
-  it("refuses a configured secret that differs from the stored one", async () => {
-    await applyConfig(storage, clock, parseConfig({}));
-    await expect(applyConfig(storage, clock, parseConfig({ secret: "another-secret-of-16+" }))).rejects.toThrow(
-      /^config: "secret" differs from the secret already stored in the database/,
-    );
+  it("a configured secret replaces the stored one (rotation), and is kept without a config", async () => {
+    const generated = (await applyConfig(storage, clock, parseConfig({}))).secret;
+    expect((await applyConfig(storage, clock, parseConfig({ secret: "another-secret-of-16+" }))).secret).toBe("another-secret-of-16+");
+    expect(await storage.getSetting("secret")).toBe("another-secret-of-16+");
+    expect((await applyConfig(storage, clock, parseConfig({}))).secret).not.toBe(generated);
+    expect((await applyConfig(storage, clock, parseConfig({}))).secret).toBe("another-secret-of-16+");
   });
 
   it("accepts references to flocks that are only in the database", async () => {

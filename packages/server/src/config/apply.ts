@@ -24,7 +24,7 @@ export interface AppliedConfig {
 
 /**
  * Applies `config` to `storage`. Throws `ConfigError` naming the key when a reference does
- * not resolve, or when `secret` differs from the one already stored.
+ * not resolve. A configured `secret` replaces the stored one.
  *
  * @example
  * await applyConfig(storage, systemClock, parseConfig({ flocks: [{ identifier: "demo" }] }));
@@ -61,12 +61,9 @@ export async function applyConfig(storage: Storage, clock: Clock, config: Config
 // --- internal ---
 
 async function _applySecret(storage: Storage, configured: string | undefined): Promise<string> {
-  const stored = await storage.initSetting(SECRET_SETTING, configured ?? randomBytes(32).toString("hex"));
-  if (configured !== undefined && stored !== configured) {
-    throw new ConfigError(
-      'config: "secret" differs from the secret already stored in the database; signed URLs and webhook ' +
-        "signatures depend on it, so it is not replaced: remove it from the config or start with a new database",
-    );
-  }
-  return stored;
+  if (configured === undefined) return storage.initSetting(SECRET_SETTING, randomBytes(32).toString("hex"));
+  // The config is the operator's word: a new value rotates the key (old card links and
+  // webhook signatures stop verifying, which is what rotating a key is for).
+  await storage.putSetting(SECRET_SETTING, configured);
+  return configured;
 }

@@ -13,6 +13,12 @@ import { MAX_USERNAME_LENGTH, ROLES } from "../auth/accounts.js";
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
 export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/**
+ * Identifiers that would shadow a fixed path (`/api/v1/ping/`, `/api/v1/auth/`,
+ * `/api/v2/selfservice/...`), so a flock of that name could never be reached.
+ */
+export const RESERVED_FLOCK_IDS: readonly string[] = ["auth", "health", "ping", "selfservice"];
+
 /** Shortest accepted `secret`: HMAC keys shorter than this are guessable. */
 export const MIN_SECRET_LENGTH = 16;
 
@@ -28,6 +34,7 @@ export const CONFIG_DEFAULTS = {
 const flockId = v.pipe(
   v.string(),
   v.regex(FLOCK_ID_RE, "must be a flock identifier: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit"),
+  v.check((id) => !RESERVED_FLOCK_IDS.includes(id), `is reserved for a fixed path (${RESERVED_FLOCK_IDS.join(", ")})`),
 );
 
 const nonEmpty = v.pipe(v.string(), v.nonEmpty("must be a non-empty string"));

@@ -10,5 +10,7 @@ export interface AppEnv {
     user: UserRow;
     /** Set by `app.onError` for a 500, so the access log can record what failed. */
     unexpectedError?: Error;
+    /** Set by the attribution middleware: the APPLICATION label, or null when unattributed. */
+    application?: string | null;
   };
 }

@@ -30,7 +30,8 @@ export function createAccessLog(log: LogSink, clock: Clock): MiddlewareHandler<A
       path: new URL(c.req.url).pathname,
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      application: c.req.header("application") ?? null,
+      // The attribution middleware's label (null when unattributed); a raw header when it is not mounted.
+      application: c.get("application") !== undefined ? c.get("application") : (c.req.header("application") ?? null),
     };
     const err = c.get("unexpectedError");
     if (err) {

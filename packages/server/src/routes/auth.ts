@@ -1,22 +1,27 @@
 /**
  * @module routes/auth
  * `POST /auth`: trade a username and password for an API key. Credentials come as JSON,
- * form-encoded or multipart fields, as clients of the hosted service send them.
+ * form-encoded or multipart fields, as clients of the hosted service send them. Attempts go
+ * through the login flow: the login guard (429 while locked) and the login data events.
  */
 import { badRequest, RecordsError, type Clock, type Storage } from "@records-service/core";
-import { Hono } from "hono";
-import { login } from "../auth/accounts.js";
+import { Hono, type Context } from "hono";
+import { issueToken } from "../auth/credentials.js";
+import type { LoginFlow } from "../auth/login-flow.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import { errorResponse } from "../http/errors.js";
+import { clientAddress } from "../middleware/client-address.js";
 
 /**
- * Routes `POST /auth` → 200 `{api_key}`; 403 when the credentials match no account; 400
- * when a field is missing or the body unreadable.
+ * Routes `POST /auth` → 200 `{api_key}`; 403 when the credentials match no account; 429
+ * with `Retry-After` while the username is locked after repeated failures; 400 when a
+ * field is missing or the body unreadable.
  *
  * @example
- * app.route("/api/v1", createAuthRoutes(storage, clock));
+ * app.route("/api/v1", createAuthRoutes(storage, clock, createLoginFlow(engine, guard)));
  */
-export function createAuthRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
+export function createAuthRoutes(storage: Storage, clock: Clock, flow: LoginFlow): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   routes.post("/auth", async (c) => {
     const fields = await readFields(c);
@@ -24,11 +29,28 @@ export function createAuthRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
     if (missing.length > 0) {
       throw badRequest("missing credentials", `${missing.join(" and ")} required (strings, as JSON or form fields)`);
     }
-    const apiKey = await login(storage, clock, fields.username!, fields.password!);
-    if (!apiKey) {
+    const outcome = await flow.attempt({ username: fields.username!, password: fields.password!, address: clientAddress(c) });
+    if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
+    if (outcome.kind === "denied") {
       throw new RecordsError("forbidden", "invalid credentials", "username and password do not match an account");
     }
-    return c.json({ api_key: apiKey });
+    const { token } = await issueToken(storage, clock, outcome.user.username);
+    return c.json({ api_key: token });
   });
   return routes;
+}
+
+/**
+ * The 429 of a locked login: `Retry-After` says when to try again. The same answer whether
+ * or not the password would have been right, so a lockout cannot be used to test passwords.
+ */
+export function tooManyLogins(c: Context, retryAfterSeconds: number): Response {
+  return errorResponse(c, {
+    status: 429,
+    error: "too many failed logins",
+    detail:
+      `too many failed logins for this username; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} ` +
+      "(repeated failures lock a username for 1 minute, doubling up to 15 minutes)",
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
 }

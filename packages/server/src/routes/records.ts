@@ -5,11 +5,14 @@
  * engine operation and shapes the answer with core's envelope functions; the rules
  * themselves live in core.
  */
-import { parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEngine } from "@records-service/core";
+import { badRequest, parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/** Types only the service creates: data events (emission) and tasks (core_event). */
+const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
 
 /** Which API surface a route set serves: decides the query modifiers accepted. */
 export type Surface = "v1" | "v2";
@@ -27,6 +30,11 @@ export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono
 
   routes.post("/:flock/:type", ...guard, async (c) => {
     const { flock, type } = c.req.param();
+    if (SERVICE_WRITTEN_TYPES.includes(type)) {
+      // Forged events or tasks would trigger actions and mislead audits; clients read them
+      // and may update a data_event (removing an action's tag makes the action run again).
+      throw badRequest("read-only resource type", `${type} records are created by the service, not through the API`);
+    }
     if (bodyKind(c) !== "json") throw unsupportedBody(c, "a JSON object (Content-Type: application/json)");
     const record = await engine.create(flock, type, await readJsonObject(c));
     return c.json(await engine.toSingle(record), 201);

@@ -146,12 +146,18 @@ describe.concurrent("records-service serve", () => {
     expect(r.stdout.join("\n")).not.toContain("listening");
   });
 
-  it("fails with one line when the port is taken", async () => {
+  it("fails with one line when the port is taken, and keeps the first-start credentials for a start that works", async () => {
     const { p, url } = await serve(["--db", ":memory:", "--quiet"]);
     const port = new URL(url).port;
-    const r = await runCliToEnd(["serve", "--db", ":memory:", "--port", port]);
+    const db = freshDb();
+    const r = await runCliToEnd(["serve", "--db", db, "--port", port]);
     expect(r.code).toBe(1);
     expect(r.stderr).toEqual([`records-service: cannot listen on 127.0.0.1:${port}: EADDRINUSE`]);
+    expect(r.stdout.join("\n")).not.toContain("password:");
+    const again = await serve(["--db", db, "--quiet"]);
+    expect(again.p.stdout.join("\n")).toContain("password:");
+    again.p.child.kill("SIGTERM");
+    expect(await again.p.exited()).toBe(0);
     p.child.kill("SIGTERM");
     expect(await p.exited()).toBe(0);
   });

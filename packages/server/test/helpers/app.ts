@@ -12,6 +12,7 @@ import {
   formatTimestamp,
   type RecordEngine,
   type Storage,
+  type TriggerConfig,
 } from "@records-service/core";
 import type { Hono } from "hono";
 import { createApp } from "../../src/app.js";
@@ -63,10 +64,13 @@ export interface CallOptions {
  * const t = await createTestApp();
  * const res = await t.call("GET", "/api/v1/", { key: KEYS.alice });
  */
-export async function createTestApp(opts: { storage?: Storage; bodyLimitBytes?: number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { storage?: Storage; bodyLimitBytes?: number; triggers?: readonly TriggerConfig[] } = {},
+): Promise<TestApp> {
   const storage = opts.storage ?? createMemoryStorage();
   const clock = createFakeClock("2026-01-15T10:00:00.000Z");
-  const engine = createRecordEngine({ storage, clock, ids: createSequentialIds() });
+  const triggers = opts.triggers ?? [];
+  const engine = createRecordEngine({ storage, clock, ids: createSequentialIds(), triggers: (f) => triggers.filter((t) => t.flock === f) });
   const now = formatTimestamp(clock.now());
   await storage.createFlock({ identifier: "alpha", name: "Alpha Society", created: now });
   await storage.createFlock({ identifier: "beta", name: "Beta Club", created: now });

@@ -1,0 +1,88 @@
+/**
+ * @module tasks/recalc-kind
+ * The `recalc` task: `POST .../recalc/` over every match of a query. Each matched record's
+ * derived values (person names, display value) are recomputed and stale ones written;
+ * with `force`, the records referencing each match are recomputed too.
+ */
+import * as v from "valibot";
+import { badRequest } from "../errors.js";
+import { RECALC_REFERENCING_LIMIT } from "../records/recalc.js";
+import { derive, revise, sameJson } from "../records/revise.js";
+import type { EngineContext } from "../records/types.js";
+import { recordUri } from "../schema/references.js";
+import { transition } from "../state/transitions.js";
+import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import { formatTimestamp } from "../time.js";
+import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
+import type { TaskCounts, TaskKind } from "./types.js";
+
+/** The parameters of a recalc task as stored. */
+export interface RecalcParams {
+  resource_type: string;
+  query: LookupQuery;
+  force: boolean;
+}
+
+/**
+ * Recalculates every record of `resource_type` matching `query` (default: all live ones;
+ * `include_deleted` allowed), with `force` also the records referencing each.
+ *
+ * @example
+ * await createTask(engine, "demo", "recalc", { resource_type: "person", query: {}, force: true });
+ */
+export const recalcTask: TaskKind = {
+  name: "recalc",
+
+  async prepare(ctx, _flock, raw) {
+    const parsed = v.safeParse(_SCHEMA, raw);
+    if (!parsed.success) {
+      // valibot reports a missing key on the object; name what the key needs instead.
+      const say = (i: v.BaseIssue<unknown>) => (i.input === undefined ? _MISSING : i.message);
+      throw badRequest("invalid task parameters", parsed.issues.map(say).join("; "));
+    }
+    const type = parsed.output.resource_type;
+    if (!ctx.resourceTypes.has(type)) throw badRequest("invalid task parameters", `resource_type ${JSON.stringify(type)} is not served`);
+    const query = normalizeLookup(parsed.output.query ?? {}, { allowStates: true });
+    parseLookup(query, type, ctx.clock.now());
+    const params: RecalcParams = { resource_type: type, query, force: parsed.output.force ?? false };
+    return { ...params };
+  },
+
+  async step(ctx, task, limit) {
+    const p = task.params as unknown as RecalcParams;
+    const query = parseLookup(p.query, p.resource_type, task.requestedAt);
+    const page = await ctx.storage.scanRecords(task.flock, p.resource_type, query, task.cursor, limit);
+    const now = formatTimestamp(ctx.clock.now());
+    const counts: TaskCounts = { matched: page.records.length, changed: 0, unchanged: 0, errors: 0 };
+    const writes = new Map<string, RecordWrite>();
+    const consider = (r: StoredRecord) => {
+      if (writes.has(r.id) || !_isStale(r)) return false;
+      writes.set(r.id, { kind: "update", record: revise(r, { state: transition(r.state, "recalc"), now }), expectedVersion: r.version, before: r });
+      return true;
+    };
+    for (const record of page.records) {
+      if (consider(record)) counts.changed += 1;
+      else counts.unchanged += 1;
+      if (!p.force) continue;
+      const referencing = await ctx.storage.listReferencing(task.flock, recordUri(record.flock, record.type, record.id), RECALC_REFERENCING_LIMIT);
+      for (const r of referencing) if (consider(r)) counts.changed += 1;
+    }
+    return { writes: [...writes.values()], cursor: page.cursor, done: page.cursor === null, counts };
+  },
+};
+
+// --- internal ---
+
+const _MISSING = "resource_type is required: the type whose records are recalculated";
+
+const _SCHEMA = v.object({
+  resource_type: v.string(_MISSING),
+  query: v.optional(v.record(v.string(), v.unknown(), "query must be a JSON object of field names to values")),
+  force: v.optional(v.boolean("force must be true or false")),
+});
+
+/** Stale: derived values (or person fields) differ from what `derive` computes now. */
+function _isStale(record: StoredRecord): boolean {
+  const derived = derive(record.type, record.data);
+  return derived.displayValue !== record.displayValue || !sameJson(derived.data, record.data) || Object.keys(derived.data).some((k) => !(k in record.data));
+}

@@ -1,0 +1,56 @@
+import { validateTriggers, type ActionRunContext } from "@records-service/core";
+import { describe, expect, it } from "vitest";
+import { deliverWebhook } from "./webhook.js";
+
+function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
+  const [trigger] = validateTriggers([{ flock: "demo", trigger: "login", action: "send-json-webhook", url }], { allowInsecureUrls: true }).triggers;
+  return {
+    job: { deliveryId: "000000000000000000000009" } as ActionRunContext["job"],
+    trigger: trigger!,
+    dataEvent: {} as ActionRunContext["dataEvent"],
+    flock: { identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" },
+    secret: "test-secret-0123456789",
+    now: new Date("2026-01-15T10:00:00Z"),
+    payload: { trigger: "login", event: "login", flock: "demo", data: null, contact: null },
+    body: '{"trigger":"login"}',
+  };
+}
+
+describe("deliverWebhook", () => {
+  it("POSTs the body without following redirects; a 3xx is a failure", async () => {
+    let init: RequestInit | undefined;
+    const fetch = (async (_u: unknown, i?: RequestInit) => {
+      init = i;
+      return new Response(null, { status: 302, headers: { location: "https://elsewhere.example.org/" } });
+    }) as typeof globalThis.fetch;
+    expect(await deliverWebhook(ctx(), { fetch })).toEqual({ ok: false, status: 302, error: "HTTP 302" });
+    expect(init).toMatchObject({ method: "POST", redirect: "manual", body: '{"trigger":"login"}' });
+  });
+
+  it.each([200, 201])("%i counts as delivered", async (status) => {
+    const fetch = (async () => new Response("ok", { status })) as typeof globalThis.fetch;
+    expect(await deliverWebhook(ctx(), { fetch })).toEqual({ ok: true, status });
+  });
+
+  it.each([202, 204, 400, 500])("%i does not", async (status) => {
+    const fetch = (async () => new Response(status === 204 ? null : "x".repeat(5000), { status })) as typeof globalThis.fetch;
+    const out = await deliverWebhook(ctx(), { fetch });
+    expect(out).toMatchObject({ ok: false, status });
+    expect(out.ok ? "" : out.error.length).toBeLessThanOrEqual(210);
+  });
+
+  it("times out a receiver that does not answer", async () => {
+    const fetch = ((_u: unknown, i?: RequestInit) =>
+      new Promise((_, reject) => i?.signal?.addEventListener("abort", () => reject(i.signal!.reason)))) as typeof globalThis.fetch;
+    expect(await deliverWebhook(ctx(), { fetch, timeoutMs: 20 })).toEqual({ ok: false, error: "timed out" });
+  });
+
+  it("refuses an http:// URL unless insecure URLs are allowed, without sending", async () => {
+    let called = false;
+    const fetch = (async () => ((called = true), new Response())) as typeof globalThis.fetch;
+    const out = await deliverWebhook(ctx("http://hooks.example.org/r"), { fetch });
+    expect(out).toMatchObject({ ok: false, permanent: true });
+    expect(called).toBe(false);
+    expect(await deliverWebhook(ctx("http://hooks.example.org/r"), { fetch, allowInsecureUrls: true })).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * @module actions/webhook
+ * `send-json-webhook` and the deprecated `send-webhook`: POST the event's JSON body to the
+ * trigger's URL with the contract's signature headers. Only 200 and 201 count as
+ * delivered; any other answer, a timeout or a network error is a failure for the outbox
+ * to retry, with the receiver's `Retry-After` passed back. Redirects are not followed: a
+ * receiver that moved must be reconfigured, not chased with signed bodies.
+ */
+import { isDeliverySuccess, webhookUrlProblem, type ActionHandler, type ActionOutcome, type ActionRunContext } from "@records-service/core";
+import { webhookHeaders } from "./signature.js";
+
+/** How long one delivery attempt may take before it counts as failed. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** Longest `lastError` text kept from a receiver's answer. */
+const ERROR_TEXT_LIMIT = 200;
+
+/** Options of `createWebhookActions`. */
+export interface WebhookActionOptions {
+  /** Default: the global `fetch`. Tests inject a fake. */
+  fetch?: typeof fetch;
+  /** Per attempt; default `WEBHOOK_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /** Accept `http://` targets (config `webhooks.allowInsecureUrls`). Default false. */
+  allowInsecureUrls?: boolean;
+}
+
+/**
+ * The two webhook actions.
+ *
+ * @example
+ * createActionRegistry([...createWebhookActions({ allowInsecureUrls: false })]);
+ */
+export function createWebhookActions(opts: WebhookActionOptions = {}): ActionHandler[] {
+  const run = (ctx: ActionRunContext) => deliverWebhook(ctx, opts);
+  return [
+    { action: "send-json-webhook", run },
+    { action: "send-webhook", run },
+  ];
+}
+
+/** One delivery attempt of `ctx.body` to `ctx.trigger.url`. */
+export async function deliverWebhook(ctx: ActionRunContext, opts: WebhookActionOptions = {}): Promise<ActionOutcome> {
+  const url = ctx.trigger.url;
+  const problem = webhookUrlProblem(url, opts.allowInsecureUrls ?? false);
+  if (problem !== null || url === null) return { ok: false, error: problem ?? "no url", permanent: true };
+  const timestamp = Math.floor(ctx.now.getTime() / 1000);
+  const headers = webhookHeaders(ctx.secret, ctx.job.deliveryId, timestamp, ctx.body);
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
+  const signal = ctx.signal ? AbortSignal.any([timeout, ctx.signal]) : timeout;
+  let res: Response;
+  try {
+    res = await (opts.fetch ?? fetch)(url, {
+      method: "POST",
+      headers: { ...headers, "User-Agent": "records-service-webhook" },
+      body: ctx.body,
+      redirect: "manual",
+      signal,
+    });
+  } catch (e) {
+    return { ok: false, error: _networkError(e, timeout.aborted) };
+  }
+  const text = await _readSome(res);
+  if (isDeliverySuccess(res.status)) return { ok: true, status: res.status };
+  const retryAfter = res.headers.get("retry-after");
+  return {
+    ok: false,
+    status: res.status,
+    error: `HTTP ${res.status}${text ? `: ${text}` : ""}`,
+    ...(retryAfter !== null ? { retryAfter } : {}),
+  };
+}
+
+// --- internal ---
+
+function _networkError(e: unknown, timedOut: boolean): string {
+  if (timedOut) return "timed out";
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err.name === "AbortError") return "aborted";
+  const cause = err.cause?.code ?? err.cause?.message;
+  return cause ? `${err.message ?? "fetch failed"} (${cause})` : (err.message ?? String(e));
+}
+
+/** The start of the answer's text, for the operator; the rest is not read. */
+async function _readSome(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < ERROR_TEXT_LIMIT * 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A broken answer body does not change the status we got.
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text.replace(/\s+/g, " ").trim().slice(0, ERROR_TEXT_LIMIT);
+}

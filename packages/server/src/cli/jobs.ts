@@ -1,0 +1,51 @@
+/**
+ * @module cli/jobs
+ * `records-service jobs [--db PATH] [--status S] [--flock ID] [--limit N]`: the outbox
+ * for operators, one line per job, newest first.
+ */
+import type { OutboxJob } from "@records-service/core";
+import type { Command } from "./args.js";
+import { EXIT_OK } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+import { withStorage } from "./storage.js";
+
+/** Prints the jobs as aligned columns (or `no jobs`). */
+export async function runJobs(cmd: Extract<Command, { kind: "jobs" }>, io: CliIo): Promise<number> {
+  return withStorage(cmd.db, async (storage) => {
+    const jobs = await storage.listJobs({
+      limit: cmd.limit,
+      ...(cmd.status ? { status: cmd.status } : {}),
+      ...(cmd.flock ? { flock: cmd.flock } : {}),
+    });
+    if (jobs.length === 0) {
+      io.out("no jobs");
+      return EXIT_OK;
+    }
+    for (const line of formatJobs(jobs)) io.out(line);
+    return EXIT_OK;
+  });
+}
+
+/** The table: a header, then one row per job; the last error ends each row, unpadded. */
+export function formatJobs(jobs: readonly OutboxJob[]): string[] {
+  const header = ["CREATED", "STATUS", "ATTEMPTS", "NEXT ATTEMPT", "LAST", "FLOCK", "TRIGGER", "ACTION", "DELIVERY", "LAST ERROR"];
+  const rows = jobs.map((j) => [
+    j.created.slice(0, 19),
+    j.status,
+    String(j.attempts),
+    j.status === "pending" ? j.nextAttemptAt.slice(0, 19) : "-",
+    j.lastStatus === null ? "-" : String(j.lastStatus),
+    j.flock,
+    j.trigger,
+    j.action,
+    j.deliveryId,
+    (j.lastError ?? "").replace(/\s+/g, " "),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}

@@ -1,0 +1,50 @@
+/**
+ * @module derived/card-url
+ * Signed member card links for a database: the secret is the stored setting `secret`
+ * (set from the config file, or generated on first start), so a link made here verifies on
+ * any server started on the same database.
+ */
+import { randomBytes } from "node:crypto";
+import { isRecordId, notFound, type Storage } from "@records-service/core";
+import { SECRET_SETTING } from "../config/apply.js";
+import { cardUrl } from "./card-signature.js";
+
+/** Where the CLI's links point unless `--base-url` says otherwise: the default listen address. */
+export const DEFAULT_CARD_BASE_URL = "http://127.0.0.1:8080";
+
+/**
+ * The HMAC secret in force for `storage`. A database that has none yet gets one (32 random
+ * bytes, hex), exactly as the first `serve` would store it; the first writer wins.
+ *
+ * @example
+ * const secret = await storedSecret(storage);
+ */
+export async function storedSecret(storage: Storage): Promise<string> {
+  return (await storage.getSetting(SECRET_SETTING)) ?? storage.initSetting(SECRET_SETTING, randomBytes(32).toString("hex"));
+}
+
+/** What `memberCardUrl` takes. */
+export interface MemberCardUrlOptions {
+  flock: string;
+  memberId: string;
+  /** The server's public origin; default `http://127.0.0.1:8080`. */
+  baseUrl?: string;
+}
+
+/**
+ * The signed card URL of a member record, checking that the flock and the (not deleted)
+ * member exist. Throws a 404 `RecordsError` naming what is missing.
+ *
+ * @example
+ * await memberCardUrl(storage, { flock: "demo", memberId: id, baseUrl: "https://records.example.org" })
+ * // "https://records.example.org/api/v2/demo/member/<id>/card/?signature=<64 hex>"
+ */
+export async function memberCardUrl(storage: Storage, opts: MemberCardUrlOptions): Promise<string> {
+  const { flock, memberId } = opts;
+  if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
+  const record = isRecordId(memberId) ? await storage.getRecord(flock, "member", memberId) : undefined;
+  if (!record || record.state === "deleted") {
+    throw notFound("unknown member", `flock ${JSON.stringify(flock)} has no member ${JSON.stringify(memberId.slice(0, 80))}`);
+  }
+  return cardUrl(opts.baseUrl ?? DEFAULT_CARD_BASE_URL, await storedSecret(storage), flock, memberId);
+}

@@ -1,0 +1,90 @@
+/**
+ * @module middleware/attribution
+ * Who is calling, and how often. The `APPLICATION` header (`<Organisation>/<Application>/
+ * <Version>`) is parsed on every request: its label goes on the context (the access log
+ * records it) and into the per-application counts. A request with a well-formed header is
+ * attributed and never throttled. Any other request is unattributed and throttled: per API
+ * key when it carries a Bearer token, per client address otherwise (logins), at
+ * `unattributedPerMinute`. Unattributed responses carry `x-rate-limit-limit`,
+ * `x-rate-limit-remaining` and `x-rate-limit-reset`; a refused one is a 429 with
+ * `Retry-After`; a malformed header adds a `Warning` saying why it was ignored.
+ * Liveness probes and signed card links (opened by browsers, which cannot add headers)
+ * are counted but not throttled.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { Clock } from "@records-service/core";
+import { hashToken } from "../auth/tokens.js";
+import type { AppEnv } from "../http/env.js";
+import { errorResponse } from "../http/errors.js";
+import type { ApplicationCounts } from "../protection/application-counts.js";
+import { applicationWarning, parseApplicationHeader } from "../protection/application-header.js";
+import { createThrottle, rateLimitHeaders, throttledDetail, type Throttle } from "../protection/throttle.js";
+import { clientAddress } from "./client-address.js";
+
+/** Options of `createAttribution`. */
+export interface AttributionOptions {
+  clock: Clock;
+  /** Unattributed requests allowed per minute and API key (or client address without a key). */
+  unattributedPerMinute: number;
+  /** Where requests are counted per application. */
+  counts: ApplicationCounts;
+  /** Window length; one minute unless a test says otherwise. */
+  windowMs?: number;
+}
+
+/**
+ * Paths never throttled: liveness probes (monitors rarely name themselves) and signed
+ * member cards (opened from a link in a browser).
+ */
+export function isUnthrottledPath(path: string): boolean {
+  return UNTHROTTLED.some((re) => re.test(path));
+}
+
+/**
+ * The attribution and throttling middleware; mount it before the routes.
+ *
+ * @example
+ * app.use(createAttribution({ clock, unattributedPerMinute: 60, counts: createApplicationCounts({ clock }) }));
+ */
+export function createAttribution(options: AttributionOptions): MiddlewareHandler<AppEnv> {
+  const throttle: Throttle = createThrottle({
+    perMinute: options.unattributedPerMinute,
+    clock: options.clock,
+    ...(options.windowMs !== undefined ? { windowMs: options.windowMs } : {}),
+  });
+  return async function attribution(c, next) {
+    const header = parseApplicationHeader(c.req.header("application"));
+    const label = header.ok ? header.label : null;
+    c.set("application", label);
+    options.counts.record(label);
+    if (header.ok) return next();
+
+    const warning = applicationWarning(header);
+    if (isUnthrottledPath(c.req.path)) {
+      await next();
+      if (warning) c.header("Warning", warning);
+      return;
+    }
+    const result = throttle.check(_throttleKey(c));
+    const headers = rateLimitHeaders(result);
+    if (warning) headers["Warning"] = warning;
+    if (!result.allowed) {
+      return errorResponse(c, { status: 429, error: "too many requests", detail: throttledDetail(result), headers });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  };
+}
+
+// --- internal ---
+
+const UNTHROTTLED: readonly RegExp[] = [
+  /^\/api\/v1\/(ping|health)\/?$/,
+  /^\/api\/v2\/[^/]+\/member\/[^/]+\/card\/?$/,
+];
+
+/** A Bearer token's hash (the key is throttled whoever holds it), else the client address. */
+function _throttleKey(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+  const m = /^Bearer[ \t]+(\S{1,512})[ \t]*$/i.exec(c.req.header("authorization") ?? "");
+  return m ? `key:${hashToken(m[1]!)}` : `address:${clientAddress(c)}`;
+}

@@ -1,0 +1,36 @@
+/**
+ * @module routes/bulk
+ * `POST /api/v1/{flock}/bulk_action/`: checks the body (core's `BulkActionBodySchema` and
+ * `prepareBulkParams`: action, query, field, value, resource_type), queues a `bulk_action`
+ * task and answers 202 `{"task_id"}`. The task worker runs it; its progress and result are
+ * read as the `core_event` record `/api/v1/{flock}/core_event/{task_id}/`.
+ */
+import { createTask, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/**
+ * The bulk action route (core keys only). Mount it before the generic record routes, so
+ * `bulk_action` is not taken for a resource type.
+ *
+ * @example
+ * app.route("/api/v1", createBulkRoutes(engine));
+ */
+export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  routes.post("/:flock/bulk_action", ...guard, async (c) => {
+    const flock = c.req.param("flock");
+    if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"action": "add_tag", "query": {...}, "value": "..."}');
+    const body = await readJsonObject(c);
+    const description = typeof body.description === "string" ? body.description : null;
+    const task = await createTask(engine, flock, "bulk_action", body, { description });
+    return c.json({ task_id: task.id }, 202);
+  });
+
+  return routes;
+}

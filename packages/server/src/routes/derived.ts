@@ -1,0 +1,115 @@
+/**
+ * @module routes/derived
+ * The v2 derived reads beyond `display` (which routes/record-actions serves on both
+ * surfaces): a record's `avatar` (Bearer key) and a member's signed `card` (no key: the
+ * `signature` query parameter is the credential, checked before anything is looked up, so
+ * ids cannot be probed without a valid link).
+ */
+import {
+  badRequest,
+  formatDate,
+  isRecordUri,
+  notFound,
+  parseRecordUri,
+  type RecordEngine,
+  type StoredFile,
+  type StoredRecord,
+} from "@records-service/core";
+import { Hono } from "hono";
+import { parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
+import { renderCard } from "../derived/card.js";
+import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { INLINE_CONTENT_TYPES } from "./files.js";
+
+/** Supplies the HMAC secret of card signatures (read once from settings, or given). */
+export type SecretSource = () => Promise<string>;
+
+/**
+ * Routes `GET /:flock/:type/:id/avatar` and `GET /:flock/member/:id/card`; mount under `/api/v2`.
+ *
+ * @example
+ * app.route("/api/v2", createDerivedRoutes(engine, async () => secret));
+ */
+export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+
+  routes.get("/:flock/member/:id/card", async (c) => {
+    const { flock, id } = c.req.param();
+    const check = verifyCardSignature(await secret(), flock, id, c.req.query("signature"));
+    if (check !== "ok") return c.json(signatureErrorBody(check), 401, PRIVATE_HEADERS);
+    const flockRow = await storage.getFlock(flock);
+    if (!flockRow) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
+    const member = await engine.get(flock, "member", id);
+    if (member.state === "deleted") throw notFound("member not found", `member ${id} was deleted; its card is no longer valid`);
+    const person = await _referencedPerson(engine, member);
+    const html = renderCard({
+      flockName: flockRow.name,
+      person: person ? person.data : null,
+      membership: member.data,
+      today: formatDate(clock.now()),
+    });
+    return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
+  });
+
+  routes.get("/:flock/:type/:id/avatar", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    const { flock, type, id } = c.req.param();
+    const query = parseAvatarQuery({ format: c.req.query("format"), size: c.req.query("size") });
+    if (!query.ok) throw badRequest("invalid avatar parameter", query.reason);
+    const record = await engine.get(flock, type, id);
+    const photo = await _uploadedPhoto(engine, record);
+    if (photo) {
+      return c.body(_arrayBuffer(photo.bytes), 200, { ...IMAGE_HEADERS, "Content-Type": _mime(photo.contentType) });
+    }
+    const image = renderInitialsAvatar(record, query.format, query.size);
+    return c.body(_arrayBuffer(image.body), 200, { ...IMAGE_HEADERS, "Content-Type": image.contentType });
+  });
+
+  return routes;
+}
+
+// --- internal ---
+
+/** Card links carry their credential in the URL: keep them out of caches and Referer headers. */
+const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } as const;
+/** The card is one self-contained page: inline CSS only, nothing else loads or runs. */
+const CARD_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const IMAGE_HEADERS = {
+  "Cache-Control": "private, max-age=0, must-revalidate",
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; sandbox",
+} as const;
+const PHOTO_URL_RE = /^\/files\/v1\/([^/]+)\/([0-9a-f]{24})\/[^/]+$/;
+
+/** The person a member record's `member` field references (a URI, maybe with a `;label`), in any state. */
+async function _referencedPerson(engine: RecordEngine, member: StoredRecord): Promise<StoredRecord | undefined> {
+  const raw = member.data["member"];
+  const uri = typeof raw === "string" ? raw.split(";")[0]!.trim() : undefined;
+  if (!uri || !isRecordUri(uri)) return undefined;
+  const ref = parseRecordUri(uri)!;
+  if (ref.flock !== member.flock || ref.type !== "person") return undefined;
+  return engine.context.storage.getRecord(member.flock, "person", ref.id);
+}
+
+/**
+ * A person's uploaded photo, when it is a raster image this server shows inline. An SVG or
+ * other upload is not served as the avatar (it could carry script); the initials are.
+ */
+async function _uploadedPhoto(engine: RecordEngine, record: StoredRecord): Promise<StoredFile | undefined> {
+  if (record.type !== "person" || typeof record.data["photo"] !== "string") return undefined;
+  const m = PHOTO_URL_RE.exec(record.data["photo"]);
+  if (!m || m[1] !== record.flock) return undefined;
+  const file = await engine.context.storage.getFile(record.flock, m[2]!);
+  if (!file || file.flock !== record.flock) return undefined;
+  return INLINE_CONTENT_TYPES.includes(_mime(file.contentType)) ? file : undefined;
+}
+
+function _mime(contentType: string): string {
+  return contentType.split(";")[0]!.trim().toLowerCase();
+}
+
+function _arrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}

@@ -1,0 +1,77 @@
+/**
+ * @module routes/outbox
+ * `GET /:flock/outbox/`: the flock's queued and finished actions (webhook deliveries,
+ * emails) with their attempts, newest first, for operators. Administrator keys only
+ * (users with every flock): receivers' errors can reveal integration details that a
+ * flock's staff key need not see.
+ */
+import { badRequest, recordUri, RecordsError, type OutboxJob, type OutboxStatus, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import { isAdmin } from "../auth/access.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/** Jobs per answer: default and most. */
+export const OUTBOX_LIST_DEFAULT = 100;
+export const OUTBOX_LIST_MAX = 1000;
+
+const _STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
+
+/**
+ * The outbox route. Query: `status` (`pending`, `done`, `dead`), `limit` (1 to 1000,
+ * default 100). Answer: `{"jobs": [{id, delivery_id, trigger, action, data_event, status,
+ * attempts, next_attempt_at, first_attempt_at, last_error, last_status, created}]}`.
+ *
+ * @example
+ * app.route("/api/v1", createOutboxRoutes(engine));
+ */
+export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/:flock/outbox", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    if (!isAdmin(c.get("user"))) {
+      throw new RecordsError("forbidden", "forbidden", "the outbox is served to administrator keys only (users with every flock)");
+    }
+    const flock = c.req.param("flock");
+    const status = _status(c.req.query("status"));
+    const limit = _limit(c.req.query("limit"));
+    const jobs = await storage.listJobs({ flock, limit, ...(status ? { status } : {}) });
+    return c.json({ jobs: jobs.map(jobView) });
+  });
+  return routes;
+}
+
+/** One job as the route and the `jobs` command show it. */
+export function jobView(j: OutboxJob): Record<string, unknown> {
+  return {
+    id: j.id,
+    delivery_id: j.deliveryId,
+    trigger: j.trigger,
+    action: j.action,
+    data_event: recordUri(j.flock, "data_event", j.dataEventId),
+    status: j.status,
+    attempts: j.attempts,
+    next_attempt_at: j.status === "pending" ? j.nextAttemptAt : null,
+    first_attempt_at: j.firstAttemptAt,
+    last_error: j.lastError,
+    last_status: j.lastStatus,
+    created: j.created,
+  };
+}
+
+// --- internal ---
+
+function _status(raw: string | undefined): OutboxStatus | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if ((_STATUSES as readonly string[]).includes(raw)) return raw as OutboxStatus;
+  throw badRequest("invalid status", `status must be one of ${_STATUSES.join(", ")}, not ${JSON.stringify(raw.slice(0, 40))}`);
+}
+
+function _limit(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return OUTBOX_LIST_DEFAULT;
+  const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= OUTBOX_LIST_MAX)) {
+    throw badRequest("invalid limit", `limit must be an integer from 1 to ${OUTBOX_LIST_MAX}, not ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return n;
+}

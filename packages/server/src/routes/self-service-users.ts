@@ -1,0 +1,89 @@
+/**
+ * @module routes/self-service-users
+ * Members' accounts and sessions (contract, "Self-service users"), under `/:flock/user`:
+ * a core key creates a member account; the member logs in for a session token that expires
+ * after 24 hours and reaches only the self-service paths; `DELETE` on the login path ends
+ * the session. Mount before the generic record routes, so `user` is never read as a
+ * resource type.
+ */
+import { badRequest, RecordsError, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import { isAdmin } from "../auth/access.js";
+import { findCallerPerson } from "../auth/caller-person.js";
+import { issueToken } from "../auth/credentials.js";
+import type { LoginFlow } from "../auth/login-flow.js";
+import { createSelfServiceUser, SELF_SERVICE_SESSION_MS } from "../auth/self-service-users.js";
+import { hashToken } from "../auth/tokens.js";
+import { readFields } from "../http/body.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { clientAddress } from "../middleware/client-address.js";
+import { tooManyLogins } from "./auth.js";
+
+/**
+ * Routes `POST /:flock/user` (core key) → 201 `{email, status: "created", username}`;
+ * `POST /:flock/user/auth` → 201 `{bearer_token, email, username, first_name, last_name,
+ * session_expiry, status}`; `DELETE /:flock/user/auth` (the session's token) → 200.
+ *
+ * @example
+ * app.route("/api/v1", createSelfServiceUserRoutes(engine, flow));
+ */
+export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+
+  routes.post("/:flock/user", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    const fields = await readFields(c);
+    const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password);
+    return c.json({ email, status: "created", username }, 201);
+  });
+
+  routes.post("/:flock/user/auth", async (c) => {
+    const flock = c.req.param("flock");
+    const fields = await readFields(c);
+    const missing = ["email", "password"].filter((f) => !fields[f]);
+    if (missing.length > 0) {
+      throw badRequest("missing credentials", `${missing.join(" and ")} required (strings, as JSON or form fields)`);
+    }
+    const outcome = await flow.attempt({
+      username: fields.email!,
+      password: fields.password!,
+      address: clientAddress(c),
+      // A member logs in to a flock of its own; staff accounts use POST /api/v1/auth/.
+      accept: async (u) => u.role === "self-service" && (isAdmin(u) || u.flocks.includes(flock)) && !!(await storage.getFlock(flock)),
+    });
+    if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
+    if (outcome.kind === "denied") {
+      throw new RecordsError("forbidden", "invalid credentials", "email and password do not match a member account of this flock");
+    }
+    const { username } = outcome.user;
+    const { token, expires } = await issueToken(storage, clock, username, SELF_SERVICE_SESSION_MS);
+    const person = await findCallerPerson(engine, flock, username);
+    return c.json(
+      {
+        bearer_token: token,
+        email: username,
+        username,
+        first_name: _text(person?.data["first_name"]),
+        last_name: _text(person?.data["last_name"]),
+        session_expiry: expires,
+        status: "authenticated",
+      },
+      201,
+    );
+  });
+
+  routes.delete("/:flock/user/auth", createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), async (c) => {
+    const token = /^Bearer[ \t]+(\S+)/i.exec(c.req.header("authorization") ?? "")![1]!;
+    await storage.deleteApiKey(hashToken(token));
+    return c.json({ status: "logged out" });
+  });
+
+  return routes;
+}
+
+// --- internal ---
+
+function _text(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}

@@ -1,0 +1,27 @@
+/**
+ * @module routes/triggers
+ * `GET /:flock/triggers/`: the flock's configured triggers in the spec's shape, an object
+ * keyed by trigger name whose values are arrays of trigger records. Read-only: triggers
+ * come from the config file and the library API, never from requests.
+ */
+import { triggersView, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/**
+ * The triggers route, for any core key with access to the flock.
+ *
+ * @example
+ * app.route("/api/v1", createTriggerRoutes(engine));
+ * // GET /api/v1/demo/triggers/ → {"contact_created": [{"trigger": "contact_created", "action": "send-json-webhook", ...}]}
+ */
+export function createTriggerRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/:flock/triggers", createRequireKey(storage, clock), createRequireFlock(storage), (c) => {
+    const flock = c.req.param("flock");
+    return c.json(triggersView(engine.context.triggers(flock), flock));
+  });
+  return routes;
+}

@@ -1,0 +1,16 @@
+/**
+ * @module runtime/default-workers
+ * The workers `startServer` runs when the caller names none.
+ */
+import { createOutboxWorker } from "../workers/outbox.js";
+import { schedulerWorker } from "../workers/scheduler.js";
+import { createTaskWorker } from "../workers/tasks.js";
+import type { WorkerFactory } from "./workers.js";
+
+/**
+ * Started in this order, stopped in reverse: the outbox runs the actions events queue; the
+ * scheduler emits the date-relative events (and stops first, so it never queues into a
+ * stopped outbox). The task worker runs bulk actions and other long tasks, whose changes
+ * queue jobs too, so it also stops before the outbox.
+ */
+export const DEFAULT_WORKERS: readonly WorkerFactory[] = [createOutboxWorker, schedulerWorker, createTaskWorker];

@@ -1,0 +1,204 @@
+/**
+ * @module workers/outbox-attempt
+ * One attempt of one outbox job: load the data event, its record and contact, run the
+ * action's handler, and record the outcome in one `finishJob` transaction: on success
+ * with the action's tag on the data event (and the handler's changes), on failure with
+ * the next attempt's time, or `dead` once the retry window is over.
+ */
+import {
+  DATA_EVENT_TYPE,
+  formatTimestamp,
+  hasActionRun,
+  isRecordsError,
+  nextAttemptAt,
+  parseRecordUri,
+  parseTimestamp,
+  relatedContactUri,
+  tagsWithAction,
+  type ActionOutcome,
+  type ActionRunContext,
+  type ChangeSet,
+  type Clock,
+  type OutboxJob,
+  type OutboxJobUpdate,
+  type RandomSource,
+  type RecordEngine,
+  type RetryPolicy,
+  type StoredRecord,
+  type WebhookPayload,
+} from "@records-service/core";
+import type { ActionRegistry } from "../actions/registry.js";
+
+/** What an attempt needs. */
+export interface AttemptDeps {
+  engine: RecordEngine;
+  clock: Clock;
+  secret: string;
+  registry: ActionRegistry;
+  policy: Partial<RetryPolicy>;
+  random: RandomSource;
+  /** Aborted at shutdown: an attempt cut short leaves its job pending, untouched. */
+  signal?: AbortSignal;
+}
+
+/**
+ * How an attempt ended: `done` (delivered, or had already run), `retry` (scheduled
+ * again), `dead` (gave up), `left` (cut short by shutdown; still pending).
+ */
+export type AttemptResult = "done" | "retry" | "dead" | "left";
+
+/** How many times a success is recorded again after the data event changed under it. */
+const TAG_RETRIES = 3;
+
+/**
+ * Runs one claimed job to one recorded outcome.
+ *
+ * @example
+ * await attemptJob(deps, job); // "done"
+ */
+export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {
+  const storage = deps.engine.context.storage;
+  const event = await storage.getRecord(job.flock, DATA_EVENT_TYPE, job.dataEventId);
+  if (!event || event.state === "deleted") return _give(deps, job, "the data event no longer exists");
+  if (hasActionRun(event.data, job.action)) {
+    // Fires once per event: the tag says it already ran (a retry that raced a success, or a re-queue).
+    const update = _same(job, { status: "done" });
+    await storage.finishJob(job.id, update);
+    return { result: "done", update };
+  }
+  const trigger = deps.engine.context
+    .triggers(job.flock)
+    .find((t) => t.flock === job.flock && t.trigger === job.trigger && t.action === job.action && t.active);
+  if (!trigger) return _give(deps, job, `trigger ${job.trigger} with action ${job.action} is no longer configured or active`);
+  const handler = deps.registry.get(job.action);
+  if (!handler) return _give(deps, job, `this server has no handler for action ${job.action}`);
+  const flock = await storage.getFlock(job.flock);
+  if (!flock) return _give(deps, job, `flock ${job.flock} no longer exists`);
+
+  const now = deps.clock.now();
+  const { record, contact } = await _related(deps.engine, event);
+  const payload: WebhookPayload = {
+    trigger: job.trigger,
+    event: typeof event.data.event === "string" ? event.data.event : trigger.event,
+    flock: job.flock,
+    data: record ? await deps.engine.toSingle(record) : null,
+    contact: contact ? contact.data : null,
+  };
+  const body = job.body ?? JSON.stringify(payload);
+  const ctx: ActionRunContext = {
+    job,
+    trigger,
+    dataEvent: event,
+    ...(record ? { record } : {}),
+    ...(contact ? { contact } : {}),
+    flock,
+    secret: deps.secret,
+    now,
+    payload,
+    body,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+  let outcome: ActionOutcome;
+  try {
+    outcome = await handler.run(ctx);
+  } catch (e) {
+    outcome = { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  if (deps.signal?.aborted && !outcome.ok) return { result: "left" };
+
+  // The body is kept only while retries need it: a finished job holds no copy of personal data.
+  const attempt = { attempts: job.attempts + 1, firstAttemptAt: job.firstAttemptAt ?? formatTimestamp(now), body: null };
+  if (outcome.ok) {
+    const update: OutboxJobUpdate = {
+      ...attempt,
+      status: "done",
+      nextAttemptAt: job.nextAttemptAt,
+      lastError: null,
+      lastStatus: outcome.status ?? null,
+    };
+    await _finishDone(deps, job, event, update, outcome.changes ?? {});
+    return { result: "done", update };
+  }
+  const first = parseTimestamp(attempt.firstAttemptAt) ?? now;
+  const next = outcome.permanent
+    ? null
+    : nextAttemptAt(first, attempt.attempts, now, deps.random, outcome.retryAfter ?? null, deps.policy);
+  const update: OutboxJobUpdate = {
+    ...attempt,
+    ...(next ? { body } : {}),
+    status: next ? "pending" : "dead",
+    nextAttemptAt: next ? formatTimestamp(next) : job.nextAttemptAt,
+    lastError: outcome.error,
+    lastStatus: outcome.status ?? null,
+  };
+  await storage.finishJob(job.id, update, outcome.changes);
+  return { result: next ? "retry" : "dead", update };
+}
+
+// --- internal ---
+
+/** The job's fields as they are, with `over` on top. */
+function _same(job: OutboxJob, over: Partial<OutboxJobUpdate>): OutboxJobUpdate {
+  return {
+    body: null,
+    status: job.status,
+    attempts: job.attempts,
+    nextAttemptAt: job.nextAttemptAt,
+    firstAttemptAt: job.firstAttemptAt,
+    lastError: job.lastError,
+    lastStatus: job.lastStatus,
+    ...over,
+  };
+}
+
+async function _give(deps: AttemptDeps, job: OutboxJob, why: string): Promise<{ result: AttemptResult; update: OutboxJobUpdate }> {
+  const update = _same(job, { status: "dead", lastError: why });
+  await deps.engine.context.storage.finishJob(job.id, update);
+  return { result: "dead", update };
+}
+
+/** The context record (any state, if it still exists) and its contact. */
+async function _related(engine: RecordEngine, event: StoredRecord): Promise<{ record?: StoredRecord; contact?: StoredRecord }> {
+  const storage = engine.context.storage;
+  const ref = typeof event.data.context_ref === "string" ? parseRecordUri(event.data.context_ref) : undefined;
+  if (!ref || ref.flock !== event.flock) return {};
+  const record = await storage.getRecord(ref.flock, ref.type, ref.id);
+  if (!record) return {};
+  const contactUri = relatedContactUri(record);
+  const c = contactUri ? parseRecordUri(contactUri) : undefined;
+  if (!c) return { record };
+  if (c.type === record.type && c.id === record.id) return { record, contact: record };
+  const contact = await storage.getRecord(c.flock, c.type, c.id);
+  return contact ? { record, contact } : { record };
+}
+
+/**
+ * Records a success with the action's tag on the data event. If the data event changed
+ * since it was read (a client edited it), reads it again and retries, so a delivered
+ * action is not repeated for want of a tag.
+ */
+async function _finishDone(deps: AttemptDeps, job: OutboxJob, event: StoredRecord, update: OutboxJobUpdate, changes: ChangeSet): Promise<void> {
+  const storage = deps.engine.context.storage;
+  let current = event;
+  for (let i = 0; ; i++) {
+    const now = formatTimestamp(deps.clock.now());
+    const tagged: StoredRecord = {
+      ...current,
+      data: { ...current.data, tags: tagsWithAction(current.data, job.action) },
+      lastUpdated: now,
+      version: current.version + 1,
+    };
+    try {
+      await storage.finishJob(job.id, update, {
+        ...changes,
+        records: [...(changes.records ?? []), { kind: "update", record: tagged, expectedVersion: current.version }],
+      });
+      return;
+    } catch (e) {
+      if (!isRecordsError(e) || e.code !== "conflict" || i >= TAG_RETRIES) throw e;
+      const again = await storage.getRecord(job.flock, DATA_EVENT_TYPE, job.dataEventId);
+      if (!again) throw e;
+      current = again;
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import { DATA_EVENT_TYPE, type StoredRecord } from "@records-service/core";
+import { describe, expect, it } from "vitest";
+import { createActionRegistry } from "../actions/registry.js";
+import { verifyRecordsSignature, verifyStandardSignature } from "../actions/signature.js";
+import { createWebhookActions } from "../actions/webhook.js";
+import { attemptJob } from "./outbox-attempt.js";
+import { HOOK, outboxSetup, SECRET } from "./outbox-test-helpers.js";
+
+const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
+
+async function onlyEvent(storage: Awaited<ReturnType<typeof outboxSetup>>["storage"]): Promise<StoredRecord> {
+  const page = await storage.listRecords("demo", DATA_EVENT_TYPE, { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 10 });
+  expect(page.total).toBe(1);
+  return page.records[0]!;
+}
+
+describe("outbox worker: delivery", () => {
+  it("delivers a created contact once, signed, and tags the data event", async () => {
+    const { engine, storage, runner, seen } = await outboxSetup({ script: [{ status: 201 }] });
+    const ada = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(seen).toHaveLength(1);
+    const req = seen[0]!;
+    expect(req.url).toBe(HOOK);
+    const body = JSON.parse(req.body);
+    expect(body).toEqual({
+      trigger: "contact_created",
+      event: "contact",
+      flock: "demo",
+      data: await engine.toSingle(ada),
+      contact: ada.data,
+    });
+    const [job] = await storage.listJobs({});
+    expect(req.headers["content-type"]).toBe("application/json");
+    expect(req.headers["x-records-delivery"]).toBe(job!.deliveryId);
+    expect(req.headers["webhook-id"]).toBe(job!.deliveryId);
+    expect(req.headers["webhook-timestamp"]).toBe(String(Date.parse("2026-01-15T10:00:00Z") / 1000));
+    expect(verifyRecordsSignature(SECRET, req.body, req.headers["x-records-signature"])).toBe(true);
+    expect(verifyStandardSignature(SECRET, job!.deliveryId, req.headers["webhook-timestamp"]!, req.body, req.headers["webhook-signature"])).toBe(true);
+    expect(job).toMatchObject({ status: "done", attempts: 1, lastStatus: 201, lastError: null, firstAttemptAt: "2026-01-15T10:00:00.000000", body: null });
+    expect((await onlyEvent(storage)).data.tags).toEqual(["send-json-webhook"]);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("a receiver that fails twice gets the same delivery, same bytes, a third time, then no more", async () => {
+    const { engine, storage, runner, seen, clock, out } = await outboxSetup({ script: [{ status: 500 }, { status: 404 }, { status: 200 }] });
+    const ada = await engine.create("demo", "person", { first_name: "Ada" });
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, retry: 1 });
+    let [job] = await storage.listJobs({});
+    // Equal jitter with random 0.5: three quarters of the 60 s first delay.
+    expect(job).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: "2026-01-15T10:00:45.000000", lastStatus: 500, lastError: "HTTP 500" });
+    expect(out.at(-1)).toContain("next attempt at 2026-01-15T10:00:45.000000");
+    await engine.update("demo", "person", ada.id, { first_name: "Augusta" });
+    clock.advance(44_999);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    clock.advance(1);
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, retry: 1 });
+    [job] = await storage.listJobs({});
+    expect(job).toMatchObject({ attempts: 2, nextAttemptAt: "2026-01-15T10:02:15.000000", lastStatus: 404, firstAttemptAt: "2026-01-15T10:00:00.000000" });
+    clock.advance(90_000);
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    clock.advance(3_600_000);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((r) => r.headers["x-records-delivery"]))).toEqual(new Set([job!.deliveryId]));
+    expect(new Set(seen.map((r) => r.body)).size).toBe(1);
+    expect(JSON.parse(seen[2]!.body).contact.first_name).toBe("Ada");
+    expect(seen.map((r) => r.headers["webhook-timestamp"])).toEqual(["1768471200", "1768471245", "1768471335"]);
+    for (const r of seen) expect(verifyStandardSignature(SECRET, job!.deliveryId, r.headers["webhook-timestamp"]!, r.body, r.headers["webhook-signature"])).toBe(true);
+    [job] = await storage.listJobs({});
+    expect(job).toMatchObject({ status: "done", attempts: 3, lastStatus: 200, lastError: null, body: null });
+  });
+
+  it("honours a Retry-After longer than the backoff", async () => {
+    const { engine, storage, runner } = await outboxSetup({ script: [{ status: 429, headers: { "Retry-After": "600" }, body: "slow   down" }] });
+    await engine.create("demo", "person", {});
+    await runner.runOnce();
+    const [job] = await storage.listJobs({});
+    expect(job).toMatchObject({ status: "pending", nextAttemptAt: "2026-01-15T10:10:00.000000", lastStatus: 429, lastError: "HTTP 429: slow down" });
+  });
+
+  it("gives up (dead) once the retry window is over, with a last attempt at its end", async () => {
+    const { engine, storage, runner, seen, clock, out } = await outboxSetup({ script: [{ error: new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }) }], retryWindowHours: 0.01 });
+    await engine.create("demo", "person", {});
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, retry: 1 });
+    let [job] = await storage.listJobs({});
+    expect(job).toMatchObject({ nextAttemptAt: "2026-01-15T10:00:36.000000", lastError: "fetch failed (ECONNREFUSED)", lastStatus: null });
+    clock.advance(36_000);
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, dead: 1 });
+    [job] = await storage.listJobs({});
+    expect(job).toMatchObject({ status: "dead", attempts: 2 });
+    expect(out.at(-1)).toContain("gave up");
+    clock.advance(86_400_000);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    expect(seen).toHaveLength(2);
+    expect((await onlyEvent(storage)).data.tags).toEqual([]);
+  });
+
+  it("a job whose data event already has the action's tag finishes without running", async () => {
+    const { engine, storage, runner, seen } = await outboxSetup();
+    await engine.create("demo", "person", {});
+    const event = await onlyEvent(storage);
+    const tagged = { ...event, data: { ...event.data, tags: ["send-json-webhook"] }, version: 2 };
+    await storage.apply({ records: [{ kind: "update", record: tagged, expectedVersion: 1 }] });
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(seen).toEqual([]);
+    expect((await storage.listJobs({}))[0]).toMatchObject({ status: "done", attempts: 0 });
+  });
+
+  it("removing the tag delivers again, with a new delivery id", async () => {
+    const { engine, storage, runner, seen } = await outboxSetup();
+    await engine.create("demo", "person", {});
+    await runner.runOnce();
+    const event = await onlyEvent(storage);
+    await engine.update("demo", DATA_EVENT_TYPE, event.id, { tags: [] });
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.headers["x-records-delivery"]).not.toBe(seen[1]!.headers["x-records-delivery"]);
+    expect((await onlyEvent(storage)).data.tags).toEqual(["send-json-webhook"]);
+  });
+
+  it("sends the related person as contact, and the context record in the single-record shape", async () => {
+    const { engine, runner, seen } = await outboxSetup({ triggers: [{ flock: "demo", trigger: "reservation_created", action: "send-webhook", url: HOOK }] });
+    const buyer = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+    const res = await engine.create("demo", "reservation", { buyer_ref: `/demo/person/${buyer.id}/`, fee: 10 });
+    await runner.runOnce();
+    expect(seen).toHaveLength(1);
+    const body = JSON.parse(seen[0]!.body);
+    expect(body).toMatchObject({ trigger: "reservation_created", event: "reservation", flock: "demo", contact: buyer.data });
+    expect(body.data).toEqual(await engine.toSingle(res));
+    expect(body.data.data.buyer_ref).toEqual({ display_value: "Ada Lovelace", ref: `/demo/person/${buyer.id}/` });
+  });
+
+  it("an event about no record sends data and contact null", async () => {
+    const { engine, runner, seen } = await outboxSetup({ triggers: [{ flock: "demo", trigger: "login", action: "send-json-webhook", url: HOOK }] });
+    await engine.emit("demo", [{ name: "login", contextUri: null }]);
+    await runner.runOnce();
+    expect(JSON.parse(seen[0]!.body)).toEqual({ trigger: "login", event: "login", flock: "demo", data: null, contact: null });
+  });
+});
+
+describe("outbox worker: jobs that cannot run", () => {
+  it("gives up on a trigger that is no longer configured or active", async () => {
+    const { engine, storage, runner, seen, triggers } = await outboxSetup();
+    await engine.create("demo", "person", {});
+    triggers.list = triggers.list.map((t) => ({ ...t, active: false }));
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, dead: 1 });
+    expect(seen).toEqual([]);
+    expect((await storage.listJobs({}))[0]?.lastError).toContain("no longer configured or active");
+  });
+
+  it("gives up at once on a URL the action refuses (http without allowInsecureUrls)", async () => {
+    const { engine, storage, runner, seen, triggers } = await outboxSetup();
+    await engine.create("demo", "person", {});
+    triggers.list = triggers.list.map((t) => ({ ...t, url: "http://hooks.example.org/x" }));
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, dead: 1 });
+    expect(seen).toEqual([]);
+    expect((await storage.listJobs({}))[0]).toMatchObject({ status: "dead", attempts: 1, lastError: expect.stringContaining("https://") });
+  });
+
+  it("gives up on an action without a handler, and on a data event that is gone", async () => {
+    const { engine, storage, runner } = await outboxSetup({
+      triggers: [
+        { flock: "demo", trigger: "contact_created", action: "send-templated-email", template: "welcome" },
+        { flock: "demo", trigger: "reservation_created", action: "send-json-webhook", url: HOOK },
+      ],
+    });
+    await engine.create("demo", "person", {});
+    const r = await engine.create("demo", "reservation", {});
+    const events = await storage.listRecords("demo", DATA_EVENT_TYPE, { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 10 });
+    const resEvent = events.records.find((e) => e.data.context_ref === `/demo/reservation/${r.id}/`)!;
+    await engine.delete("demo", DATA_EVENT_TYPE, resEvent.id);
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, dead: 2 });
+    const errors = (await storage.listJobs({})).map((j) => j.lastError);
+    expect(errors).toEqual(["the data event no longer exists", "this server has no handler for action send-templated-email"]);
+  });
+
+  it("an attempt cut short by shutdown leaves its job pending and untouched", async () => {
+    const { engine, storage, runner, abort } = await outboxSetup();
+    await engine.create("demo", "person", {});
+    const [before] = await storage.listJobs({});
+    // Like fetch: rejects with an AbortError when its signal is (or becomes) aborted, never answers otherwise.
+    const hanging: typeof fetch = (_url, init) =>
+      new Promise((_, reject) => {
+        const fail = () => reject(Object.assign(new Error("aborted"), { name: "AbortError" }));
+        if (init?.signal?.aborted) fail();
+        else init?.signal?.addEventListener("abort", fail);
+      });
+    const deps = {
+      engine,
+      clock: engine.context.clock,
+      secret: SECRET,
+      registry: createActionRegistry(createWebhookActions({ fetch: hanging })),
+      policy: {},
+      random: () => 0.5,
+      signal: abort.signal,
+    };
+    const attempt = attemptJob(deps, before!);
+    abort.abort();
+    expect((await attempt).result).toBe("left");
+    expect(await storage.listJobs({})).toEqual([before]);
+    // Once aborted, a run claims nothing more.
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+  });
+});

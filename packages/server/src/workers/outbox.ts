@@ -1,0 +1,206 @@
+/**
+ * @module workers/outbox
+ * The outbox worker: runs due jobs (webhooks, email) through their action handlers. It
+ * runs every `pollMs`, and at once after a commit that queued jobs (the engine's nudge),
+ * never overlapping itself. Stopping lets the attempts in flight finish for up to
+ * `stopGraceMs`, then aborts them; an aborted attempt leaves its job pending, so it is
+ * delivered after the next start (at least once, with the same delivery id).
+ */
+import { DEFAULT_RETRY_POLICY, formatTimestamp, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
+import { createDefaultActionHandlers } from "../actions/defaults.js";
+import { createActionRegistry } from "../actions/registry.js";
+import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
+import { attemptJob, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
+
+/** Defaults of the outbox worker. */
+export const OUTBOX_DEFAULTS = {
+  /** How often due jobs (retries) are looked for, besides the nudge after each commit. */
+  pollMs: 1000,
+  /** Jobs claimed per step. */
+  batchSize: 50,
+  /** Attempts run at once within a step. */
+  concurrency: 8,
+  /** How long `stop` waits for attempts in flight before aborting them. */
+  stopGraceMs: 5000,
+} as const;
+
+/** Options of `createOutboxWorkerFactory`. */
+export interface OutboxWorkerOptions {
+  /** The handlers; default `createDefaultActionHandlers(ctx)`. */
+  handlers?: (ctx: WorkerContext) => readonly ActionHandler[];
+  pollMs?: number;
+  batchSize?: number;
+  concurrency?: number;
+  stopGraceMs?: number;
+  /** Jitter source of the retry schedule; default `Math.random`. */
+  random?: RandomSource;
+}
+
+/** What one run did. */
+export interface OutboxRunSummary {
+  done: number;
+  retry: number;
+  dead: number;
+  left: number;
+  /** Attempts that threw (e.g. the database failed); their jobs stay as they were. */
+  errors: number;
+}
+
+/** The step that claims and runs due jobs: `runOnce` until none is due. */
+export interface OutboxRunner {
+  runOnce(): Promise<OutboxRunSummary>;
+}
+
+/**
+ * Runs due jobs until none is left (or `halt`/`signal` aborts). A job is attempted at most
+ * once per run, so a retry that falls due at once waits for the next run.
+ *
+ * @example
+ * const runner = createOutboxRunner({ ...deps, batchSize: 50, concurrency: 8, out: console.log });
+ * await runner.runOnce(); // { done: 1, retry: 0, dead: 0, left: 0, errors: 0 }
+ */
+export function createOutboxRunner(
+  deps: AttemptDeps & {
+    batchSize?: number;
+    concurrency?: number;
+    out?: (line: string) => void;
+    /** Once aborted, no further jobs are claimed (attempts in flight go on). */
+    halt?: AbortSignal;
+  },
+): OutboxRunner {
+  const batchSize = deps.batchSize ?? OUTBOX_DEFAULTS.batchSize;
+  const concurrency = Math.max(1, deps.concurrency ?? OUTBOX_DEFAULTS.concurrency);
+  const out = deps.out ?? (() => {});
+  const storage = deps.engine.context.storage;
+  return {
+    async runOnce() {
+      const summary: OutboxRunSummary = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
+      const seen = new Set<string>();
+      while (!deps.signal?.aborted && !deps.halt?.aborted) {
+        const claimed = await storage.claimDueJobs(formatTimestamp(deps.clock.now()), batchSize);
+        const fresh = claimed.filter((j) => !seen.has(j.id));
+        if (fresh.length === 0) break;
+        for (const j of fresh) seen.add(j.id);
+        await _eachLimited(fresh, concurrency, async (job) => {
+          try {
+            const { result, update } = await attemptJob(deps, job);
+            summary[result] += 1;
+            if (result !== "done" && result !== "left" && update) out(_describe(job, result, update.lastError, update.nextAttemptAt));
+          } catch (e) {
+            summary.errors += 1;
+            out(`outbox: job ${job.id} (${job.trigger}, ${job.action}) could not be recorded: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        });
+        if (claimed.length < batchSize) break;
+      }
+      return summary;
+    },
+  };
+}
+
+/**
+ * A worker factory for `startServer({ workers })`.
+ *
+ * @example
+ * startServer({ ..., workers: [createOutboxWorkerFactory({ pollMs: 200 })] });
+ */
+export function createOutboxWorkerFactory(opts: OutboxWorkerOptions = {}): WorkerFactory {
+  return (ctx) => _worker(ctx, opts);
+}
+
+/** The outbox worker with its defaults: the one `startServer` runs. */
+export const createOutboxWorker: WorkerFactory = createOutboxWorkerFactory();
+
+// --- internal ---
+
+function _describe(job: OutboxJob, result: AttemptResult, error: string | null, next: string): string {
+  const what = `outbox: ${job.action} for ${job.trigger} (delivery ${job.deliveryId}, attempt ${job.attempts + 1})`;
+  if (result === "retry") return `${what} failed: ${error ?? "unknown error"}; next attempt at ${next}`;
+  return `${what} gave up: ${error ?? "unknown error"}`;
+}
+
+async function _eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): Worker {
+  const pollMs = opts.pollMs ?? OUTBOX_DEFAULTS.pollMs;
+  const abort = new AbortController();
+  const halt = new AbortController();
+  const registry = createActionRegistry((opts.handlers ?? createDefaultActionHandlers)(ctx));
+  const runner = createOutboxRunner({
+    engine: ctx.engine,
+    clock: ctx.clock,
+    secret: ctx.secret,
+    registry,
+    policy: {
+      ...DEFAULT_RETRY_POLICY,
+      firstRetryDelayMs: ctx.config.webhooks.firstRetryDelayMs,
+      retryWindowHours: ctx.config.webhooks.retryWindowHours,
+    },
+    random: opts.random ?? Math.random,
+    signal: abort.signal,
+    halt: halt.signal,
+    batchSize: opts.batchSize ?? OUTBOX_DEFAULTS.batchSize,
+    concurrency: opts.concurrency ?? OUTBOX_DEFAULTS.concurrency,
+    out: ctx.out,
+  });
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const schedule = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(kick, pollMs);
+    timer.unref();
+  };
+  const kick = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await runner.runOnce();
+        } catch (e) {
+          ctx.out(`outbox: run failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+      schedule();
+    });
+  };
+
+  return {
+    name: "outbox",
+    start() {
+      unsubscribe = ctx.engine.onJobsQueued(() => kick());
+      kick();
+    },
+    async stop() {
+      stopped = true;
+      halt.abort();
+      clearTimeout(timer);
+      unsubscribe?.();
+      if (!running) return;
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, opts.stopGraceMs ?? OUTBOX_DEFAULTS.stopGraceMs).unref());
+      await Promise.race([running, grace]);
+      abort.abort();
+      await running;
+    },
+  };
+}

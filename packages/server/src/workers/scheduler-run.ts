@@ -1,0 +1,158 @@
+/**
+ * @module workers/scheduler-run
+ * One run of the scheduler, as a function of the stored records and `now`: for each flock
+ * with active date-relative (or daily) triggers, the events that fell due since that
+ * flock's last run are emitted through `engine.emit` (which queues their actions in the
+ * same transaction and wakes the outbox worker), then the run time is stored; finally
+ * expired data events are purged.
+ *
+ * Exactly once: the windows of consecutive runs share their bounds and never overlap, and
+ * each event carries core's `dedupeKey(trigger, record, reference date)` as `dedupe_key`,
+ * which `emit` skips when stored. So a crash between emitting and storing the run time (or
+ * between two flocks) repeats nothing; a renewal that moves `end_date` gives a new key and
+ * arms the record's events again.
+ */
+import {
+  dedupeKey,
+  dueDailyFireTime,
+  dueEvents,
+  dueWindows,
+  EVENT_CATALOGUE,
+  formatTimestamp,
+  parseTimestamp,
+  parseTriggerName,
+  purgeExpiredEvents,
+  type DueWindowTimes,
+  type EventInput,
+  type RecordEngine,
+  type Storage,
+  type TriggerConfig,
+} from "@records-service/core";
+import { findDueCandidates, findPaidUris } from "./due-candidates.js";
+
+/** The setting holding a flock's last run time: `scheduler.last_run:<flock>`. */
+export const LAST_RUN_SETTING_PREFIX = "scheduler.last_run:";
+/** Events handed to `engine.emit` per transaction. */
+export const EMIT_CHUNK_SIZE = 500;
+/** Data events purged per chunk, and chunks per run (the rest waits for the next run). */
+export const PURGE_LIMITS = { chunk: 500, chunksPerRun: 20 } as const;
+
+/** What a run needs. */
+export interface SchedulerRunContext {
+  storage: Storage;
+  engine: RecordEngine;
+  /** Every configured trigger; inactive ones and action-time ones are ignored. */
+  triggers: readonly TriggerConfig[];
+}
+
+/** What one run did, per flock. */
+export interface SchedulerRunReport {
+  flocks: { flock: string; from: string | null; to: string; due: number; emitted: number }[];
+  purged: number;
+}
+
+/**
+ * Runs the scheduler once at `now`. A flock's first run only records `now`: events whose
+ * time passed before the scheduler first saw the flock are not sent late. Flocks without
+ * scheduled triggers only have their run time moved on, so a trigger added later starts
+ * from its addition instead of replaying the months before it.
+ *
+ * @example
+ * await runSchedulerOnce({ storage, engine, triggers: config.triggers }, clock.now());
+ */
+export async function runSchedulerOnce(ctx: SchedulerRunContext, now: Date): Promise<SchedulerRunReport> {
+  const report: SchedulerRunReport = { flocks: [], purged: 0 };
+  const scheduled = scheduledTriggers(ctx.triggers);
+  for (const { identifier: flock } of await ctx.storage.listFlocks()) {
+    report.flocks.push(await _runFlock(ctx, flock, scheduled.get(flock) ?? [], now));
+  }
+  for (let i = 0; i < PURGE_LIMITS.chunksPerRun; i += 1) {
+    const n = await purgeExpiredEvents(ctx.storage, now, { limit: PURGE_LIMITS.chunk });
+    report.purged += n;
+    if (n < PURGE_LIMITS.chunk) break;
+  }
+  return report;
+}
+
+/**
+ * The active date-relative and daily trigger names per flock, flocks in name order.
+ *
+ * @example
+ * scheduledTriggers([{ flock: "demo", trigger: "expiring_2wk", active: true, ... }]) // Map { "demo" => ["expiring_2wk"] }
+ */
+export function scheduledTriggers(triggers: readonly TriggerConfig[]): Map<string, string[]> {
+  const byFlock = new Map<string, Set<string>>();
+  for (const t of triggers) {
+    if (!t.active) continue;
+    const timing = parseTriggerName(t.trigger, EVENT_CATALOGUE).entry.timing;
+    if (timing === "action") continue;
+    const names = byFlock.get(t.flock) ?? new Set<string>();
+    names.add(t.trigger);
+    byFlock.set(t.flock, names);
+  }
+  return new Map([...byFlock.keys()].sort().map((flock) => [flock, [...byFlock.get(flock)!].sort()]));
+}
+
+/**
+ * The events of `names` that fall due in the window (lastRun, now] in one flock, ready for
+ * `engine.emit`: candidates read by index, then core's `dueEvents` (exact bounds,
+ * conditions, the paid check of `no_payment_*`), plus the daily events of the window.
+ *
+ * @example
+ * await computeDueEvents(storage, "demo", ["expiring_2wk"], { lastRun, now }) // [{ name: "expiring_2wk", contextUri, fireAt, dedupeKey }]
+ */
+export async function computeDueEvents(storage: Storage, flock: string, names: readonly string[], window: DueWindowTimes): Promise<EventInput[]> {
+  if (window.now.getTime() <= window.lastRun.getTime()) return [];
+  const windows = dueWindows(window, { triggerNames: names });
+  const candidates = await findDueCandidates(storage, flock, windows);
+  const unpaidTypes = _unpaidTypes(names);
+  const paidUris = await findPaidUris(
+    storage,
+    candidates.filter((r) => unpaidTypes.has(r.type)),
+  );
+  const events: EventInput[] = dueEvents(candidates, window, { triggerNames: names, paidUris }).map((e) => ({
+    name: e.name,
+    contextUri: e.contextUri,
+    fireAt: formatTimestamp(e.fireAt),
+    dedupeKey: e.key,
+  }));
+  const fireDaily = dueDailyFireTime(window);
+  if (fireDaily) {
+    for (const name of names.filter((n) => parseTriggerName(n, EVENT_CATALOGUE).entry.timing === "daily")) {
+      events.push({ name, contextUri: null, fireAt: formatTimestamp(fireDaily), dedupeKey: dedupeKey(name, `/${flock}/`, fireDaily) });
+    }
+  }
+  return events;
+}
+
+// --- internal ---
+
+async function _runFlock(ctx: SchedulerRunContext, flock: string, names: string[], now: Date): Promise<SchedulerRunReport["flocks"][number]> {
+  const setting = LAST_RUN_SETTING_PREFIX + flock;
+  const nowText = formatTimestamp(now);
+  const stored = await ctx.storage.getSetting(setting);
+  const lastRun = stored === undefined ? undefined : parseTimestamp(stored);
+  if (!lastRun || lastRun.getTime() >= now.getTime()) {
+    // First run (or a clock that went back): start counting from here.
+    if (!lastRun) await ctx.storage.putSetting(setting, nowText);
+    return { flock, from: stored ?? null, to: stored ?? nowText, due: 0, emitted: 0 };
+  }
+  const events = names.length === 0 ? [] : await computeDueEvents(ctx.storage, flock, names, { lastRun, now });
+  let emitted = 0;
+  for (let i = 0; i < events.length; i += EMIT_CHUNK_SIZE) {
+    emitted += (await ctx.engine.emit(flock, events.slice(i, i + EMIT_CHUNK_SIZE))).length;
+  }
+  await ctx.storage.putSetting(setting, nowText);
+  return { flock, from: stored!, to: nowText, due: events.length, emitted };
+}
+
+/** The resource types whose candidates need the paid check (triggers with the `unpaid` condition). */
+function _unpaidTypes(names: readonly string[]): Set<string> {
+  const types = new Set<string>();
+  for (const name of names) {
+    const { entry, variationEntry } = parseTriggerName(name, EVENT_CATALOGUE);
+    const conditions = [...entry.conditions, ...(variationEntry?.conditions ?? [])];
+    if (conditions.some((c) => c.kind === "unpaid")) for (const t of entry.resourceTypes) types.add(t);
+  }
+  return types;
+}

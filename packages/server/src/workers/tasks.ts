@@ -1,0 +1,135 @@
+/**
+ * @module workers/tasks
+ * The task worker: runs queued and interrupted tasks (bulk actions, recalcs, purges) one
+ * chunk at a time, oldest task first. Each chunk is committed with the task's cursor, so
+ * a task found `running` at start (the server was killed) resumes where it stopped. Between
+ * chunks it yields to the event loop (`setImmediate`), so requests keep being answered
+ * while a long task runs. Stopping lets the chunk in flight commit, then stops.
+ */
+import {
+  failTask,
+  findActiveTasks,
+  runTaskChunk,
+  TASK_CHUNK_SIZE,
+  type ActiveTask,
+  type StoredRecord,
+  type TaskRegistry,
+} from "@records-service/core";
+import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
+
+/** Defaults of the task worker. */
+export const TASK_WORKER_DEFAULTS = {
+  /** How often queued tasks are looked for while idle. */
+  pollMs: 500,
+  /** Records per chunk (one transaction each). */
+  chunkSize: TASK_CHUNK_SIZE,
+  /** Chunks of one task that may fail with an unexpected error before the task is marked failed. */
+  maxFailures: 3,
+} as const;
+
+/** Options of `createTaskWorkerFactory`. */
+export interface TaskWorkerOptions {
+  /** The task kinds; default core's `DEFAULT_TASK_KINDS`. */
+  registry?: TaskRegistry;
+  pollMs?: number;
+  chunkSize?: number;
+  maxFailures?: number;
+  /** Awaited between chunks; default one turn of the event loop (`setImmediate`). */
+  pause?: () => Promise<void>;
+}
+
+/**
+ * A worker factory for `startServer({ workers })`.
+ *
+ * @example
+ * startServer({ ..., workers: [createTaskWorkerFactory({ chunkSize: 200 })] });
+ */
+export function createTaskWorkerFactory(opts: TaskWorkerOptions = {}): WorkerFactory {
+  return (ctx) => _worker(ctx, opts);
+}
+
+/** The task worker with its defaults: the one `startServer` runs. */
+export const createTaskWorker: WorkerFactory = createTaskWorkerFactory();
+
+// --- internal ---
+
+const _nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
+  const pollMs = opts.pollMs ?? TASK_WORKER_DEFAULTS.pollMs;
+  const chunkSize = opts.chunkSize ?? TASK_WORKER_DEFAULTS.chunkSize;
+  const maxFailures = opts.maxFailures ?? TASK_WORKER_DEFAULTS.maxFailures;
+  const pause = opts.pause ?? _nextTurn;
+  const runOptions = { chunkSize, ...(opts.registry ? { registry: opts.registry } : {}) };
+  const failures = new Map<string, number>();
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Runs one task until it is done, the worker stops, or a chunk fails ("retry later"). */
+  const runOne = async (t: ActiveTask): Promise<"done" | "stopped" | "failed"> => {
+    while (!stopped) {
+      let result: { task: StoredRecord; done: boolean };
+      try {
+        result = await runTaskChunk(ctx.engine, t.flock, t.id, runOptions);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        const n = (failures.get(t.id) ?? 0) + 1;
+        failures.set(t.id, n);
+        ctx.out(`tasks: ${t.kind} ${t.id} (flock ${t.flock}): a chunk failed (${n} of ${maxFailures}): ${why}`);
+        if (n >= maxFailures) {
+          failures.delete(t.id);
+          await failTask(ctx.engine, t.flock, t.id, `stopped after ${n} failed attempts: ${why}`).catch(() => undefined);
+        }
+        return "failed";
+      }
+      if (result.done) {
+        failures.delete(t.id);
+        ctx.out(`tasks: ${t.kind} ${t.id} (flock ${t.flock}) ${String(result.task.data.tag)}: ${String(result.task.data.text_body)}`);
+        return "done";
+      }
+      await pause();
+    }
+    return "stopped";
+  };
+
+  const drain = async () => {
+    for (;;) {
+      const active = await findActiveTasks(ctx.storage);
+      if (active.length === 0 || stopped) return;
+      for (const t of active) {
+        const outcome = await runOne(t);
+        // After an unexpected failure, wait for the next poll rather than spin on it.
+        if (outcome !== "done") return;
+      }
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(kick, pollMs);
+    timer.unref();
+  };
+  const kick = (): void => {
+    if (stopped || running) return;
+    running = drain()
+      .catch((e: unknown) => ctx.out(`tasks: looking for tasks failed: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        running = undefined;
+        schedule();
+      });
+  };
+
+  return {
+    name: "tasks",
+    start() {
+      kick();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

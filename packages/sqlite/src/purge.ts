@@ -1,0 +1,49 @@
+/**
+ * @module purge
+ * `deleteRecords`: removes records for good (the purge of expired data events), in one
+ * transaction with everything derived from them: their `record_values` and `record_refs`
+ * rows, their share of `collection_counts`, their files and, for data events, their
+ * outbox jobs. Each step is a lookup by key, so a purge chunk costs what it removes.
+ */
+import type { Catalog } from "./catalog.js";
+import type { Db } from "./open.js";
+
+/** Removes the named records of one flock and type; returns how many there were. */
+export type RecordPurger = (flock: string, type: string, ids: readonly string[]) => number;
+
+/** The purger for one connection. */
+export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
+  const client = db.$client;
+  const sel = client.prepare<[number, string], { rid: number; state: string }>(
+    "SELECT rid, state FROM records WHERE cid = ? AND id = ?",
+  );
+  const delValues = client.prepare("DELETE FROM record_values WHERE rid = ?");
+  const delRefs = client.prepare("DELETE FROM record_refs WHERE rid = ?");
+  const delRecord = client.prepare("DELETE FROM records WHERE rid = ?");
+  const delFiles = client.prepare("DELETE FROM files WHERE flock = ? AND record_type = ? AND record_id = ?");
+  const subCount = client.prepare("UPDATE collection_counts SET n = n - ? WHERE cid = ? AND state = ?");
+  const delJobs = client.prepare("DELETE FROM outbox WHERE flock = ? AND data_event_id IN (SELECT value FROM json_each(?))");
+
+  const run = client.transaction((flock: string, type: string, ids: readonly string[]): number => {
+    const cid = catalog.collectionId(flock, type);
+    if (cid === undefined) return 0;
+    const byState = new Map<string, number>();
+    const removedIds: string[] = [];
+    for (const id of new Set(ids)) {
+      const row = sel.get(cid, id);
+      if (!row) continue;
+      delValues.run(row.rid);
+      delRefs.run(row.rid);
+      delRecord.run(row.rid);
+      delFiles.run(flock, type, id);
+      byState.set(row.state, (byState.get(row.state) ?? 0) + 1);
+      removedIds.push(id);
+    }
+    for (const [state, n] of byState) subCount.run(n, cid, state);
+    // One statement per chunk: the outbox is keyed by job, not by data event.
+    if (removedIds.length > 0) delJobs.run(flock, JSON.stringify(removedIds));
+    return removedIds.length;
+  });
+
+  return (flock, type, ids) => (ids.length === 0 ? 0 : run(flock, type, ids));
+}
