@@ -19,4 +19,9 @@ export const projects = [
     extends: true as const,
     test: { name: "examples", root: "examples", include: ["**/*.test.ts"] },
   },
+  {
+    extends: true as const,
+    // The benchmark's own helpers (seeding, reporting); the benchmark itself is `npm run bench`.
+    test: { name: "bench", root: "bench", include: ["lib/**/*.test.ts"] },
+  },
 ];

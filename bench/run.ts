@@ -1,0 +1,117 @@
+/**
+ * @module bench/run
+ * `npm run bench`: seeds (or reuses) one database per size, runs every scenario module's
+ * scenarios at each size, prints the table and writes `bench/results/<timestamp>.json`.
+ *
+ *   npm run bench -- [--sizes 10k,100k,1M] [--only <group>[,<group>]] [--no-peer] [--quick] [--seed N]
+ *                    [--seed-only] [--markdown]
+ *
+ * A scenario module (`bench/scenarios/<name>.ts`) exports `scenarios: Scenario[]` (see
+ * bench/lib/types.ts); the optional modules are loaded when their file exists.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { formatMarkdown, formatTable, growthResults, machine, targetMet, type SizedResult } from "./lib/report.js";
+import { ensureDataset, formatSize, parseSize } from "./lib/seed.js";
+import type { BenchContext, Scenario } from "./lib/types.js";
+
+/** Scenario modules, in run order; the ones other work adds are optional. */
+const MODULES = ["in-process", "writes", "events", "bulk", "http", "start-up"];
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: "string", default: "100k" },
+      only: { type: "string" },
+      "no-peer": { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
+      seed: { type: "string", default: "42" },
+      markdown: { type: "boolean", default: false },
+      "seed-only": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log("npm run bench -- [--sizes 10k,100k,1M] [--only in-process,http,writes,start-up] [--no-peer] [--quick] [--seed 42] [--seed-only] [--markdown]");
+    return 0;
+  }
+  const sizes = [...new Set(values.sizes.split(",").map(parseSize))].sort((a, b) => a - b);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, not '${values.seed}'`);
+  const only = values.only ? new Set(values.only.split(",").map((s) => s.trim())) : undefined;
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+
+  const scenarios = await _loadScenarios(log);
+  const groups = new Set(scenarios.map((s) => s.group));
+  for (const g of only ?? []) if (!groups.has(g)) throw new Error(`--only: no scenario group '${g}' (groups: ${[...groups].join(", ")})`);
+  const selected = scenarios.filter((s) => !only || only.has(s.group));
+
+  const dataDir = join(ROOT, "bench", ".data");
+  const scratchDir = join(dataDir, "scratch");
+  const startedAt = new Date();
+  const results: SizedResult[] = [];
+  for (const size of sizes) {
+    const seeded = await ensureDataset(dataDir, size, seed, log);
+    log(`${formatSize(size)}: ${seeded.seeded ? `seeded in ${seeded.seconds.toFixed(0)} s` : "reusing the seeded file"} (${seeded.dataset.file})`);
+    if (values["seed-only"]) continue;
+    for (const s of selected) {
+      rmSync(scratchDir, { recursive: true, force: true });
+      mkdirSync(scratchDir, { recursive: true });
+      const ctx: BenchContext = { dataset: seeded.dataset, sizes, root: ROOT, scratchDir, peers: !values["no-peer"], quick: values.quick, log };
+      log(`${formatSize(size)}: ${s.group} / ${s.name}`);
+      try {
+        for (const r of await s.run(ctx)) results.push({ ...r, size, met: r.met ?? targetMet(r) });
+      } catch (e) {
+        log(`  failed: ${(e as Error).stack ?? String(e)}`);
+        results.push({ scenario: `${s.group}: ${s.name}`, size, ours: null, baseline: null, unit: "", ratio: null, note: `failed: ${(e as Error).message.slice(0, 300)}` });
+      }
+    }
+  }
+  rmSync(scratchDir, { recursive: true, force: true });
+  if (values["seed-only"]) return 0;
+  const all = [...results, ...growthResults(results)];
+
+  console.log(formatTable(all));
+  if (values.markdown) console.log(`\n${formatMarkdown(all)}`);
+  const file = join(ROOT, "bench", "results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `${JSON.stringify({ startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), machine: machine(), args: { sizes, seed, only: only ? [...only] : null, peers: !values["no-peer"], quick: values.quick }, results: all }, null, 2)}\n`,
+  );
+  log(`results written to ${file}`);
+  const missed = all.filter((r) => r.met === false);
+  log(missed.length ? `${missed.length} target(s) missed: ${missed.map((r) => `${r.scenario} @${formatSize(r.size)}`).join("; ")}` : "every target measured was met");
+  return 0;
+}
+
+/** Imports every scenario module present; a module that fails to load is reported, not fatal. */
+async function _loadScenarios(log: (m: string) => void): Promise<Scenario[]> {
+  const out: Scenario[] = [];
+  for (const name of MODULES) {
+    const file = join(ROOT, "bench", "scenarios", `${name}.ts`);
+    if (!existsSync(file)) continue;
+    try {
+      const mod = (await import(pathToFileURL(file).href)) as { scenarios?: Scenario[]; scenario?: Scenario; default?: Scenario | Scenario[] };
+      const found = mod.scenarios ?? (mod.scenario ? [mod.scenario] : mod.default ? [mod.default].flat() : []);
+      if (found.length === 0) log(`bench/scenarios/${name}.ts exports no 'scenarios'; skipped`);
+      out.push(...found);
+    } catch (e) {
+      log(`bench/scenarios/${name}.ts failed to load: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(2);
+  },
+);
