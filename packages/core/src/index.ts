@@ -225,7 +225,7 @@ export {
   DEFAULT_RETRY_POLICY,
 } from "./actions/retry.js";
 export type { RetryPolicy, RandomSource } from "./actions/retry.js";
-export { relatedContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "./actions/contact.js";
+export { relatedContactUri, isContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "./actions/contact.js";
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---
@@ -255,5 +255,6 @@ export {
 export type { BulkActionName, BulkActionBody, BulkParams } from "./tasks/bulk-params.js";
 export { bulkActionTask } from "./tasks/bulk-kind.js";
 export { recalcTask } from "./tasks/recalc-kind.js";
+export { purgeEventsTask } from "./tasks/purge-kind.js";
 export { normalizeLookup, parseLookup } from "./tasks/lookup-query.js";
 export type { LookupQuery, LookupOptions } from "./tasks/lookup-query.js";

@@ -35,7 +35,7 @@ describe.each([
     const done = await t.call("GET", `/api/v1/${flock}/core_event/${task_id}`, { key: KEYS.alice });
     expect(done.status).toBe(200);
     const envelope = (await done.json()) as { data: Record<string, unknown> };
-    return { ...envelope.data, result: JSON.parse(envelope.data.text_body as string) as Record<string, unknown> };
+    return { ...envelope.data, task_id, result: JSON.parse(envelope.data.text_body as string) as Record<string, unknown> };
   }
 
   const person = async (t: TestApp, id: string) =>
@@ -110,6 +110,13 @@ describe.each([
     { name: "a reference to no record", json: { action: "set-single-field", query: {}, field: "contact_ref", value: "/alpha/person/0123456789abcdef01234567/", resource_type: "journal" }, detail: /no record/ },
     { name: "an unknown resource type", json: { action: "add_tag", query: {}, value: "x", resource_type: "widget" }, detail: /"widget" is not a resource type/ },
     { name: "a value that is a number", json: { action: "set-single-field", query: {}, field: "title", value: 7 }, detail: /value must be a string/ },
+    // Keys that are also Object property names: never dropped, so never a match-all query.
+    { name: "constructor in a person query", body: '{"action":"add_tag","query":{"constructor":"yes"},"value":"x"}', error: "unknown field", detail: /"constructor" is not a field/ },
+    { name: "prototype in a person query", body: '{"action":"add_tag","query":{"prototype":"yes"},"value":"x"}', error: "unknown field", detail: /"prototype" is not a field/ },
+    { name: "__proto__ in a person query", body: '{"action":"add_tag","query":{"__proto__":"yes"},"value":"x"}', detail: /"__proto__" is not accepted/ },
+    { name: "__proto__ in a journal query", body: '{"action":"add_tag","query":{"__proto__":"yes"},"value":"x","resource_type":"journal"}', detail: /"__proto__" is not accepted/ },
+    { name: "set-single-field of __proto__ on person", json: { action: "set-single-field", query: {}, field: "__proto__", value: "x" }, detail: /__proto__/ },
+    { name: "set-single-field of __proto__ on journal", json: { action: "set-single-field", query: {}, field: "__proto__", value: "x", resource_type: "journal" }, detail: /__proto__/ },
   ])("refuses $name with a 400 and queues nothing", async (c) => {
     const t = await setup();
     const res = await t.call("POST", "/api/v1/alpha/bulk_action/", { key: KEYS.alice, ...(c.json !== undefined ? { json: c.json } : { body: c.body, headers: { "content-type": "application/json" } }) });
@@ -118,6 +125,51 @@ describe.each([
     if (c.error) expect(body.error).toBe(c.error);
     if (c.detail) expect(body.error_detail).toMatch(c.detail);
     expect((await t.storage.listRecords("alpha", "core_event", { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 10 })).total).toBe(0);
+  });
+
+  it("filters on constructor and prototype on an open type instead of matching everything", async () => {
+    const t = await setup();
+    const hit = await seed(t, "alpha", "journal", { name: "a", prototype: "yes", constructor: "c" });
+    const miss = await seed(t, "alpha", "journal", { name: "b", prototype: "no" });
+    const person = await seed(t, "alpha", "person", { first_name: "Ada" });
+    for (const body of ['{"action":"add_tag","query":{"prototype":"yes"},"value":"x","resource_type":"journal"}', '{"action":"add_tag","query":{"constructor":"c"},"value":"y","resource_type":"journal"}']) {
+      const res = await t.call("POST", "/api/v1/alpha/bulk_action/", { key: KEYS.alice, body, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(202);
+      const { task_id } = (await res.json()) as { task_id: string };
+      const done = await runTask(t.engine, "alpha", task_id);
+      expect(JSON.parse(done.data.text_body as string)).toMatchObject({ matched: 1, changed: 1 });
+    }
+    expect((await t.storage.getRecord("alpha", "journal", hit))!.data.tags).toEqual(["x", "y"]);
+    expect((await t.storage.getRecord("alpha", "journal", miss))!.data.tags ?? null).toBeNull();
+    expect((await t.storage.getRecord("alpha", "person", person))!.data.tags).toBeNull();
+  });
+
+  it("lets a client cancel an active task over PUT, and refuses every other change", async () => {
+    const t = await setup();
+    const id = await seed(t, "alpha", "person", { first_name: "Ada" });
+    const put = (task: string, json: unknown) => t.call("PUT", `/api/v1/alpha/core_event/${task}/`, { key: KEYS.alice, json });
+    const done = await bulk(t, { action: "add_tag", query: {}, value: "x" });
+    const finished = (await t.storage.getRecord("alpha", "core_event", done.task_id))!;
+    for (const json of [{ tag: "queued" }, { params: { action: "remove_tag", query: {}, resource_type: "person", field: "tags", value: "x" } }, { text_body: "{}" }]) {
+      const res = await put(done.task_id, json);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe("read-only task");
+    }
+    expect((await put(done.task_id, { tag: "failed" })).status).toBe(409);
+    expect(await t.storage.getRecord("alpha", "core_event", done.task_id)).toEqual(finished);
+    await runTask(t.engine, "alpha", done.task_id); // nothing was requeued: nothing runs again
+    expect((await t.storage.getRecord("alpha", "core_event", done.task_id))!.data).toMatchObject({ tag: "complete", matched: 1, changed: 1 });
+    expect((await person(t, id)).tags).toEqual(["x"]);
+
+    const res = await t.call("POST", "/api/v1/alpha/bulk_action/", { key: KEYS.alice, json: { action: "remove_tag", query: {}, value: "x" } });
+    const { task_id } = (await res.json()) as { task_id: string };
+    const cancelled = await put(task_id, { tag: "failed" });
+    expect(cancelled.status).toBe(200);
+    const data = (await cancelled.json()) as Record<string, unknown>; // PUT answers the changed fields
+    expect(data.tag).toBe("failed");
+    expect(JSON.parse(data.text_body as string)).toMatchObject({ state: "failed", error: "cancelled" });
+    await runTask(t.engine, "alpha", task_id);
+    expect((await person(t, id)).tags).toEqual(["x"]);
   });
 
   it("answers 401, 403 and 404 like every other path, and 400 for a non-JSON body", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RecordsError } from "../errors.js";
 import type { StoredRecord } from "../storage/types.js";
 import { createFakeClock, formatDate } from "../time.js";
-import { type DueEvent, dedupeKey, dueDailyFireTime, dueEvents, dueWindow, dueWindows } from "./due.js";
+import { type DueEvent, catchUpStart, dedupeKey, dueDailyFireTime, dueEvents, dueWindow, dueWindows } from "./due.js";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -243,6 +243,39 @@ describe("exactly once", () => {
     const r = record(1, { ...YEAR, auto_renew: false });
     const window = { lastRun: new Date("2026-12-16T12:00:00Z"), now: new Date("2026-12-17T12:00:00Z") };
     expect(dueEvents([r, r], window, { paidUris: new Set() })).toHaveLength(1);
+  });
+
+  it("a record created today whose plain-date event was due at 00:00 today fires at the next run, once", () => {
+    // Created 10:00 UTC with end_date today+14: expiring_2wk's fire time (00:00 today) is before the window.
+    const at = "2026-03-02T10:00:00.000000";
+    const created = record(1, { end_date: "2026-03-16", auto_renew: false }, { type: "membership", created: at, lastUpdated: at });
+    const clock = createFakeClock("2026-03-02T09:59:30Z");
+    const names: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const lastRun = clock.now();
+      clock.advance(60_000); // runs every minute
+      const due = dueEvents([created], { lastRun, now: clock.now() }, { triggerNames: ["expiring_2wk", "expiring_3wk"] });
+      names.push(...due.map((e) => `${e.name}@${e.fireAt.toISOString()}@${clock.now().toISOString()}`));
+    }
+    // expiring_3wk (2026-02-23) lies before the creation day: not replayed.
+    expect(names).toEqual(["expiring_2wk@2026-03-02T00:00:00.000Z@2026-03-02T10:00:30.000Z"]);
+  });
+
+  it("an old record edited today replays nothing from before today; one moved onto today fires", () => {
+    const edited = "2026-03-02T15:00:00.000000";
+    const old = record(1, { end_date: "2026-03-10", auto_renew: false }, { type: "membership", lastUpdated: edited });
+    const moved = record(2, { end_date: "2026-03-16", auto_renew: false }, { type: "membership", lastUpdated: edited });
+    const later = record(3, { end_date: "2026-03-16", auto_renew: false }, { type: "membership", lastUpdated: "2026-03-02T15:01:00.000000" });
+    const window = { lastRun: new Date("2026-03-02T14:59:00Z"), now: new Date("2026-03-02T15:00:00Z") };
+    const due = dueEvents([old, moved, later], window, { triggerNames: ["expiring_2wk", "expiring_1wk"] });
+    // old's expiring_2wk (02-24) and expiring_1wk (03-03, not yet due) stay silent; `later` was written after `now`.
+    expect(due.map((e) => `${e.name} ${e.record.id} ${e.fireAt.toISOString()}`)).toEqual([
+      `expiring_2wk ${moved.id} 2026-03-02T00:00:00.000Z`,
+    ]);
+    // A record written before the window gets no catch-up.
+    expect(catchUpStart(moved, { lastRun: new Date("2026-03-02T15:00:00Z"), now: new Date("2026-03-02T16:00:00Z") })).toBeNull();
+    expect(catchUpStart(moved, window)).toBe(Date.parse("2026-03-02T00:00:00Z"));
+    expect(catchUpStart({ ...moved, lastUpdated: "not a time" }, window)).toBeNull();
   });
 
   it("any split of a period into windows yields exactly the events of the whole period", () => {

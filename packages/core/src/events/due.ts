@@ -10,6 +10,12 @@
  * query agree exactly, and consecutive windows, which share their bounds, can never both
  * match one record. For the contract's formats (`YYYY-MM-DD` and `YYYY-MM-DDTHH:MM:SS.ffffff`,
  * fraction optional) this order is the order of the instants; a date means 00:00 UTC.
+ *
+ * Catch-up: a record created or updated inside the window (`lastUpdated` in (lastRun, now])
+ * also yields its events whose fire time lies from 00:00 UTC of that write's day up to
+ * `now`, though before the window. So a membership created today with a plain-date
+ * `end_date` whose event was due at 00:00 today fires now, once (its `dedupeKey`), while an
+ * old record edited today replays nothing from before today.
  */
 import { recordUri } from "../schema/references.js";
 import type { StoredRecord } from "../storage/types.js";
@@ -108,7 +114,8 @@ export function dueWindows(window: DueWindowTimes, options: DueOptions = {}): Tr
 }
 
 /**
- * The date-relative events that fall due in (lastRun, now] among `records`, each once
+ * The date-relative events that fall due in (lastRun, now] among `records` (plus the
+ * catch-up of records written in the window, see `catchUpStart`), each once
  * (a record given twice yields its events once), ordered by fire time, then name, then URI.
  * Deleted records, records of other types, unset or unreadable dates and unmet conditions
  * yield nothing.
@@ -131,12 +138,16 @@ export function dueEvents(records: Iterable<StoredRecord>, window: DueWindowTime
   for (const record of records) {
     if (record.state === "deleted") continue;
     const contextUri = recordUri(record.flock, record.type, record.id);
+    const catchUpFrom = catchUpStart(record, window);
     for (const t of triggers) {
       if (!t.entry.resourceTypes.includes(record.type)) continue;
       const ref = _referenceText(record, t.entry.dateField!);
-      if (ref === undefined || !(ref > t.range.afterText && ref <= t.range.upToText)) continue;
+      if (ref === undefined || !(ref <= t.range.upToText)) continue;
       const refTime = parseTimestamp(ref);
       if (!refTime) continue;
+      const fireTime = refTime.getTime() + t.variation.fireOffsetDays! * DAY_MS;
+      const inWindow = ref > t.range.afterText;
+      if (!inWindow && !(catchUpFrom !== null && fireTime >= catchUpFrom)) continue;
       if (!t.conditions.every((c) => _holds(c, record, contextUri, options.paidUris))) continue;
       const key = dedupeKey(t.name, contextUri, ref);
       out.set(key, {
@@ -146,7 +157,7 @@ export function dueEvents(records: Iterable<StoredRecord>, window: DueWindowTime
         record,
         contextUri,
         referenceDate: ref,
-        fireAt: new Date(refTime.getTime() + t.variation.fireOffsetDays! * DAY_MS),
+        fireAt: new Date(fireTime),
         key,
       });
     }
@@ -154,6 +165,21 @@ export function dueEvents(records: Iterable<StoredRecord>, window: DueWindowTime
   return [...out.values()].sort(
     (a, b) => a.fireAt.getTime() - b.fireAt.getTime() || _cmp(a.name, b.name) || _cmp(a.contextUri, b.contextUri),
   );
+}
+
+/**
+ * The earliest fire time (ms) a record's catch-up reaches back to: 00:00 UTC of the day of
+ * its last write when that write lies in the window (lastRun, now]; else null (no catch-up).
+ * Always after `lastRun` minus one day.
+ *
+ * @example
+ * catchUpStart({ lastUpdated: "2026-03-02T10:00:00.000000", ... }, { lastRun: 2026-03-02T09:59Z, now: 2026-03-02T10:00Z })
+ * // Date.parse("2026-03-02T00:00:00Z")
+ */
+export function catchUpStart(record: StoredRecord, window: DueWindowTimes): number | null {
+  const written = parseTimestamp(record.lastUpdated)?.getTime();
+  if (written === undefined || written <= window.lastRun.getTime() || written > window.now.getTime()) return null;
+  return Math.floor(written / DAY_MS) * DAY_MS;
 }
 
 /**

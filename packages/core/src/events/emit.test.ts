@@ -132,6 +132,16 @@ describe("planEvents", () => {
     });
   });
 
+  it("takes the trigger from before, never from the patched record", () => {
+    const before = rec("data_event", { name: "contact_created", tags: ["send-json-webhook"] });
+    const forged = rec("data_event", { name: "lapsed_90d", tags: [] }, { version: 2 });
+    expect(planEvents([update(before, forged)], NOW).requeue).toEqual([
+      { flock: "demo", dataEventId: before.id, trigger: "contact_created", actions: ["send-json-webhook"] },
+    ]);
+    const unnamed = rec("data_event", { tags: ["send-json-webhook"] });
+    expect(planEvents([update(unnamed, { ...forged })], NOW).requeue).toEqual([]);
+  });
+
   it("adding a tag, or removing one from a deleted data event, asks for nothing", () => {
     const before = rec("data_event", { name: "contact_created", tags: [] });
     const tagged = rec("data_event", { name: "contact_created", tags: ["send-json-webhook"] }, { version: 2 });

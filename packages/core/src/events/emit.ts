@@ -195,10 +195,11 @@ function _tags(data: Record<string, unknown>): string[] {
   return Array.isArray(data.tags) ? data.tags.filter((t): t is string => typeof t === "string") : [];
 }
 
+/** The trigger comes from `before`: a patch never decides which trigger's actions run. */
 function _requeue(before: StoredRecord, after: StoredRecord): PlannedRequeue | undefined {
-  if (after.state === "deleted" || typeof after.data.name !== "string") return undefined;
+  if (after.state === "deleted" || typeof before.data.name !== "string") return undefined;
   const now = new Set(_tags(after.data));
   const removed = [...new Set(_tags(before.data))].filter((t) => !now.has(t));
   if (removed.length === 0) return undefined;
-  return { flock: after.flock, dataEventId: after.id, trigger: after.data.name, actions: removed };
+  return { flock: after.flock, dataEventId: after.id, trigger: before.data.name, actions: removed };
 }

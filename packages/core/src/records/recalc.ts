@@ -2,10 +2,13 @@
  * @module records/recalc
  * Recalculation: recompute the derived values (person names, display value) of a record
  * and, with `force`, of the records that reference it, storing those that were stale.
+ * Past `RECALC_REFERENCING_LIMIT` referencing records, the rest are left to a `recalc`
+ * task, so the request stays short and nothing is silently skipped.
  */
 import { recordUri } from "../schema/references.js";
 import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import { createTask } from "../tasks/run.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
@@ -15,9 +18,17 @@ import type { EngineContext } from "./types.js";
 /** Most referencing records one forced recalculation visits. */
 export const RECALC_REFERENCING_LIMIT = 1000;
 
+/** What a recalculation answers; `task_id` names the task queued for the records past the limit. */
+export interface RecalcResult {
+  status: "OK";
+  force: boolean;
+  task_id?: string;
+}
+
 /**
  * Recomputes the record's derived values; with `force`, also those of up to
- * `RECALC_REFERENCING_LIMIT` records referencing it. Records whose values were already
+ * `RECALC_REFERENCING_LIMIT` records referencing it, and when more reference it, queues a
+ * `recalc` task over all of them (its id is `task_id`). Records whose values were already
  * right are not written; the stale ones are written together in one change set.
  */
 export async function recalcRecord(
@@ -26,13 +37,16 @@ export async function recalcRecord(
   type: string,
   id: string,
   opts: { force?: boolean } = {},
-): Promise<{ status: "OK"; force: boolean }> {
+): Promise<RecalcResult> {
   const force = opts.force === true;
   const target = await loadRecord(ctx, flock, type, id);
   const records = [target];
+  let more = false;
   if (force) {
-    const referencing = await ctx.storage.listReferencing(flock, recordUri(flock, type, id), RECALC_REFERENCING_LIMIT);
-    records.push(...referencing.filter((r) => r.id !== target.id));
+    // One more than the limit tells whether a task must finish the job.
+    const referencing = await ctx.storage.listReferencing(flock, recordUri(flock, type, id), RECALC_REFERENCING_LIMIT + 1);
+    more = referencing.length > RECALC_REFERENCING_LIMIT;
+    records.push(...referencing.slice(0, RECALC_REFERENCING_LIMIT).filter((r) => r.id !== target.id));
   }
   const now = formatTimestamp(ctx.clock.now());
   const writes: RecordWrite[] = [];
@@ -42,7 +56,9 @@ export async function recalcRecord(
     writes.push({ kind: "update", record: revise(record, { state, now }), expectedVersion: record.version, before: record });
   }
   if (writes.length) await commit(ctx, { records: writes });
-  return { status: "OK", force };
+  if (!more) return { status: "OK", force };
+  const task = await createTask({ context: ctx }, flock, "recalc", { resource_type: type, referencing: recordUri(flock, type, id) });
+  return { status: "OK", force, task_id: task.id };
 }
 
 // --- internal ---

@@ -93,7 +93,7 @@ export interface RecordEngine {
   /** Moves `last_updated` to now. */
   touch(flock: string, type: string, id: string): Promise<StoredRecord>;
   /** Recomputes system-generated fields; with `force`, also the records that reference it. */
-  recalc(flock: string, type: string, id: string, opts?: { force?: boolean }): Promise<{ status: "OK"; force: boolean }>;
+  recalc(flock: string, type: string, id: string, opts?: { force?: boolean }): Promise<{ status: "OK"; force: boolean; task_id?: string }>;
   /** Stores files and records their URLs in the named fields. */
   attachFiles(flock: string, type: string, id: string, files: FileUpload[]): Promise<FileUploadResult>;
   /**

@@ -5,6 +5,8 @@
  */
 import { validateInput } from "../schema/input.js";
 import { transition } from "../state/transitions.js";
+import { updateTask } from "../tasks/task-update.js";
+import { TASK_TYPE } from "../tasks/types.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
@@ -23,9 +25,10 @@ export async function updateRecord(
   id: string,
   patch: Record<string, unknown>,
 ): Promise<UpdateResult> {
+  if (type === TASK_TYPE) return updateTask(ctx, flock, id, patch); // tasks: cancel only
   const before = await loadRecord(ctx, flock, type, id);
   const state = transition(before.state, "update");
-  const fields = validateInput(type, patch);
+  const fields = validateInput(type, patch, before.data);
   const next = revise(before, { data: { ...before.data, ...fields }, state, now: formatTimestamp(ctx.clock.now()) });
   const changed = changedFields(before.data, next.data);
   if (Object.keys(changed).length === 0) return { record: before, changed };

@@ -4,6 +4,7 @@
  * schema is closed and typed; every other type is open (any JSON fields with plain names).
  */
 import { badRequest } from "../errors.js";
+import { checkDataEventUpdate } from "../events/data-event-update.js";
 import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
 import { validatePersonInput } from "./person-input.js";
 import { normalizeReference } from "./references.js";
@@ -14,12 +15,13 @@ export const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The data fields of `body`, validated and normalized for `type` (references written as
  * `{display_value, ref}` are stored as the URI). Fields set to `undefined` are left out.
- * Throws 400 naming every bad field.
+ * Throws 400 naming every bad field. `before` is the stored data of the record an update
+ * patches: a data_event's read-only fields and its `tags`/`expires_at` are checked against it.
  *
  * @example
  * validateInput("journal", { subject: "Call", contact_ref: { ref: "/demo/person/0123456789abcdef01234567/" } })
  */
-export function validateInput(type: string, body: unknown): Record<string, unknown> {
+export function validateInput(type: string, body: unknown, before?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw badRequest("invalid body", `the body must be a JSON object of ${type} fields`);
   }
@@ -36,6 +38,7 @@ export function validateInput(type: string, body: unknown): Record<string, unkno
   }
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = normalizeReference(fields[k]);
+  if (type === "data_event" && before) checkDataEventUpdate(before, out);
   return out;
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { rejection } from "../records/test-helpers.js";
 import { prepareBulkParams } from "./bulk-params.js";
+import { recalcTask } from "./recalc-kind.js";
+import { createTask } from "./run.js";
 import { taskSetup } from "./test-helpers.js";
 
 describe("prepareBulkParams: every bad request is a 400 naming the problem", () => {
@@ -67,5 +69,51 @@ describe("prepareBulkParams: good requests, normalized", () => {
     expect((await set("contact_ref", ref, { resource_type: "journal" })).value).toBe(ref);
     const last = await prepareBulkParams(ctx, "demo", { action: "set-single-field-on-last-membership", query: {}, field: "auto_renew", value: "false" });
     expect(last).toMatchObject({ resource_type: "person", field: "auto_renew", value: false });
+  });
+});
+
+describe("prepareBulkParams: query keys that are also Object property names", () => {
+  // JSON.parse makes `__proto__` an own key, as a request body would.
+  const body = (query: string, extra: Record<string, unknown> = {}) => ({ action: "add_tag", query: JSON.parse(query) as unknown, value: "x", ...extra });
+
+  it.each(["constructor", "prototype", "toString"])("%s is an unknown field on person, not an empty query", async (key) => {
+    const { engine } = await taskSetup();
+    const e = await rejection(prepareBulkParams(engine.context, "demo", body(`{"${key}":"yes"}`)));
+    expect(e.code).toBe("bad_request");
+    expect(e.detail).toMatch(new RegExp(`"${key}" is not a field`));
+  });
+
+  it.each(["person", "journal"])("__proto__ is refused on %s", async (type) => {
+    const { engine } = await taskSetup();
+    const e = await rejection(prepareBulkParams(engine.context, "demo", body('{"__proto__":"yes"}', { resource_type: type })));
+    expect(e.detail).toMatch(/"__proto__" is not accepted/);
+    const field = await rejection(prepareBulkParams(engine.context, "demo", { action: "set-single-field", query: {}, field: "__proto__", value: "x", resource_type: type }));
+    expect(field.code).toBe("bad_request");
+  });
+
+  it("constructor and prototype filter on an open type, and the task changes only the matches", async () => {
+    const { engine, run, all } = await taskSetup();
+    await engine.create("demo", "journal", { name: "a", prototype: "yes", constructor: "c1" });
+    await engine.create("demo", "journal", { name: "b", prototype: "no", constructor: "c2" });
+    await engine.create("demo", "journal", { name: "c" });
+    const params = await prepareBulkParams(engine.context, "demo", body('{"prototype":"yes"}', { resource_type: "journal" }));
+    expect(params.query).toEqual({ prototype: "yes" });
+    const byCtor = await prepareBulkParams(engine.context, "demo", body('{"constructor":"c2"}', { resource_type: "journal", value: "y" }));
+    expect(byCtor.query).toEqual({ constructor: "c2" });
+    for (const raw of [body('{"prototype":"yes"}', { resource_type: "journal" }), body('{"constructor":"c2"}', { resource_type: "journal", value: "y" })]) {
+      await run((await createTask(engine, "demo", "bulk_action", raw)).id);
+    }
+    const tags = Object.fromEntries((await all("journal")).map((r) => [r.data.name, r.data.tags ?? null]));
+    expect(tags).toEqual({ a: ["x"], b: ["y"], c: null });
+  });
+});
+
+describe("recalc task parameters: query keys that are also Object property names", () => {
+  it("refuses prototype on person and __proto__ anywhere, keeps constructor on an open type", async () => {
+    const { engine } = await taskSetup();
+    const prepare = (raw: string) => recalcTask.prepare(engine.context, "demo", JSON.parse(raw) as Record<string, unknown>);
+    expect((await rejection(prepare('{"resource_type":"person","query":{"prototype":"yes"}}'))).detail).toMatch(/"prototype" is not a field/);
+    expect((await rejection(prepare('{"resource_type":"journal","query":{"__proto__":"yes"}}'))).detail).toMatch(/"__proto__" is not accepted/);
+    expect(await prepare('{"resource_type":"journal","query":{"constructor":"c"}}')).toMatchObject({ query: { constructor: "c" } });
   });
 });

@@ -60,7 +60,8 @@ export async function prepareBulkParams(ctx: EngineContext, flock: string, raw: 
   if (!parsed.success) throw badRequest("invalid bulk action", _describe(parsed.issues));
   const body = parsed.output;
   const type = _resourceType(ctx, body.resource_type, body.action);
-  const query = normalizeLookup(body.query);
+  // valibot's record drops keys such as `constructor` and `prototype`: read the raw object.
+  const query = normalizeLookup(raw.query);
   parseLookup(query, type, ctx.clock.now()); // a bad filter is refused now, not when the task runs
 
   if (body.action === "add_tag" || body.action === "remove_tag") {
@@ -104,6 +105,7 @@ function _resourceType(ctx: EngineContext, given: string | undefined, action: Bu
  * validation as a create; a record URI must name a record of this flock.
  */
 async function _checkedValue(ctx: EngineContext, flock: string, type: string, field: string, raw: string | boolean | null): Promise<unknown> {
+  if (field === "__proto__") throw badRequest("invalid bulk action", `field "__proto__" is not a field name a record can hold`);
   if (type === "person" && !Object.hasOwn(PERSON_FIELDS, field)) {
     throw badRequest("unknown fields", `person has no field '${field}'`);
   }

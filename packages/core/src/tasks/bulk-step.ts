@@ -73,7 +73,7 @@ export function decideUpdate(record: StoredRecord, patch: Record<string, unknown
   if (patch === undefined) return { unchanged: true };
   try {
     const state = transition(record.state, "update");
-    const fields = validateInput(record.type, patch);
+    const fields = validateInput(record.type, patch, record.data);
     const next = revise(record, { data: { ...record.data, ...fields }, state, now });
     if (Object.keys(changedFields(record.data, next.data)).length === 0) return { unchanged: true };
     return { write: { kind: "update", record: next, expectedVersion: record.version, before: record } };

@@ -33,7 +33,10 @@ export function normalizeLookup(query: unknown, opts: LookupOptions = {}): Looku
     throw badRequest("invalid query", "query must be a JSON object of field names (optionally with __modifier) to values");
   }
   const out: LookupQuery = {};
+  // Own enumerable keys only; `__proto__` (an own key after JSON.parse) would set the
+  // prototype of `out` instead of a filter, so it is refused.
   for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    if (key === "__proto__") throw badRequest("invalid query", 'query key "__proto__" is not accepted: it is not a field name a record can hold');
     if (!_allowedKey(key, opts)) {
       throw badRequest(
         "invalid query",

@@ -2,7 +2,9 @@
  * @module tasks/recalc-kind
  * The `recalc` task: `POST .../recalc/` over every match of a query. Each matched record's
  * derived values (person names, display value) are recomputed and stale ones written;
- * with `force`, the records referencing each match are recomputed too.
+ * with `force`, the records referencing each match are recomputed too. With `referencing`
+ * (a record URI) it recomputes every record referencing that record instead: what a forced
+ * `POST .../recalc/` queues for a record with more than `RECALC_REFERENCING_LIMIT` of them.
  */
 import * as v from "valibot";
 import { badRequest } from "../errors.js";
@@ -14,6 +16,7 @@ import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
+import { nextReferencing, prepareReferencing } from "./recalc-referencing.js";
 import type { TaskCounts, TaskKind } from "./types.js";
 
 /** The parameters of a recalc task as stored. */
@@ -21,6 +24,8 @@ export interface RecalcParams {
   resource_type: string;
   query: LookupQuery;
   force: boolean;
+  /** Set: recompute the records referencing this record URI (query and force unused). */
+  referencing?: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface RecalcParams {
 export const recalcTask: TaskKind = {
   name: "recalc",
 
-  async prepare(ctx, _flock, raw) {
+  async prepare(ctx, flock, raw) {
     const parsed = v.safeParse(_SCHEMA, raw);
     if (!parsed.success) {
       // valibot reports a missing key on the object; name what the key needs instead.
@@ -42,16 +47,25 @@ export const recalcTask: TaskKind = {
     }
     const type = parsed.output.resource_type;
     if (!ctx.resourceTypes.has(type)) throw badRequest("invalid task parameters", `resource_type ${JSON.stringify(type)} is not served`);
-    const query = normalizeLookup(parsed.output.query ?? {}, { allowStates: true });
+    // valibot's record drops keys such as `constructor` and `prototype`: read the raw object.
+    const query = normalizeLookup(raw.query ?? {}, { allowStates: true });
     parseLookup(query, type, ctx.clock.now());
     const params: RecalcParams = { resource_type: type, query, force: parsed.output.force ?? false };
+    if (parsed.output.referencing !== undefined) {
+      if (Object.keys(query).length > 0 || params.force) {
+        throw badRequest("invalid task parameters", "referencing recomputes the records referencing one record: give no query and no force with it");
+      }
+      params.referencing = await prepareReferencing(ctx, flock, parsed.output.referencing);
+    }
     return { ...params };
   },
 
   async step(ctx, task, limit) {
     const p = task.params as unknown as RecalcParams;
-    const query = parseLookup(p.query, p.resource_type, task.requestedAt);
-    const page = await ctx.storage.scanRecords(task.flock, p.resource_type, query, task.cursor, limit);
+    const page =
+      typeof p.referencing === "string"
+        ? await nextReferencing(ctx, task, p.referencing, limit)
+        : await ctx.storage.scanRecords(task.flock, p.resource_type, parseLookup(p.query, p.resource_type, task.requestedAt), task.cursor, limit);
     const now = formatTimestamp(ctx.clock.now());
     const counts: TaskCounts = { matched: page.records.length, changed: 0, unchanged: 0, errors: 0 };
     const writes = new Map<string, RecordWrite>();
@@ -79,6 +93,7 @@ const _SCHEMA = v.object({
   resource_type: v.string(_MISSING),
   query: v.optional(v.record(v.string(), v.unknown(), "query must be a JSON object of field names to values")),
   force: v.optional(v.boolean("force must be true or false")),
+  referencing: v.optional(v.string("referencing must be a record URI")),
 });
 
 /** Stale: derived values (or person fields) differ from what `derive` computes now. */

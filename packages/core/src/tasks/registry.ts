@@ -1,10 +1,12 @@
 /**
  * @module tasks/registry
- * The task kinds a server runs, by name. Kinds owned elsewhere (e.g. `purge_events`) are
- * added with `register` or by listing them in `createTaskRegistry`'s argument.
+ * The task kinds a server runs, by name: `bulk_action`, `recalc` and `purge_events` by
+ * default; other kinds are added with `register` or by listing them in
+ * `createTaskRegistry`'s argument.
  */
 import { badRequest } from "../errors.js";
 import { bulkActionTask } from "./bulk-kind.js";
+import { purgeEventsTask } from "./purge-kind.js";
 import { recalcTask } from "./recalc-kind.js";
 import type { TaskKind } from "./types.js";
 
@@ -21,14 +23,14 @@ export interface TaskRegistry {
 }
 
 /** The kinds every registry starts with unless told otherwise. */
-export const DEFAULT_TASK_KINDS: readonly TaskKind[] = [bulkActionTask, recalcTask];
+export const DEFAULT_TASK_KINDS: readonly TaskKind[] = [bulkActionTask, recalcTask, purgeEventsTask];
 
 /**
  * A registry holding `kinds` (default: `DEFAULT_TASK_KINDS`).
  *
  * @example
  * const tasks = createTaskRegistry();
- * tasks.register(purgeEventsTask);
+ * tasks.register(myKind);
  */
 export function createTaskRegistry(kinds: readonly TaskKind[] = DEFAULT_TASK_KINDS): TaskRegistry {
   const byName = new Map<string, TaskKind>();

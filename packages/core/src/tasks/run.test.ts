@@ -35,7 +35,7 @@ describe("task lifecycle", () => {
 
   it("refuses an unknown kind, flock or bad params before storing anything", async () => {
     const t = await taskSetup();
-    expect((await rejection(createTask(t.engine, "demo", "nope", {}))).detail).toMatch(/"nope" is not a task kind; known: bulk_action, recalc/);
+    expect((await rejection(createTask(t.engine, "demo", "nope", {}))).detail).toMatch(/"nope" is not a task kind; known: bulk_action, recalc, purge_events/);
     expect((await rejection(createTask(t.engine, "ghost", "bulk_action", ADD_X))).code).toBe("not_found");
     expect((await rejection(createTask(t.engine, "demo", "bulk_action", { action: "add_tag" }))).code).toBe("bad_request");
     expect(await t.all("core_event")).toEqual([]);

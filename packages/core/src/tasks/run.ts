@@ -64,7 +64,7 @@ export interface ActiveTask {
  * const task = await createTask(engine, "demo", "bulk_action", { action: "add_tag", query: { tags: "gala" }, value: "thanked" });
  */
 export async function createTask(
-  engine: RecordEngine,
+  engine: Pick<RecordEngine, "context">,
   flock: string,
   kind: string,
   params: Record<string, unknown>,

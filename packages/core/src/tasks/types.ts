@@ -64,9 +64,10 @@ export interface TaskKind {
   /** The `task` field of its records. */
   readonly name: string;
   /**
-   * Checks the parameters before anything is queued (and again when a queued task starts)
-   * and returns them normalized, as stored on the task. Throws `RecordsError("bad_request")`
-   * naming the problem.
+   * Checks the parameters before anything is queued and returns them normalized, as stored
+   * on the task. Throws `RecordsError("bad_request")` naming the problem. The stored
+   * parameters are not checked again: only the service writes them (a client may only
+   * cancel a task, see `tasks/task-update`), and `step` fails the task on a `bad_request`.
    */
   prepare(ctx: EngineContext, flock: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /**

@@ -8,11 +8,11 @@ import { memberCardUrl } from "../derived/card-url.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { withStorage } from "./storage.js";
+import { withExistingStorage } from "./storage.js";
 
 /** Prints the URL; exit 1 when the flock or the member does not exist. */
 export async function runCardUrl(cmd: Extract<Command, { kind: "card-url" }>, io: CliIo): Promise<number> {
-  return withStorage(cmd.db, async (storage) => {
+  return withExistingStorage(cmd.db, async (storage) => {
     try {
       io.out(await memberCardUrl(storage, { flock: cmd.flock, memberId: cmd.memberId, baseUrl: cmd.baseUrl }));
       return EXIT_OK;

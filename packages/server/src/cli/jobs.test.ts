@@ -1,7 +1,51 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { OutboxJob } from "@records-service/core";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "./args.js";
+import type { CliIo } from "./io.js";
 import { formatJobs } from "./jobs.js";
+import { runCli } from "./main.js";
+
+function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
+  const outLines: string[] = [];
+  const errLines: string[] = [];
+  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l), env: {}, stopRequested: () => new Promise(() => {}) };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("read-only commands on a database that does not exist", () => {
+  it.each([
+    [["jobs"]],
+    [["jobs", "--status", "dead"]],
+    [["card-url", "demo", "0123456789abcdef01234567"]],
+  ])("%j fails with one line on stderr, exit 1, and creates nothing", async (argv) => {
+    const dir = mkdtempSync(join(tmpdir(), "records-cli-missing-"));
+    dirs.push(dir);
+    const db = join(dir, "nested", "nonexistent.db");
+    const io = captureIo();
+    expect(await runCli([...argv, "--db", db], io)).toBe(1);
+    expect(io.outLines).toEqual([]);
+    expect(io.errLines).toEqual([`records-service: no database at ${db} (check --db)`]);
+    expect(existsSync(db)).toBe(false);
+    expect(existsSync(join(dir, "nested"))).toBe(false);
+  });
+
+  it("flock add still creates a new database, which jobs then reads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "records-cli-missing-"));
+    dirs.push(dir);
+    const db = join(dir, "records.db");
+    expect(await runCli(["flock", "add", "demo", "--db", db], captureIo())).toBe(0);
+    const io = captureIo();
+    expect(await runCli(["jobs", "--db", db], io)).toBe(0);
+    expect(io.outLines).toEqual(["no jobs"]);
+  });
+});
 
 describe("records-service jobs: command line", () => {
   it.each([

@@ -7,11 +7,11 @@ import type { OutboxJob } from "@records-service/core";
 import type { Command } from "./args.js";
 import { EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { withStorage } from "./storage.js";
+import { withExistingStorage } from "./storage.js";
 
 /** Prints the jobs as aligned columns (or `no jobs`). */
 export async function runJobs(cmd: Extract<Command, { kind: "jobs" }>, io: CliIo): Promise<number> {
-  return withStorage(cmd.db, async (storage) => {
+  return withExistingStorage(cmd.db, async (storage) => {
     const jobs = await storage.listJobs({
       limit: cmd.limit,
       ...(cmd.status ? { status: cmd.status } : {}),

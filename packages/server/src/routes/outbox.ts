@@ -2,7 +2,7 @@
  * @module routes/outbox
  * `GET /:flock/outbox/`: the flock's queued and finished actions (webhook deliveries,
  * emails) with their attempts, newest first, for operators. Administrator keys only
- * (users with every flock): receivers' errors can reveal integration details that a
+ * (users whose flocks are `["*"]`): receivers' errors can reveal integration details that a
  * flock's staff key need not see.
  */
 import { badRequest, recordUri, RecordsError, type OutboxJob, type OutboxStatus, type RecordEngine } from "@records-service/core";
@@ -30,7 +30,11 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   routes.get("/:flock/outbox", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     if (!isAdmin(c.get("user"))) {
-      throw new RecordsError("forbidden", "forbidden", "the outbox is served to administrator keys only (users with every flock)");
+      throw new RecordsError(
+        "forbidden",
+        "forbidden",
+        'the outbox is served to administrator keys only: a user whose flocks are ["*"]; listing every flock by name is not enough',
+      );
     }
     const flock = c.req.param("flock");
     const status = _status(c.req.query("status"));

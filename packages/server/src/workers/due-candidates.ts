@@ -3,8 +3,10 @@
  * The records a scheduler window may concern, read by index through the ordinary list
  * query: for each date-relative trigger's window, the records of its resource types whose
  * reference date starts with one of the window's prefixes (`windowPrefixes`), or, for the
- * record's own `created` column, whose creation time lies in the window. Core's
- * `dueEvents` then keeps exactly those in the window whose conditions hold.
+ * record's own `created` column, whose creation time lies in the window. Plus the records
+ * written in the window (`last_updated` in (lastRun, now], one `(collection, last_updated)`
+ * index range per type), for core's catch-up of events due earlier on the day of the write.
+ * Core's `dueEvents` then keeps exactly those due whose conditions hold.
  */
 import { MAX_PAGE_SIZE, recordUri, type Filter, type ListQuery, type Storage, type StoredRecord, type TriggerWindow } from "@records-service/core";
 import { windowPrefixes } from "./due-prefixes.js";
@@ -30,6 +32,28 @@ export async function findDueCandidates(storage: Storage, flock: string, windows
     }
   }
   return [...found.values()];
+}
+
+/**
+ * The records of `types` created or updated in (afterText, upToText] (their `last_updated`),
+ * for core's catch-up (`catchUpStart`).
+ *
+ * @example
+ * await findWrittenSince(storage, "demo", ["membership"], "2026-03-02T09:59:00.000000", "2026-03-02T10:00:00.000000")
+ */
+export async function findWrittenSince(
+  storage: Storage,
+  flock: string,
+  types: readonly string[],
+  afterText: string,
+  upToText: string,
+): Promise<StoredRecord[]> {
+  const bound = (op: "gt" | "lte", text: string): Filter => ({ field: "last_updated", meta: true, op, values: [{ text }] });
+  const out: StoredRecord[] = [];
+  for (const type of new Set(types)) {
+    for await (const r of _all(storage, flock, type, [bound("gt", afterText), bound("lte", upToText)])) out.push(r);
+  }
+  return out;
 }
 
 /**

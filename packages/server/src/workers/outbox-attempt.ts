@@ -9,6 +9,7 @@ import {
   DATA_EVENT_TYPE,
   formatTimestamp,
   hasActionRun,
+  isContactUri,
   isRecordsError,
   nextAttemptAt,
   parseRecordUri,
@@ -85,6 +86,11 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
     contact: contact ? contact.data : null,
   };
   const body = job.body ?? JSON.stringify(payload);
+  if (job.body === null) {
+    // Kept before the first attempt: a retry after a crash mid-attempt sends the same bytes
+    // under the same delivery id, not the record as it has become since.
+    await storage.finishJob(job.id, _same(job, { body }));
+  }
   const ctx: ActionRunContext = {
     job,
     trigger,
@@ -106,7 +112,8 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
   }
   if (deps.signal?.aborted && !outcome.ok) return { result: "left" };
 
-  // The body is kept only while retries need it: a finished job holds no copy of personal data.
+  // The body is kept only while retries need it (stored before the first attempt, above):
+  // a finished job holds no copy of personal data.
   const attempt = { attempts: job.attempts + 1, firstAttemptAt: job.firstAttemptAt ?? formatTimestamp(now), body: null };
   if (outcome.ok) {
     const update: OutboxJobUpdate = {
@@ -157,19 +164,33 @@ async function _give(deps: AttemptDeps, job: OutboxJob, why: string): Promise<{ 
   return { result: "dead", update };
 }
 
-/** The context record (any state, if it still exists) and its contact. */
+/**
+ * The context record (any state, if it still exists) and its contact. A payment's contact
+ * is one step further: `relatedContactUri` names the record it pays for (a membership, a
+ * ticket, ...), whose own contact field leads to the person.
+ */
 async function _related(engine: RecordEngine, event: StoredRecord): Promise<{ record?: StoredRecord; contact?: StoredRecord }> {
   const storage = engine.context.storage;
   const ref = typeof event.data.context_ref === "string" ? parseRecordUri(event.data.context_ref) : undefined;
   if (!ref || ref.flock !== event.flock) return {};
   const record = await storage.getRecord(ref.flock, ref.type, ref.id);
   if (!record) return {};
-  const contactUri = relatedContactUri(record);
-  const c = contactUri ? parseRecordUri(contactUri) : undefined;
-  if (!c) return { record };
+  let contactUri = relatedContactUri(record);
+  if (contactUri && !isContactUri(contactUri)) {
+    const via = await _load(engine, contactUri);
+    contactUri = via ? relatedContactUri(via) : null;
+    if (contactUri && !isContactUri(contactUri)) contactUri = null; // one step only
+  }
+  if (!contactUri) return { record };
+  const c = parseRecordUri(contactUri)!;
   if (c.type === record.type && c.id === record.id) return { record, contact: record };
-  const contact = await storage.getRecord(c.flock, c.type, c.id);
+  const contact = await _load(engine, contactUri);
   return contact ? { record, contact } : { record };
+}
+
+async function _load(engine: RecordEngine, uri: string): Promise<StoredRecord | undefined> {
+  const u = parseRecordUri(uri);
+  return u ? engine.context.storage.getRecord(u.flock, u.type, u.id) : undefined;
 }
 
 /**

@@ -1,9 +1,21 @@
-import { DATA_EVENT_TYPE, type StoredRecord } from "@records-service/core";
+import {
+  createFakeClock,
+  createMemoryStorage,
+  createRecordEngine,
+  createSequentialIds,
+  DATA_EVENT_TYPE,
+  validateTriggers,
+  type StoredRecord,
+} from "@records-service/core";
 import { describe, expect, it } from "vitest";
+import { createEmailActions } from "../actions/email/actions.js";
+import { compileTemplates } from "../actions/email/templates.js";
+import type { MailTransport, OutgoingMail } from "../actions/email/transport.js";
 import { createActionRegistry } from "../actions/registry.js";
 import { verifyRecordsSignature, verifyStandardSignature } from "../actions/signature.js";
 import { createWebhookActions } from "../actions/webhook.js";
 import { attemptJob } from "./outbox-attempt.js";
+import { createOutboxRunner } from "./outbox.js";
 import { HOOK, outboxSetup, SECRET } from "./outbox-test-helpers.js";
 
 const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
@@ -199,8 +211,92 @@ describe("outbox worker: jobs that cannot run", () => {
     const attempt = attemptJob(deps, before!);
     abort.abort();
     expect((await attempt).result).toBe("left");
-    expect(await storage.listJobs({})).toEqual([before]);
+    // Untouched but for the body, kept before the attempt for the retry.
+    expect(before!.body).toBeNull();
+    expect(await storage.listJobs({})).toEqual([{ ...before, body: expect.stringContaining('"trigger":"contact_created"') }]);
     // Once aborted, a run claims nothing more.
     expect(await runner.runOnce()).toEqual(SUMMARY);
+  });
+
+  it("a retry after a first attempt cut short sends the first attempt's bytes, though the record changed", async () => {
+    const { engine, storage, seen, runner } = await outboxSetup();
+    const ada = await engine.create("demo", "person", { first_name: "Ada" });
+    const [job] = await storage.listJobs({});
+    // As if the process were killed during the first attempt: the request went out, no outcome was stored.
+    const interrupted = new AbortController();
+    const sent: string[] = [];
+    const dying: typeof fetch = async (_url, init) => {
+      sent.push(String(init?.body));
+      interrupted.abort();
+      throw Object.assign(new Error("aborted"), { name: "AbortError" });
+    };
+    const deps = {
+      engine,
+      clock: engine.context.clock,
+      secret: SECRET,
+      registry: createActionRegistry(createWebhookActions({ fetch: dying })),
+      policy: {},
+      random: () => 0.5,
+      signal: interrupted.signal,
+    };
+    expect((await attemptJob(deps, job!)).result).toBe("left");
+    await engine.update("demo", "person", ada.id, { first_name: "Grace" });
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(seen.map((r) => r.body)).toEqual(sent);
+    expect(JSON.parse(seen[0]!.body).contact.first_name).toBe("Ada");
+    expect(seen[0]!.headers["x-records-delivery"]).toBe(job!.deliveryId);
+    // Done: the kept copy is gone.
+    expect((await storage.listJobs({}))[0]).toMatchObject({ status: "done", body: null });
+  });
+});
+
+describe("outbox worker: the contact of a payment", () => {
+  it("a membership_payment_received webhook carries the member as contact; other payments their record's person", async () => {
+    const { engine, runner, seen } = await outboxSetup({
+      triggers: [
+        { flock: "demo", trigger: "membership_payment_received", action: "send-json-webhook", url: HOOK },
+        { flock: "demo", trigger: "ticket_payment_received", action: "send-json-webhook", url: HOOK },
+        { flock: "demo", trigger: "payment_received", action: "send-json-webhook", url: HOOK },
+      ],
+    });
+    const member = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+    const buyer = await engine.create("demo", "person", { first_name: "Grace", last_name: "Hopper" });
+    const m = await engine.create("demo", "membership", { member: `/demo/person/${member.id}/`, end_date: "2027-01-01" });
+    const t = await engine.create("demo", "ticket", { person_ref: `/demo/person/${buyer.id}/` });
+    const pay = await engine.create("demo", "payment", { amount: 10, membership_ref: `/demo/membership/${m.id}/` });
+    await engine.create("demo", "payment", { amount: 5, ticket_ref: `/demo/ticket/${t.id}/` });
+    await engine.create("demo", "payment", { amount: 1 }); // about no one
+    await engine.create("demo", "payment", { amount: 2, membership_ref: "/demo/membership/000000000000000000000fff/" }); // gone
+    await runner.runOnce();
+    const bodies = seen.map((r) => JSON.parse(r.body));
+    const contacts = bodies.map((b) => [b.trigger, b.contact?.first_name ?? null]);
+    expect(contacts.sort()).toEqual(
+      [
+        ["membership_payment_received", "Ada"],
+        ["membership_payment_received", null],
+        ["payment_received", null],
+        ["ticket_payment_received", "Grace"],
+      ].sort(),
+    );
+    const first = bodies.find((b) => b.data?.uri === `/demo/payment/${pay.id}/`);
+    expect(first.contact).toEqual(member.data);
+  });
+
+  it("an email trigger on a payment reaches the member's primary email", async () => {
+    const storage = createMemoryStorage();
+    await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
+    const clock = createFakeClock("2026-01-15T10:00:00.000Z");
+    const { triggers } = validateTriggers([{ flock: "demo", trigger: "membership_payment_received", action: "send-templated-email", template: "thanks" }]);
+    const engine = createRecordEngine({ storage, clock, ids: createSequentialIds(), triggers: () => triggers });
+    const templates = compileTemplates([{ flock: "demo", name: "thanks", subject: "Thanks <%= it.contact.first_name %>", body: "<p>paid</p>" }]);
+    const mails: OutgoingMail[] = [];
+    const transport: MailTransport = { send: async (mail) => (mails.push(mail), { messageId: "<m@test>" }), close() {} };
+    const registry = createActionRegistry(createEmailActions({ templates, storage, ids: engine.context.ids, transport }));
+    const runner = createOutboxRunner({ engine, clock, secret: SECRET, registry, policy: {}, random: () => 0.5 });
+    const ada = await engine.create("demo", "person", { first_name: "Ada", email: ["ada@home.example.org;home", "ada@work.example.org;work;__primary"] });
+    const m = await engine.create("demo", "membership", { member: `/demo/person/${ada.id}/` });
+    await engine.create("demo", "payment", { amount: 10, membership_ref: `/demo/membership/${m.id}/` });
+    expect(await runner.runOnce()).toMatchObject({ done: 1, dead: 0 });
+    expect(mails).toEqual([{ to: "ada@work.example.org", subject: "Thanks Ada", html: "<p>paid</p>" }]);
   });
 });

@@ -9,6 +9,7 @@
 import { DEFAULT_RETRY_POLICY, formatTimestamp, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
 import { createDefaultActionHandlers } from "../actions/defaults.js";
 import { createActionRegistry } from "../actions/registry.js";
+import { createPollLoop } from "../runtime/poll-loop.js";
 import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
 import { attemptJob, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
 
@@ -152,55 +153,28 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): Worker {
     concurrency: opts.concurrency ?? OUTBOX_DEFAULTS.concurrency,
     out: ctx.out,
   });
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
-
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(kick, pollMs);
-    timer.unref();
-  };
-  const kick = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await runner.runOnce();
-        } catch (e) {
-          ctx.out(`outbox: run failed: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-      schedule();
-    });
-  };
+  const loop = createPollLoop({
+    pollMs,
+    run: () => runner.runOnce(),
+    onError: (e) => ctx.out(`outbox: run failed: ${e instanceof Error ? e.message : String(e)}`),
+  });
 
   return {
     name: "outbox",
     start() {
-      unsubscribe = ctx.engine.onJobsQueued(() => kick());
-      kick();
+      unsubscribe = ctx.engine.onJobsQueued(() => loop.kick());
+      loop.kick();
     },
     async stop() {
-      stopped = true;
       halt.abort();
-      clearTimeout(timer);
       unsubscribe?.();
-      if (!running) return;
+      const inFlight = loop.halt();
+      if (!inFlight) return;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, opts.stopGraceMs ?? OUTBOX_DEFAULTS.stopGraceMs).unref());
-      await Promise.race([running, grace]);
+      await Promise.race([inFlight, grace]);
       abort.abort();
-      await running;
+      await inFlight;
     },
   };
 }

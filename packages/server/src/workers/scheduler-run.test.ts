@@ -139,6 +139,30 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     expect(woken.length).toBeGreaterThan(0);
   });
 
+  it("fires a plain-date event due earlier the day a record is created, once; an edit replays nothing older", async () => {
+    const { engine, clock, run } = await setup(create, "2026-03-02T09:00:00.000Z");
+    const old = await engine.create("demo", "membership", { end_date: "2026-03-20", auto_renew: false });
+    await run();
+    const runs = async (n: number) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        clock.advance(60_000);
+        for (const e of await run()) out.push(`${String(e.data.name)} ${String(e.data.context_ref)} ${String(e.data.fire_at)}`);
+      }
+      return out;
+    };
+    await runs(3);
+    // 10:00: created with end_date today+14; expiring_2wk was due at 00:00 today.
+    clock.set("2026-03-02T10:00:00.000Z");
+    const m = await engine.create("demo", "membership", { end_date: "2026-03-16", auto_renew: false });
+    // The old membership, edited today: its expiring_2wk (2026-03-06) is ahead, its 2wk-old past stays past.
+    await engine.update("demo", "membership", old.id, { note: "edited" });
+    expect(await runs(5)).toEqual([`expiring_2wk ${uriOf(m)} 2026-03-02T00:00:00.000000`]);
+    // Edited again: the dedupe key keeps it to once.
+    await engine.update("demo", "membership", m.id, { note: "edited" });
+    expect(await runs(2)).toEqual([]);
+  });
+
   it("repeats nothing after a crash before the run time was stored", async () => {
     const { storage: s, engine, clock, run } = await setup(create);
     await engine.create("demo", "membership", { end_date: "2026-03-20", auto_renew: false });

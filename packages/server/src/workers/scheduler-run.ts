@@ -11,6 +11,11 @@
  * which `emit` skips when stored. So a crash between emitting and storing the run time (or
  * between two flocks) repeats nothing; a renewal that moves `end_date` gives a new key and
  * arms the record's events again.
+ *
+ * Catch-up: a record created or updated since the last run also has its events due from
+ * 00:00 UTC of that write's day emitted now (core's `catchUpStart`): a membership created
+ * today with a plain-date `end_date` 14 days ahead gets today's `expiring_2wk`, whose fire
+ * time (00:00) had passed before the record existed. The `dedupe_key` keeps it to once.
  */
 import {
   dedupeKey,
@@ -28,7 +33,7 @@ import {
   type Storage,
   type TriggerConfig,
 } from "@records-service/core";
-import { findDueCandidates, findPaidUris } from "./due-candidates.js";
+import { findDueCandidates, findPaidUris, findWrittenSince } from "./due-candidates.js";
 
 /** The setting holding a flock's last run time: `scheduler.last_run:<flock>`. */
 export const LAST_RUN_SETTING_PREFIX = "scheduler.last_run:";
@@ -95,7 +100,8 @@ export function scheduledTriggers(triggers: readonly TriggerConfig[]): Map<strin
 
 /**
  * The events of `names` that fall due in the window (lastRun, now] in one flock, ready for
- * `engine.emit`: candidates read by index, then core's `dueEvents` (exact bounds,
+ * `engine.emit`: candidates read by index (and the records written in the window, for the
+ * catch-up), then core's `dueEvents` (exact bounds,
  * conditions, the paid check of `no_payment_*`), plus the daily events of the window.
  *
  * @example
@@ -104,7 +110,14 @@ export function scheduledTriggers(triggers: readonly TriggerConfig[]): Map<strin
 export async function computeDueEvents(storage: Storage, flock: string, names: readonly string[], window: DueWindowTimes): Promise<EventInput[]> {
   if (window.now.getTime() <= window.lastRun.getTime()) return [];
   const windows = dueWindows(window, { triggerNames: names });
-  const candidates = await findDueCandidates(storage, flock, windows);
+  const written = await findWrittenSince(
+    storage,
+    flock,
+    windows.flatMap((w) => w.resourceTypes),
+    formatTimestamp(window.lastRun),
+    formatTimestamp(window.now),
+  );
+  const candidates = [...new Map([...(await findDueCandidates(storage, flock, windows)), ...written].map((r) => [r.id, r])).values()];
   const unpaidTypes = _unpaidTypes(names);
   const paidUris = await findPaidUris(
     storage,

@@ -15,6 +15,7 @@ import {
   type StoredRecord,
   type TaskRegistry,
 } from "@records-service/core";
+import { createPollLoop } from "../runtime/poll-loop.js";
 import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
 
 /** Defaults of the task worker. */
@@ -63,8 +64,6 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
   const runOptions = { chunkSize, ...(opts.registry ? { registry: opts.registry } : {}) };
   const failures = new Map<string, number>();
   let stopped = false;
-  let running: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
 
   /** Runs one task until it is done, the worker stops, or a chunk fails ("retry later"). */
   const runOne = async (t: ActiveTask): Promise<"done" | "stopped" | "failed"> => {
@@ -105,31 +104,20 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
     }
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(kick, pollMs);
-    timer.unref();
-  };
-  const kick = (): void => {
-    if (stopped || running) return;
-    running = drain()
-      .catch((e: unknown) => ctx.out(`tasks: looking for tasks failed: ${e instanceof Error ? e.message : String(e)}`))
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  };
+  const loop = createPollLoop({
+    pollMs,
+    run: drain,
+    onError: (e) => ctx.out(`tasks: looking for tasks failed: ${e instanceof Error ? e.message : String(e)}`),
+  });
 
   return {
     name: "tasks",
     start() {
-      kick();
+      loop.kick();
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.halt();
     },
   };
 }

@@ -2,7 +2,8 @@
  * End to end: email actions and the scheduler in the real CLI, with a real SMTP server on
  * loopback. A created contact gets its templated email (journal record + message at the
  * SMTP server); a membership whose `expiring_2wk` time comes while the server runs sends
- * its email to the fixed address through the scheduler.
+ * its email to the fixed address through the scheduler, and so does one created with a
+ * plain-date `end_date` whose event was due at 00:00 UTC today (the scheduler's catch-up).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -151,9 +152,22 @@ describe("email actions end to end", () => {
     const journal = await until("the journal record", async () => (await api("GET", "/api/v1/demo/journal/?to=ops@example.org")).body.results?.[0]);
     expect(journal.data).toMatchObject({ status: "sent", trigger: "expiring_2wk", template: "expiring" });
 
-    // Later runs do not send it again.
+    // A plain date: end_date today+14 means 00:00 UTC, so expiring_2wk was due at 00:00 today,
+    // before the record existed. The next run catches it up, once.
+    const hedy = await api("POST", "/api/v1/demo/person/", { first_name: "Hedy", last_name: "Lamarr" });
+    const plainDate = formatTimestamp(new Date(Date.now() + 14 * 86_400_000)).slice(0, 10);
+    const plain = await api("POST", "/api/v1/demo/membership/", { member: hedy.body.uri, end_date: plainDate, auto_renew: false });
+    expect(plain.status).toBe(201);
+    const plainMail = await until("the plain-date expiring email", () => received.find((m) => m.raw.includes("Subject: Expiring: Lamarr")), 20_000);
+    expect(plainMail.to).toEqual(["ops@example.org"]);
+    const plainEvents = await api("GET", `/api/v1/demo/data_event/?name=expiring_2wk&context_ref=${encodeURIComponent(plain.body.uri)}`);
+    expect(plainEvents.body.results.map((e: any) => e.data.fire_at)).toEqual([
+      formatTimestamp(new Date(Date.parse(plainDate) - 14 * 86_400_000)),
+    ]);
+
+    // Later runs do not send them again.
     await new Promise((r) => setTimeout(r, 2_500));
-    expect(received.filter((m) => m.to.includes("ops@example.org"))).toHaveLength(1);
+    expect(received.filter((m) => m.to.includes("ops@example.org"))).toHaveLength(2);
     p.child.kill("SIGTERM");
     expect(await p.exited()).toBe(0);
   }, 60_000);
