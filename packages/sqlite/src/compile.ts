@@ -85,12 +85,121 @@ export function compilePage(where: SQL, page: { limit: number; offset: number; f
   return sql`SELECT ${_ROW_COLUMNS} FROM records r WHERE ${where} ORDER BY r.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
 
+/**
+ * One page of a query whose only filter is equality with one value (the commonest list
+ * question), or undefined for any other query. The page walks that value's index entries,
+ * already in `rid` order, and reads each record by its key, so it stops after the page
+ * instead of first collecting every match. An entry is skipped when the same record has
+ * the same text under a smaller kind code (e.g. `"1"` and `1` in one list), so each record
+ * comes once.
+ */
+export function compileEqualityPage(
+  cid: number,
+  query: ListQuery,
+  fieldId: FieldIdLookup,
+  page: { limit: number; offset: number; fromEnd: boolean },
+): SQL | undefined {
+  const f = query.filters.length === 1 ? query.filters[0]! : undefined;
+  if (!f || f.meta || !["eq", "raw", "or", "orlist"].includes(f.op)) return undefined;
+  const fid = fieldId(f.field);
+  const texts = _texts(f.values);
+  if (fid === undefined || texts.length !== 1) return undefined;
+  const states = compileStates(query.states);
+  const order = page.fromEnd ? sql`DESC` : sql`ASC`;
+  // CROSS JOIN keeps record_values the outer loop (SQLite does not reorder it).
+  return sql`SELECT ${_ROW_COLUMNS} FROM record_values v CROSS JOIN records r ON r.rid = v.rid
+    WHERE v.fid = ${fid} AND v.text = ${texts[0]!} AND r.cid = ${cid}${states ? sql` AND ${states}` : sql``}
+    AND NOT EXISTS (SELECT 1 FROM record_values w WHERE w.rid = v.rid AND w.fid = v.fid AND w.kind < v.kind AND w.text = v.text)
+    ORDER BY v.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+}
+
 /** The number of matches of `where`. */
 export function compileCount(where: SQL): SQL {
   return sql`SELECT count(*) AS n FROM records r WHERE ${where}`;
 }
 
+/**
+ * The number of records (of every state) matching the filters, counted from
+ * `record_values` alone: no probe of `records` per match. Undefined when some filter needs
+ * the records themselves (meta fields, `ne`/`none`, unknown fields, empty value lists).
+ * Fields belong to one collection, so the field ids already confine it to `cid`.
+ *
+ * @example
+ * compileMatchCount({ filters: [lastNameEqLovelace], mode: "AND" }, fid)
+ * // SELECT count(DISTINCT rid) AS n FROM record_values WHERE fid = ? AND text IN (?)
+ */
+export function compileMatchCount(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup): SQL | undefined {
+  if (query.filters.length === 0) return undefined;
+  const sets: _RidSet[] = [];
+  for (const f of query.filters) {
+    const set = _ridSet(f, fieldId);
+    if (!set) return undefined;
+    sets.push(set);
+  }
+  const set = _combine(query.mode === "OR" ? "UNION" : "INTERSECT", sets);
+  if ("fid" in set) {
+    const where = set.cond ? sql`fid = ${set.fid} AND ${set.cond}` : sql`fid = ${set.fid}`;
+    return sql`SELECT count(DISTINCT rid) AS n FROM record_values WHERE ${where}`;
+  }
+  return sql`SELECT count(*) AS n FROM (${_setSql(set)})`;
+}
+
 // --- internal ---
+
+/** A set of rids: one `record_values` range, or a compound of sets. */
+type _RidSet = { fid: number; cond: SQL | undefined } | { op: "UNION" | "INTERSECT"; parts: _RidSet[] };
+
+function _combine(op: "UNION" | "INTERSECT", parts: _RidSet[]): _RidSet {
+  return parts.length === 1 ? parts[0]! : { op, parts };
+}
+
+/** The rids of a data filter's matches, or undefined when `record_values` alone cannot say. */
+function _ridSet(f: Filter, fieldId: FieldIdLookup): _RidSet | undefined {
+  if (f.meta || _isNegative(f) || f.values.length === 0) return undefined;
+  const fid = fieldId(f.field);
+  if (fid === undefined) return undefined;
+  const texts = _texts(f.values);
+  const plain = [...new Set(f.values.map((v) => v.text))];
+  const at = (cond: SQL | undefined): _RidSet => ({ fid, cond });
+  switch (f.op) {
+    case "eq":
+    case "raw":
+    case "or":
+    case "orlist":
+      return at(sql`text IN (${_list(texts)})`);
+    case "and":
+    case "andlist":
+      return _combine("INTERSECT", f.values.map((v) => at(sql`text IN (${_list(_texts([v]))})`)));
+    case "contains":
+      return _combine("UNION", plain.map((t) => at(sql`instr(text, ${t}) > 0`)));
+    case "near":
+      return _combine("UNION", _lowered(plain).map((t) => at(sql`instr(folded, ${t}) > 0`)));
+    case "startswith":
+      return _combine("UNION", plain.map((t) => at(_prefixRange(sql`text`, t))));
+    case "startswithi":
+      return _combine("UNION", _lowered(plain).map((t) => at(_prefixRange(sql`folded`, t))));
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      const op = f.op;
+      return _combine("UNION", f.values.map((v) => at(_entryRange(op, v))));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A compound SELECT of rids; a nested compound is wrapped so each operator applies to its own parts. */
+function _setSql(set: _RidSet): SQL {
+  if ("fid" in set) {
+    return set.cond
+      ? sql`SELECT rid FROM record_values WHERE fid = ${set.fid} AND ${set.cond}`
+      : sql`SELECT rid FROM record_values WHERE fid = ${set.fid}`;
+  }
+  const members = set.parts.map((p) => ("fid" in p ? _setSql(p) : sql`SELECT rid FROM (${_setSql(p)})`));
+  return sql.join(members, sql.raw(` ${set.op} `));
+}
 
 type RangeOp = "gt" | "gte" | "lt" | "lte";
 

@@ -5,6 +5,7 @@
  * works unchanged; `apply` is one transaction.
  */
 import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
+import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { openDatabase, type OpenOptions } from "./open.js";
@@ -28,6 +29,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const db = openDatabase(opts);
   const catalog = createCatalog(db.$client);
   const accounts = createAccountStore(db);
+  const cached = createAccountCache(db.$client, accounts);
   const reader = createRecordReader(db, catalog);
   const outbox = createOutboxStore(db.$client);
   const apply = createApplier(db, catalog, outbox);
@@ -41,13 +43,13 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
 
   return {
     createFlock: _async(accounts.createFlock),
-    getFlock: _async(accounts.getFlock),
+    getFlock: _async(cached.getFlock),
     listFlocks: _async(accounts.listFlocks),
     renameFlock: _async(accounts.renameFlock),
     putUser: _async(accounts.putUser),
-    getUser: _async(accounts.getUser),
+    getUser: _async(cached.getUser),
     putApiKey: _async(accounts.putApiKey),
-    getApiKey: _async(accounts.getApiKey),
+    getApiKey: _async(cached.getApiKey),
     deleteApiKey: _async(accounts.deleteApiKey),
     getSetting: _async(accounts.getSetting),
     initSetting: _async(accounts.initSetting),

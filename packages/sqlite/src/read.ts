@@ -6,7 +6,7 @@
 import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { compileCount, compilePage, compileWhere, type FieldIdLookup } from "./compile.js";
+import { compileCount, compileEqualityPage, compileMatchCount, compilePage, compileWhere, type FieldIdLookup } from "./compile.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
 import { createStatementCache } from "./statement-cache.js";
@@ -82,15 +82,32 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     return statement.all(...params) as RecordRow[];
   };
 
-  /** The number of matches: the kept counts when unfiltered, else `count(*)` of the WHERE. */
-  const count = (cid: number, query: ListQuery, where: SQL): number => {
+  const countOf = (query: SQL): number => {
+    const { statement, params } = prepared(query);
+    return (statement.get(...params) as { n: number }).n;
+  };
+
+  /**
+   * The number of matches: the kept counts when unfiltered; else, when the filters can be
+   * counted from `record_values` alone, that count less the deleted matches (found by
+   * walking the few deleted records, see `_FEW_DELETED`); else `count(*)` of the WHERE,
+   * which probes each match's state in `records`.
+   */
+  const count = (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): number => {
+    const kept = new Map(selCounts.all(cid).map((c) => [c.state, c.n]));
     if (query.filters.length === 0) {
       let n = 0;
-      for (const c of selCounts.all(cid)) if ((query.states as string[]).includes(c.state)) n += c.n;
+      for (const [state, k] of kept) if ((query.states as string[]).includes(state)) n += k;
       return n;
     }
-    const { statement, params } = prepared(compileCount(where));
-    return (statement.get(...params) as { n: number }).n;
+    const deleted = kept.get("deleted") ?? 0;
+    const showsDeleted = query.states.includes("deleted");
+    const fast = query.states.includes("updated") && (showsDeleted || deleted <= _FEW_DELETED);
+    const every = fast ? compileMatchCount(query, fieldId) : undefined;
+    if (every === undefined) return countOf(compileCount(where));
+    if (showsDeleted || deleted === 0) return countOf(every);
+    const deletedWhere = compileWhere(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
+    return countOf(every) - countOf(compileCount(deletedWhere));
   };
 
   return {
@@ -132,16 +149,16 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       if (cid === undefined) return { total: 0, records: [] };
       const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
       const where = compileWhere(cid, query, fieldId);
-      const total = count(cid, query, where);
+      const total = count(cid, query, where, fieldId);
       const offset = (query.page - 1) * query.pageSize;
       if (offset >= total || query.pageSize <= 0) return { total, records: [] };
       const limit = Math.min(query.pageSize, total - offset);
       // Past the middle, read from the end so the last page costs what the first does.
       const fromEnd = total - offset - limit;
+      const pageOf = (at: { limit: number; offset: number; fromEnd: boolean }) =>
+        rowsOf(compileEqualityPage(cid, query, fieldId, at) ?? compilePage(where, at));
       const rows =
-        fromEnd < offset
-          ? rowsOf(compilePage(where, { limit, offset: fromEnd, fromEnd: true })).reverse()
-          : rowsOf(compilePage(where, { limit, offset, fromEnd: false }));
+        fromEnd < offset ? pageOf({ limit, offset: fromEnd, fromEnd: true }).reverse() : pageOf({ limit, offset, fromEnd: false });
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
     },
 
@@ -163,3 +180,12 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     },
   };
 }
+
+// --- internal ---
+
+/**
+ * Up to this many deleted records in a collection, a live-only count is the count of every
+ * match less the deleted ones, found by walking the deleted records (one probe each);
+ * beyond it, each match's state is probed instead.
+ */
+const _FEW_DELETED = 1000;

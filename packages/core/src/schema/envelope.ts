@@ -56,15 +56,22 @@ export type ListWrapper = {
  * toSingleEnvelope(record, new Map([["/demo/person/0123456789abcdef01234567/", "Ada Lovelace"]]))
  */
 export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<string, string>): SingleEnvelope {
+  // One pass over the stored fields, then the person schema's missing ones (as
+  // `_completeData` orders them); only strings can be references, only nulls list fields.
+  const isPerson = record.type === "person";
   const data: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(_completeData(record))) {
-    if (typeof value === "string" && expanded.has(value)) {
-      data[field] = { display_value: expanded.get(value), ref: value };
-    } else if (value === null && record.type === "person" && PERSON_FIELDS[field] === "list") {
+  for (const field of Object.keys(record.data)) {
+    const value = record.data[field];
+    if (typeof value === "string") {
+      data[field] = expanded.size > 0 && expanded.has(value) ? { display_value: expanded.get(value), ref: value } : value;
+    } else if (value === null && isPerson && PERSON_FIELDS[field] === "list") {
       data[field] = [null];
     } else {
       data[field] = value;
     }
+  }
+  if (isPerson) {
+    for (const [field, unset] of _PERSON_UNSET_SINGLE) if (!(field in data)) data[field] = unset();
   }
   return {
     bucket: record.flock,
@@ -120,8 +127,16 @@ export function toListWrapper(page: ListPage<StoredRecord>, query: ListQuery): L
 function _completeData(record: StoredRecord): Record<string, unknown> {
   if (record.type !== "person") return { ...record.data };
   const data: Record<string, unknown> = { ...record.data };
-  for (const [field, kind] of Object.entries(PERSON_FIELDS)) {
-    if (!(field in data)) data[field] = kind === "flag" ? false : null;
-  }
+  for (const [field, unset] of _PERSON_UNSET) if (!(field in data)) data[field] = unset;
   return data;
 }
+
+/** The person fields in schema order with the value an unset one has in a list element. */
+const _PERSON_UNSET: readonly (readonly [string, boolean | null])[] = Object.entries(PERSON_FIELDS).map(
+  ([field, kind]) => [field, kind === "flag" ? false : null] as const,
+);
+
+/** The same for the single-record shape, where an unset list field is a fresh `[null]`. */
+const _PERSON_UNSET_SINGLE: readonly (readonly [string, () => unknown])[] = Object.entries(PERSON_FIELDS).map(
+  ([field, kind]) => [field, kind === "flag" ? () => false : kind === "list" ? () => [null] : () => null] as const,
+);
