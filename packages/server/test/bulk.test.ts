@@ -3,25 +3,13 @@
  * queued, run (as the task worker runs it) and read back as a `core_event` record, and
  * every bad body refused with a 400 naming the problem before anything is queued.
  */
-import { createMemoryStorage, runTask, type Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestApp, KEYS, seed, type TestApp } from "./helpers/app.js";
+import { runTask } from "@records-service/core";
+import { describe, expect, it } from "vitest";
+import { appSetupOn, STORAGE_ADAPTERS } from "./helpers/adapters.js";
+import { KEYS, seed, type TestApp } from "./helpers/app.js";
 
-const opened: Storage[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-});
-
-describe.each([
-  ["memory", () => createMemoryStorage()],
-  ["sqlite", () => createSqliteStorage({ path: ":memory:" })],
-])("bulk actions on %s storage", (_name, make) => {
-  async function setup() {
-    const storage = make();
-    opened.push(storage);
-    return createTestApp({ storage });
-  }
+describe.each(STORAGE_ADAPTERS)("bulk actions on %s storage", (_name, make) => {
+  const setup = appSetupOn(make);
 
   /** Posts a bulk action, runs its task to the end, and returns the task record's envelope. */
   async function bulk(t: TestApp, body: unknown, flock = "alpha") {

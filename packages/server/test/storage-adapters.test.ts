@@ -2,26 +2,13 @@
  * One end-to-end HTTP scenario run on each Storage adapter (the in-memory reference and
  * SQLite in memory), so the app's behaviour does not depend on the adapter.
  */
-import { createMemoryStorage, type Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestApp, KEYS, PASSWORD } from "./helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { appSetupOn, STORAGE_ADAPTERS } from "./helpers/adapters.js";
+import { KEYS, PASSWORD } from "./helpers/app.js";
 import { snapshot } from "./helpers/snapshot.js";
 
-const opened: Storage[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-});
-
-describe.each([
-  ["memory", () => createMemoryStorage()],
-  ["sqlite", () => createSqliteStorage({ path: ":memory:" })],
-])("HTTP scenario on %s storage", (_name, make) => {
-  async function setup() {
-    const storage = make();
-    opened.push(storage);
-    return createTestApp({ storage });
-  }
+describe.each(STORAGE_ADAPTERS)("HTTP scenario on %s storage", (_name, make) => {
+  const setup = appSetupOn(make);
 
   it("logs in, discovers, and runs every generic operation", async () => {
     const t = await setup();
