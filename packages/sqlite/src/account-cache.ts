@@ -2,22 +2,18 @@
  * @module account-cache
  * Every API request looks up its key, the key's user and the flock (twice: the route's
  * access check and the engine's own). These rows change rarely, so they are kept in memory
- * and dropped whenever the database may have changed: `total_changes()` moves when this
- * connection writes (checked on every lookup; it costs next to nothing), `PRAGMA
- * data_version` when another connection (e.g. the CLI's `user add`) commits. The pragma
- * costs as much as the lookup it saves, so it is asked at most every `recheckMs` (25 ms):
- * another process's change is seen within that time.
+ * and dropped whenever the database may have changed, as told by a `ChangeWatch` (own
+ * writes at once, other connections' commits within its 25 ms).
  */
 import type { ApiKeyRow, FlockRow, UserRow } from "@records-service/core";
 import type Database from "better-sqlite3";
 import type { AccountStore } from "./accounts.js";
+import { createChangeWatch, type ChangeWatch, type ChangeWatchOptions } from "./change-watch.js";
 
-/** Options of `createAccountCache`; tests inject the time. */
-export interface AccountCacheOptions {
-  /** How long another connection's commit may go unseen, in ms. Default 25. */
-  recheckMs?: number;
-  /** A monotonic clock in ms. Default `performance.now`. */
-  now?: () => number;
+/** Options of `createAccountCache`: a shared watch, or the options of its own (tests inject the time). */
+export interface AccountCacheOptions extends ChangeWatchOptions {
+  /** The watch telling when to drop the cache; default a new one on `client`. */
+  watch?: ChangeWatch;
 }
 
 /** The cached lookups, with the same meaning as the account store's. */
@@ -37,29 +33,17 @@ export function createAccountCache(
   accounts: AccountStore,
   opts: AccountCacheOptions = {},
 ): CachedLookups {
-  const recheckMs = opts.recheckMs ?? 25;
-  const now = opts.now ?? (() => performance.now());
-  const selChanges = client.prepare<[], number>("SELECT total_changes()").pluck();
-  const selVersion = client.prepare<[], number>("PRAGMA data_version").pluck();
+  const watch = opts.watch ?? createChangeWatch(client, opts);
   const flocks = new Map<string, FlockRow>();
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
-  let changes = -1;
-  let version = -1;
-  let checked = -Infinity;
+  let seen = -1;
 
   /** Empties the maps when the database changed since the last lookup. */
   const sync = () => {
-    const c = selChanges.get()!;
-    let v = version;
-    const t = now();
-    if (t - checked >= recheckMs) {
-      v = selVersion.get()!;
-      checked = t;
-    }
-    if (c === changes && v === version) return;
-    changes = c;
-    version = v;
+    const g = watch.generation();
+    if (g === seen) return;
+    seen = g;
     flocks.clear();
     users.clear();
     keys.clear();

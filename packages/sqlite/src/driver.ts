@@ -7,6 +7,7 @@
 import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
+import { createChangeWatch } from "./change-watch.js";
 import { createCatalog } from "./catalog.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
@@ -15,8 +16,11 @@ import { createScanner } from "./scan.js";
 import { createOutboxStore } from "./outbox.js";
 import { createApplier } from "./write.js";
 
-/** Options of `createSqliteStorage`: a file path or `":memory:"`, and read-only mode. */
-export type SqliteStorageOptions = OpenOptions;
+/** Options of `createSqliteStorage`: a file path or `":memory:"`, read-only mode, and the change watch's clock. */
+export interface SqliteStorageOptions extends OpenOptions {
+  /** The monotonic ms clock deciding when other connections' commits are looked for (tests). */
+  now?: () => number;
+}
 
 /**
  * Opens (creating and migrating as needed) the database and returns a `Storage` over it.
@@ -29,7 +33,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const db = openDatabase(opts);
   const catalog = createCatalog(db.$client);
   const accounts = createAccountStore(db);
-  const cached = createAccountCache(db.$client, accounts);
+  const watch = createChangeWatch(db.$client, { now: opts.now });
+  const cached = createAccountCache(db.$client, accounts, { watch });
   const reader = createRecordReader(db, catalog);
   const outbox = createOutboxStore(db.$client);
   const apply = createApplier(db, catalog, outbox);
@@ -73,6 +78,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     }),
     listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
+    changeGeneration: watch.generation,
     close: _async(() => {
       if (db.$client.open) db.$client.close();
     }),

@@ -63,8 +63,13 @@ export function createMemoryStorage(): Storage {
     return r && r.flock === flock && r.type === type ? r : undefined;
   };
 
+  // Moved by every write (also one that then fails: a spare invalidation is harmless).
+  let generation = 0;
+
   return {
+    changeGeneration: () => generation,
     async createFlock(flock) {
+      generation += 1;
       if (flocks.has(flock.identifier)) return false;
       flocks.set(flock.identifier, _copy(flock));
       return true;
@@ -73,6 +78,7 @@ export function createMemoryStorage(): Storage {
       return _copyOpt(flocks.get(identifier));
     },
     async renameFlock(identifier, name) {
+      generation += 1;
       const row = flocks.get(identifier);
       if (!row) return false;
       flocks.set(identifier, { ...row, name });
@@ -83,18 +89,21 @@ export function createMemoryStorage(): Storage {
     },
 
     async putUser(user) {
+      generation += 1;
       users.set(user.username, _copy(user));
     },
     async getUser(username) {
       return _copyOpt(users.get(username));
     },
     async putApiKey(key) {
+      generation += 1;
       keys.set(key.tokenHash, _copy(key));
     },
     async getApiKey(tokenHash) {
       return _copyOpt(keys.get(tokenHash));
     },
     async deleteApiKey(tokenHash) {
+      generation += 1;
       return keys.delete(tokenHash);
     },
 
@@ -102,10 +111,12 @@ export function createMemoryStorage(): Storage {
       return settings.get(name);
     },
     async initSetting(name, value) {
+      generation += 1;
       if (!settings.has(name)) settings.set(name, value);
       return settings.get(name)!;
     },
     async putSetting(name, value) {
+      generation += 1;
       settings.set(name, value);
     },
 
@@ -159,10 +170,12 @@ export function createMemoryStorage(): Storage {
       return [...byType.values()].sort((a, b) => _cmp(a.name, b.name));
     },
     async apply(changes: ChangeSet) {
+      generation += 1;
       _check(changes, records, files, jobs);
       _write(changes, records, files, jobs);
     },
     async deleteRecords(flock, type, ids) {
+      generation += 1;
       let removed = 0;
       for (const id of new Set(ids)) {
         if (!recordOf(flock, type, id)) continue;
@@ -182,6 +195,7 @@ export function createMemoryStorage(): Storage {
       return due.slice(0, Math.max(0, limit)).map(_copy);
     },
     async finishJob(id, update, changes = {}) {
+      generation += 1;
       const job = jobs.get(id);
       if (!job) throw notFound("job not found", `no outbox job with id '${id}'`);
       _check(changes, records, files, jobs);

@@ -267,6 +267,14 @@ export interface Storage {
   // --- files ---
   getFile(flock: string, id: string): Promise<StoredFile | undefined>;
 
+  /**
+   * A number that moves whenever anything in the database may have changed: this adapter's
+   * own writes at once, other processes' commits within a short bounded delay (the SQLite
+   * adapter's 25 ms). Lets callers cache derived answers (e.g. serialized responses).
+   * Optional and synchronous; an adapter without it is never cached against.
+   */
+  changeGeneration?(): number;
+
   /** Releases the database. Further calls may fail. */
   close(): Promise<void>;
 }

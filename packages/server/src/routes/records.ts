@@ -9,6 +9,7 @@ import { badRequest, parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEn
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import { createResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 
 /** Types only the service creates: data events (emission) and tasks (core_event). */
@@ -51,9 +52,21 @@ export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono
     return c.json(toListWrapper(page, query));
   });
 
+  // The single-record GET is the hottest read: its JSON text is kept until anything is
+  // written (auth and the flock check still run on every request).
+  const singles = createResponseCache(storage);
   routes.get("/:flock/:type/:id", ...guard, async (c) => {
     const { flock, type, id } = c.req.param();
-    return c.json(await engine.toSingle(await engine.get(flock, type, id)));
+    const gen = singles.generation();
+    if (gen === undefined) return c.json(await engine.toSingle(await engine.get(flock, type, id)));
+    const key = `${flock}\u0000${type}\u0000${id}`;
+    let text = singles.get(key, gen);
+    if (text === undefined) {
+      text = JSON.stringify(await engine.toSingle(await engine.get(flock, type, id)));
+      singles.set(key, gen, text);
+    }
+    // What `c.json` sends, without serializing again.
+    return c.body(text, 200, _JSON_TYPE);
   });
 
   // PATCH is accepted wherever PUT updates (contract, compatibility).
@@ -78,6 +91,8 @@ export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono
 }
 
 // --- internal ---
+
+const _JSON_TYPE = { "Content-Type": "application/json" } as const;
 
 function _isPersonField(field: string): boolean {
   return Object.hasOwn(PERSON_FIELDS, field);

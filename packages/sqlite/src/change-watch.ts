@@ -1,0 +1,60 @@
+/**
+ * @module change-watch
+ * One number that moves whenever the database may have changed, for caches of things read
+ * from it (the account cache, the server's serialized responses). `total_changes()` moves
+ * when this connection writes (asked on every call; it costs next to nothing), `PRAGMA
+ * data_version` when another connection (e.g. the CLI's `user add`) commits. The pragma
+ * costs as much as a small lookup, so it is asked at most every `recheckMs` (25 ms):
+ * another process's change is seen within that time.
+ */
+import type Database from "better-sqlite3";
+
+/** Options of `createChangeWatch`; tests inject the time. */
+export interface ChangeWatchOptions {
+  /** How long another connection's commit may go unseen, in ms. Default 25. */
+  recheckMs?: number;
+  /** A monotonic clock in ms. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** The database's change generation. */
+export interface ChangeWatch {
+  /** A counter that grows by one each time a change is noticed. */
+  generation(): number;
+}
+
+/**
+ * Watches one connection's database for changes.
+ *
+ * @example
+ * const watch = createChangeWatch(db.$client);
+ * const g = watch.generation(); // ... later: watch.generation() !== g once anything was written
+ */
+export function createChangeWatch(client: Database.Database, opts: ChangeWatchOptions = {}): ChangeWatch {
+  const recheckMs = opts.recheckMs ?? 25;
+  const now = opts.now ?? (() => performance.now());
+  const selChanges = client.prepare<[], number>("SELECT total_changes()").pluck();
+  const selVersion = client.prepare<[], number>("PRAGMA data_version").pluck();
+  let changes = -1;
+  let version = -1;
+  let checked = -Infinity;
+  let generation = 0;
+
+  return {
+    generation() {
+      const c = selChanges.get()!;
+      let v = version;
+      const t = now();
+      if (t - checked >= recheckMs) {
+        v = selVersion.get()!;
+        checked = t;
+      }
+      if (c !== changes || v !== version) {
+        changes = c;
+        version = v;
+        generation += 1;
+      }
+      return generation;
+    },
+  };
+}
