@@ -49,6 +49,7 @@ export {
   isResourceTypeName,
   resourceTypeSet,
   assertServedType,
+  MEMBERSHIP_TYPES,
 } from "./schema/resource-types.js";
 export {
   PERSON_FIELDS,
@@ -69,6 +70,7 @@ export type { ListEntry } from "./schema/list-entries.js";
 export { DISPLAY_FIELDS, displayValueOf } from "./schema/display.js";
 export {
   recordUri,
+  holdsReference,
   parseRecordUri,
   isRecordUri,
   normalizeReference,
@@ -248,7 +250,6 @@ export { taskSummary, taskState, taskView, countsOf, MAX_ERROR_DETAILS } from ".
 export {
   BULK_ACTIONS,
   BULK_DEFAULT_TYPE,
-  MEMBERSHIP_TYPES,
   BulkActionBodySchema,
   prepareBulkParams,
 } from "./tasks/bulk-params.js";

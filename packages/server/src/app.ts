@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { describeError, errorResponse } from "./http/errors.js";
+import { createResponseCache } from "./http/response-cache.js";
 import { createLoginFlow } from "./auth/login-flow.js";
 import { CONFIG_DEFAULTS } from "./config/schema.js";
 import { storedSecret } from "./derived/card-url.js";
@@ -110,13 +111,15 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));
-  app.route("/api/v1", createRecordRoutes(engine, "v1"));
+  // One single-record cache for both surfaces: v1 and v2 answer the same text.
+  const singles = createResponseCache(storage);
+  app.route("/api/v1", createRecordRoutes(engine, "v1", singles));
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
-  app.route("/api/v2", createRecordRoutes(engine, "v2"));
+  app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
 
   app.notFound((c) =>

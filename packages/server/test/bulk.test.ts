@@ -97,6 +97,7 @@ describe.each(STORAGE_ADAPTERS)("bulk actions on %s storage", (_name, make) => {
     { name: "a boolean field set to maybe", json: { action: "set-single-field", query: {}, field: "deceased", value: "maybe" }, detail: /deceased: expected true or false/ },
     { name: "a reference to no record", json: { action: "set-single-field", query: {}, field: "contact_ref", value: "/alpha/person/0123456789abcdef01234567/", resource_type: "journal" }, detail: /no record/ },
     { name: "an unknown resource type", json: { action: "add_tag", query: {}, value: "x", resource_type: "widget" }, detail: /"widget" is not a resource type/ },
+    { name: "the tasks' own resource type", json: { action: "set-single-field", query: {}, field: "tag", value: "complete", resource_type: "core_event" }, detail: /resource_type core_event holds the tasks themselves/ },
     { name: "a value that is a number", json: { action: "set-single-field", query: {}, field: "title", value: 7 }, detail: /value must be a string/ },
     // Keys that are also Object property names: never dropped, so never a match-all query.
     { name: "constructor in a person query", body: '{"action":"add_tag","query":{"constructor":"yes"},"value":"x"}', error: "unknown field", detail: /"constructor" is not a field/ },

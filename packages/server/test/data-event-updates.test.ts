@@ -42,12 +42,29 @@ describe("PUT /api/v1/{flock}/data_event/{id}/", () => {
   it("accepts tags, a later expiry and unchanged read-only values; removing a tag queues the action again", async () => {
     const { t, path, read } = await withEvent();
     const before = (await read()) as { data: Record<string, unknown> };
+    const eventId = path.split("/").at(-2);
+    const jobsAtStart = await t.storage.listJobs({});
+    // The action's tag, as if it had run: adding tags queues nothing.
     const ok = await t.call("PUT", path, {
       key: KEYS.alice,
-      json: { name: before.data.name, fire_at: before.data.fire_at, tags: ["mine"], expires_at: "2027-01-01" },
+      json: { name: before.data.name, fire_at: before.data.fire_at, tags: ["mine", "send-json-webhook"], expires_at: "2027-01-01" },
     });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ tags: ["mine"], expires_at: "2027-01-01" });
+    expect(await ok.json()).toEqual({ tags: ["mine", "send-json-webhook"], expires_at: "2027-01-01" });
+    const jobsBefore = await t.storage.listJobs({});
+    expect(jobsBefore).toEqual(jobsAtStart);
+
+    expect((await t.call("PUT", path, { key: KEYS.alice, json: { tags: ["mine"] } })).status).toBe(200);
+    const jobsAfter = await t.storage.listJobs({});
+    expect(jobsAfter).toHaveLength(jobsBefore.length + 1);
+    const known = new Set(jobsBefore.map((j) => j.id));
+    const added = jobsAfter.filter((j) => !known.has(j.id));
+    expect(added).toEqual([
+      expect.objectContaining({ flock: "alpha", dataEventId: eventId, trigger: "contact_created", action: "send-json-webhook", status: "pending", attempts: 0 }),
+    ]);
+
+    // Removing a tag that names no action queues nothing more.
     expect((await t.call("PUT", path, { key: KEYS.alice, json: { tags: null } })).status).toBe(200);
+    expect(await t.storage.listJobs({})).toHaveLength(jobsAfter.length);
   });
 });

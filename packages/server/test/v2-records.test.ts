@@ -84,6 +84,26 @@ describe("v2 record paths", () => {
     expect(typeof body.description).toBe("string");
   });
 
+  it("answers a restore of a live record with 409 and an unknown field with 400 naming it, in the v2 shape", async () => {
+    const t = await createV2TestApp();
+    const created = await t.call("POST", "/api/v2/alpha/person/", { key: KEYS.alice, json: { first_name: "Ada" } });
+    const id = (((await created.json()) as { uri: string }).uri).split("/")[3]!;
+    const before = await (await t.call("GET", `/api/v2/alpha/person/${id}/`, { key: KEYS.alice })).json();
+
+    const restore = await t.call("POST", `/api/v2/alpha/person/${id}/restore/`, { key: KEYS.alice });
+    expect(restore.status).toBe(409);
+    const restoreBody = (await restore.json()) as Record<string, unknown>;
+    expect(Object.keys(restoreBody).sort()).toEqual(["description", "title"]);
+
+    const put = await t.call("PUT", `/api/v2/alpha/person/${id}/`, { key: KEYS.alice, json: { shoe: 1 } });
+    expect(put.status).toBe(400);
+    const putBody = (await put.json()) as Record<string, unknown>;
+    expect(Object.keys(putBody).sort()).toEqual(["description", "title"]);
+    expect(putBody.description).toContain("shoe");
+
+    expect(await (await t.call("GET", `/api/v2/alpha/person/${id}/`, { key: KEYS.alice })).json()).toEqual(before);
+  });
+
   it("answers invalid JSON on create with a v2 400 and stores nothing", async () => {
     const t = await createV2TestApp();
     const res = await t.call("POST", "/api/v2/alpha/person/", { key: KEYS.alice, body: "{", headers: { "content-type": "application/json" } });

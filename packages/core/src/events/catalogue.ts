@@ -6,8 +6,8 @@
  */
 import { modifierDays, modifierWord } from "./modifiers.js";
 import type { Catalogue, EventCondition, EventEntry, EventGroup, VariationEntry, VariationPattern } from "./types.js";
+import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
 
-const MEMBERSHIP_TYPES = ["member", "membership"] as const;
 
 /** Membership statuses (`membership_record_status`, compared without case) that stop expiry reminders. */
 export const RENEWED_STATUS = "renewed";

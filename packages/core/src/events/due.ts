@@ -21,6 +21,7 @@ import { recordUri } from "../schema/references.js";
 import type { StoredRecord } from "../storage/types.js";
 import { formatTimestamp, parseTimestamp } from "../time.js";
 import { EVENT_CATALOGUE } from "./catalogue.js";
+import { isFlagSet } from "./flags.js";
 import { parseTriggerName } from "./trigger-names.js";
 import type { Catalogue, EventCondition, EventEntry, VariationEntry } from "./types.js";
 
@@ -238,7 +239,7 @@ function _referenceText(record: StoredRecord, field: string): string | undefined
 function _holds(c: EventCondition, record: StoredRecord, uri: string, paid: ReadonlySet<string> | undefined): boolean {
   switch (c.kind) {
     case "flag":
-      return _isTrue(record.data[c.field]) === c.is;
+      return isFlagSet(record.data[c.field]) === c.is;
     case "one_of":
       return _oneOf(record.data[c.field], c.values);
     case "not_one_of":
@@ -249,10 +250,6 @@ function _holds(c: EventCondition, record: StoredRecord, uri: string, paid: Read
 }
 
 /** Open schemas: a client may store a flag as a boolean, a string or a number. */
-function _isTrue(v: unknown): boolean {
-  if (v === true || v === 1) return true;
-  return typeof v === "string" && (v.toLowerCase() === "true" || v === "1");
-}
 
 function _oneOf(v: unknown, values: readonly string[]): boolean {
   if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") return false;

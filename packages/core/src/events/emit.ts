@@ -31,6 +31,7 @@ import { formatTimestamp } from "../time.js";
 import { recordUri } from "../schema/references.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { DATA_EVENT_TYPE } from "./data-event.js";
+import { isFlagSet } from "./flags.js";
 import { paymentEvent } from "./payment.js";
 
 /** Resource types whose writes never emit events: the events themselves, tasks and the journal. */
@@ -124,7 +125,7 @@ export function recordEvents(before: StoredRecord | null, after: StoredRecord): 
       break;
     case "member":
     case "membership":
-      if (created && _isSet(after.data.is_renewal)) out.push("renewal_confirmation");
+      if (created && isFlagSet(after.data.is_renewal)) out.push("renewal_confirmation");
       if (movedInto("membership_record_status", ["cancelled"], false)) out.push("cancelling_membership");
       break;
     case "ticket":
@@ -145,7 +146,7 @@ export function recordEvents(before: StoredRecord | null, after: StoredRecord): 
     }
     case "achievement": {
       const byStatus = movedInto("status", ["completed"], true) !== null;
-      const byFlag = _isSet(after.data.completed) && !(before && _isSet(before.data.completed));
+      const byFlag = isFlagSet(after.data.completed) && !(before && isFlagSet(before.data.completed));
       if (byStatus || byFlag) out.push("achievement_completed");
       break;
     }
@@ -187,9 +188,6 @@ function _status(v: unknown): string | null {
   return s === "" ? null : s;
 }
 
-function _isSet(v: unknown): boolean {
-  return v === true || v === "true" || v === 1 || v === "1";
-}
 
 function _tags(data: Record<string, unknown>): string[] {
   return Array.isArray(data.tags) ? data.tags.filter((t): t is string => typeof t === "string") : [];

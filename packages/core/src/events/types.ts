@@ -17,7 +17,7 @@ export type EventTiming = "relative" | "action" | "daily";
 
 /**
  * A condition on the context record's data that must hold for a date-relative event to fire.
- * - `flag`: `is: true` holds when the field is set to true (`true`, `"true"`, `1`, `"1"`);
+ * - `flag`: `is: true` holds when the field is set (`isFlagSet`: `true`, `1`, `"1"`, `"true"` in any case);
  *   `is: false` holds otherwise (unset included);
  * - `not_one_of` / `one_of`: the field's text, compared without case, is not / is one of `values`
  *   (an unset field is "not one of" anything);

@@ -6,9 +6,8 @@
 import { badRequest } from "../errors.js";
 import { MAX_FIELD_NAME_LENGTH } from "./limits.js";
 import { MODIFIERS, type Modifier } from "./types.js";
+import { FIELD_NAME_RE } from "../schema/input.js";
 
-/** What a filter field name must look like: a letter or `_`, then letters, digits, `_`. */
-export const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Splits a filter key at its LAST `__`; a key without `__` is a bare field (`eq`).

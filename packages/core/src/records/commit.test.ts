@@ -185,6 +185,15 @@ describe("engine.emit", () => {
     expect(await engine.emit("other", [input])).toHaveLength(1);
   });
 
+  it("skips stored keys across lookups of more than one batch of keys", async () => {
+    const { engine } = await setup();
+    const ev = (i: number) => ({ name: "login", contextUri: null, dedupeKey: `k${i}` });
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ev(from + i));
+    expect(await engine.emit("demo", range(0, 150))).toHaveLength(150);
+    const again = await engine.emit("demo", range(0, 250));
+    expect(again.map((r) => r.data.dedupe_key)).toEqual(range(150, 250).map((e) => e.dedupeKey));
+  });
+
   it("refuses an unknown trigger name, a bad time, an expiry before the fire time and an unknown flock, storing nothing", async () => {
     const { engine, events } = await setup();
     const ok = { name: "login", contextUri: null };

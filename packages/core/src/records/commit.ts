@@ -13,6 +13,7 @@ import { formatTimestamp, parseTimestamp } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 import { derive } from "./revise.js";
 import type { EngineContext, EventInput } from "./types.js";
+import { MAX_PAGE_SIZE, MAX_VALUES_PER_FILTER } from "../query/limits.js";
 
 /** What a commit added beside the caller's writes. */
 export interface CommitResult {
@@ -64,10 +65,10 @@ export async function emitEvents(ctx: EngineContext, flock: string, events: read
   const now = ctx.clock.now();
   const nowText = formatTimestamp(now);
   const planned: PlannedEvent[] = [];
-  const keys = new Set<string>();
+  const keys = await _storedDedupeKeys(ctx, flock, events);
   for (const e of events) {
     if (e.dedupeKey !== undefined) {
-      if (keys.has(e.dedupeKey) || (await _dedupeKeyStored(ctx, flock, e.dedupeKey))) continue;
+      if (keys.has(e.dedupeKey)) continue;
       keys.add(e.dedupeKey);
     }
     planned.push({
@@ -161,15 +162,26 @@ function _time(text: string, what: string): Date {
   return d;
 }
 
-async function _dedupeKeyStored(ctx: EngineContext, flock: string, key: string): Promise<boolean> {
-  const page = await ctx.storage.listRecords(flock, DATA_EVENT_TYPE, {
-    filters: [{ field: "dedupe_key", meta: false, op: "eq", values: [{ text: key }] }],
-    mode: "AND",
-    states: ["updated", "deleted"],
-    page: 1,
-    pageSize: 1,
-  });
-  return page.total > 0;
+/**
+ * The dedupe keys among `events` already stored on a data event of the flock: one indexed
+ * `or` lookup per MAX_VALUES_PER_FILTER keys rather than one query per event (the
+ * scheduler emits in chunks, each event with a key).
+ */
+async function _storedDedupeKeys(ctx: EngineContext, flock: string, events: readonly EventInput[]): Promise<Set<string>> {
+  const wanted = [...new Set(events.flatMap((e) => (e.dedupeKey === undefined ? [] : [e.dedupeKey])))];
+  const stored = new Set<string>();
+  for (let i = 0; i < wanted.length; i += MAX_VALUES_PER_FILTER) {
+    const batch = wanted.slice(i, i + MAX_VALUES_PER_FILTER);
+    const page = await ctx.storage.listRecords(flock, DATA_EVENT_TYPE, {
+      filters: [{ field: "dedupe_key", meta: false, op: "or", values: batch.map((text) => ({ text })) }],
+      mode: "AND",
+      states: ["updated", "deleted"],
+      page: 1,
+      pageSize: MAX_PAGE_SIZE, // each key is stored once; the bound only guards a duplicate
+    });
+    for (const r of page.records) if (typeof r.data.dedupe_key === "string") stored.add(r.data.dedupe_key);
+  }
+  return stored;
 }
 
 function _notify(ctx: EngineContext, jobs: readonly OutboxJob[]): void {

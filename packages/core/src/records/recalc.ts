@@ -12,7 +12,7 @@ import { createTask } from "../tasks/run.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
-import { derive, revise, sameJson } from "./revise.js";
+import { derive, sameJson } from "./revise.js";
 import type { EngineContext } from "./types.js";
 
 /** Most referencing records one forced recalculation visits. */
@@ -51,9 +51,8 @@ export async function recalcRecord(
   const now = formatTimestamp(ctx.clock.now());
   const writes: RecordWrite[] = [];
   for (const record of records) {
-    const state = transition(record.state, "recalc");
-    if (!_isStale(record)) continue;
-    writes.push({ kind: "update", record: revise(record, { state, now }), expectedVersion: record.version, before: record });
+    const next = recalculated(record, now);
+    if (next) writes.push({ kind: "update", record: next, expectedVersion: record.version, before: record });
   }
   if (writes.length) await commit(ctx, { records: writes });
   if (!more) return { status: "OK", force };
@@ -61,10 +60,24 @@ export async function recalcRecord(
   return { status: "OK", force, task_id: task.id };
 }
 
-// --- internal ---
-
-function _isStale(record: StoredRecord): boolean {
+/**
+ * The record with its derived values (display value, person's generated names and missing
+ * fields) recomputed, or undefined when none was stale. Derives once; used by the recalc
+ * operation and the recalc task alike.
+ */
+export function recalculated(record: StoredRecord, now: string): StoredRecord | undefined {
   const derived = derive(record.type, record.data);
-  const missingField = Object.keys(derived.data).some((k) => !(k in record.data));
-  return missingField || derived.displayValue !== record.displayValue || !sameJson(derived.data, record.data);
+  const stale =
+    derived.displayValue !== record.displayValue ||
+    !sameJson(derived.data, record.data) ||
+    Object.keys(derived.data).some((k) => !(k in record.data));
+  if (!stale) return undefined;
+  return {
+    ...record,
+    data: derived.data,
+    displayValue: derived.displayValue,
+    state: transition(record.state, "recalc"),
+    lastUpdated: now,
+    version: record.version + 1,
+  };
 }

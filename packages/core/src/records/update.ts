@@ -11,6 +11,7 @@ import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { changedFields, revise, updateOf } from "./revise.js";
+import type { StoredRecord } from "../storage/types.js";
 import type { EngineContext, UpdateResult } from "./types.js";
 
 /**
@@ -27,11 +28,24 @@ export async function updateRecord(
 ): Promise<UpdateResult> {
   if (type === TASK_TYPE) return updateTask(ctx, flock, id, patch); // tasks: cancel only
   const before = await loadRecord(ctx, flock, type, id);
-  const state = transition(before.state, "update");
-  const fields = validateInput(type, patch, before.data);
-  const next = revise(before, { data: { ...before.data, ...fields }, state, now: formatTimestamp(ctx.clock.now()) });
-  const changed = changedFields(before.data, next.data);
+  const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
   if (Object.keys(changed).length === 0) return { record: before, changed };
   await commit(ctx, updateOf(before, next));
   return { record: next, changed };
+}
+
+/**
+ * The pure decision of an update, shared by `PUT` and bulk actions so both change a record
+ * exactly alike: the state must allow it, the patch is validated for the type and laid over
+ * the data, derived values are recomputed. Throws the 400/409 a bad patch or state earns.
+ */
+export function planUpdate(
+  before: StoredRecord,
+  patch: Record<string, unknown>,
+  now: string,
+): { next: StoredRecord; changed: Record<string, unknown> } {
+  const state = transition(before.state, "update");
+  const fields = validateInput(before.type, patch, before.data);
+  const next = revise(before, { data: { ...before.data, ...fields }, state, now });
+  return { next, changed: changedFields(before.data, next.data) };
 }

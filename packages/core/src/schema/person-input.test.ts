@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { RecordsError } from "../errors.js";
+import { errorOf } from "../query/test-helpers.js";
 import { validatePersonInput } from "./person-input.js";
 
 const URI = "/demo/person/0123456789abcdef01234567/";
-
-function errorOf(fn: () => unknown): RecordsError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof RecordsError) return e;
-    throw e;
-  }
-  throw new Error("expected a RecordsError");
-}
 
 describe("validatePersonInput: accepted values", () => {
   it.each([

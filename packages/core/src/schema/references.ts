@@ -5,6 +5,7 @@
  */
 import { RECORD_ID_RE } from "../ids.js";
 import type { RecordKey, StoredRecord } from "../storage/types.js";
+import { parseEntry } from "./list-entries.js";
 import { RESOURCE_TYPE_RE } from "./resource-types.js";
 
 /** A parsed record URI. */
@@ -62,6 +63,21 @@ export function referencedKeys(record: StoredRecord): RecordKey[] {
     if (uri && uri.flock === record.flock) seen.set(value, { type: uri.type, id: uri.id });
   }
   return [...seen.values()];
+}
+
+/**
+ * True when a data field of `data` holds `uri`: as its whole value, or as a list entry whose
+ * value part (before `;`) is `uri` (`connections: ["/demo/person/<id>/;parent"]`).
+ *
+ * @example
+ * holdsReference({ member: "/demo/person/0123456789abcdef01234567/" }, "/demo/person/0123456789abcdef01234567/") // true
+ */
+export function holdsReference(data: Record<string, unknown>, uri: string): boolean {
+  for (const value of Object.values(data)) {
+    if (value === uri) return true;
+    if (Array.isArray(value) && value.some((e) => typeof e === "string" && parseEntry(e).value === uri)) return true;
+  }
+  return false;
 }
 
 // --- internal ---

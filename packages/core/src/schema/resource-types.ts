@@ -41,6 +41,9 @@ export const DEFAULT_RESOURCE_TYPES: readonly string[] = [
   "application",
 ];
 
+/** The types that hold membership records (`member` is what the hosted service and its card path use). */
+export const MEMBERSHIP_TYPES: readonly string[] = ["member", "membership"];
+
 /** Names that can never be generic types because they have their own endpoints. */
 export const RESERVED_TYPE_NAMES: readonly string[] = ["bulk_action", "outbox", "triggers", "user"];
 

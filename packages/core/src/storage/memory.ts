@@ -7,6 +7,7 @@
 import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
+import { holdsReference } from "../schema/references.js";
 import type {
   ApiKeyRow,
   ChangeSet,
@@ -154,7 +155,7 @@ export function createMemoryStorage(): Storage {
       const out: StoredRecord[] = [];
       for (const r of records.values()) {
         if (out.length >= limit) break;
-        if (r.flock === flock && _references(r, uri)) out.push(_copy(r));
+        if (r.flock === flock && holdsReference(r.data, uri)) out.push(_copy(r));
       }
       return out;
     },
@@ -289,16 +290,6 @@ function* _ofType(records: Iterable<StoredRecord>, flock: string, type: string):
   for (const r of records) if (r.flock === flock && r.type === type) yield r;
 }
 
-/** True when a data value equals `uri`, or a list entry equals it whole or before its `;`. */
-function _references(r: StoredRecord, uri: string): boolean {
-  for (const value of Object.values(r.data)) {
-    if (value === uri) return true;
-    if (Array.isArray(value) && value.some((e) => typeof e === "string" && (e === uri || e.split(";", 1)[0] === uri))) {
-      return true;
-    }
-  }
-  return false;
-}
 
 function _copy<T>(v: T): T {
   return structuredClone(v);

@@ -14,6 +14,7 @@ import { parseRecordUri } from "../schema/references.js";
 import { parseTimestamp } from "../time.js";
 import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
 import { TASK_TYPE } from "./types.js";
+import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
 
 /** The spec's bulk actions. */
 export const BULK_ACTIONS = ["add_tag", "remove_tag", "set-single-field", "set-single-field-on-last-membership"] as const;
@@ -22,8 +23,6 @@ export type BulkActionName = (typeof BULK_ACTIONS)[number];
 /** The resource type a bulk action queries when the body names none (the spec's "contacts"). */
 export const BULK_DEFAULT_TYPE = "person";
 
-/** The membership types whose latest record `set-single-field-on-last-membership` changes. */
-export const MEMBERSHIP_TYPES: readonly string[] = ["member", "membership"];
 
 /** The body of `POST /api/v1/{flock}/bulk_action/`, as valibot checks its shape. */
 export const BulkActionBodySchema = v.object({

@@ -6,10 +6,8 @@
  */
 import { isRecordsError } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
-import { changedFields, revise } from "../records/revise.js";
-import { validateInput } from "../schema/input.js";
+import { planUpdate } from "../records/update.js";
 import { recordUri } from "../schema/references.js";
-import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import type { BulkParams } from "./bulk-params.js";
@@ -72,10 +70,8 @@ export async function bulkStep(ctx: EngineContext, task: TaskView, limit: number
 export function decideUpdate(record: StoredRecord, patch: Record<string, unknown> | undefined, now: string): RecordOutcome {
   if (patch === undefined) return { unchanged: true };
   try {
-    const state = transition(record.state, "update");
-    const fields = validateInput(record.type, patch, record.data);
-    const next = revise(record, { data: { ...record.data, ...fields }, state, now });
-    if (Object.keys(changedFields(record.data, next.data)).length === 0) return { unchanged: true };
+    const { next, changed } = planUpdate(record, patch, now);
+    if (Object.keys(changed).length === 0) return { unchanged: true };
     return { write: { kind: "update", record: next, expectedVersion: record.version, before: record } };
   } catch (e) {
     if (!isRecordsError(e)) throw e;

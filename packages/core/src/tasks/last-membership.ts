@@ -7,7 +7,7 @@
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
 import type { StoredRecord } from "../storage/types.js";
-import { MEMBERSHIP_TYPES } from "./bulk-params.js";
+import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
 
 /** Person URIs asked for per query (a filter holds at most 100 values in the parser's limits). */
 const URIS_PER_QUERY = 100;

@@ -8,11 +8,9 @@
  */
 import * as v from "valibot";
 import { badRequest } from "../errors.js";
-import { RECALC_REFERENCING_LIMIT } from "../records/recalc.js";
-import { derive, revise, sameJson } from "../records/revise.js";
+import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalc.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
-import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
@@ -70,8 +68,9 @@ export const recalcTask: TaskKind = {
     const counts: TaskCounts = { matched: page.records.length, changed: 0, unchanged: 0, errors: 0 };
     const writes = new Map<string, RecordWrite>();
     const consider = (r: StoredRecord) => {
-      if (writes.has(r.id) || !_isStale(r)) return false;
-      writes.set(r.id, { kind: "update", record: revise(r, { state: transition(r.state, "recalc"), now }), expectedVersion: r.version, before: r });
+      const next = writes.has(r.id) ? undefined : recalculated(r, now);
+      if (!next) return false;
+      writes.set(r.id, { kind: "update", record: next, expectedVersion: r.version, before: r });
       return true;
     };
     for (const record of page.records) {
@@ -96,8 +95,3 @@ const _SCHEMA = v.object({
   referencing: v.optional(v.string("referencing must be a record URI")),
 });
 
-/** Stale: derived values (or person fields) differ from what `derive` computes now. */
-function _isStale(record: StoredRecord): boolean {
-  const derived = derive(record.type, record.data);
-  return derived.displayValue !== record.displayValue || !sameJson(derived.data, record.data) || Object.keys(derived.data).some((k) => !(k in record.data));
-}

@@ -8,7 +8,7 @@
  */
 import { badRequest } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
-import { parseRecordUri } from "../schema/references.js";
+import { holdsReference, parseRecordUri } from "../schema/references.js";
 import type { ScanQuery, StoredRecord } from "../storage/types.js";
 import type { TaskView } from "./types.js";
 
@@ -44,7 +44,7 @@ export async function nextReferencing(
   const type = types[index]!;
   const after = at && at.type === type ? at.after : null;
   const page = await ctx.storage.scanRecords(task.flock, type, _ALL, after, limit);
-  const records = page.records.filter((r) => _references(r, uri));
+  const records = page.records.filter((r) => holdsReference(r.data, uri));
   if (page.cursor !== null) return { records, cursor: JSON.stringify({ type, after: page.cursor }) };
   index += 1;
   at = index < types.length ? { type: types[index]!, after: null } : undefined;
@@ -66,11 +66,3 @@ function _readCursor(cursor: string | null): { type: string; after: string | nul
   throw badRequest("invalid task cursor", "the task's cursor is not one a recalc walk wrote");
 }
 
-/** The record holds `uri` as a data field, or as a list entry's value part. */
-function _references(r: StoredRecord, uri: string): boolean {
-  for (const value of Object.values(r.data)) {
-    if (value === uri) return true;
-    if (Array.isArray(value) && value.some((e) => typeof e === "string" && (e === uri || e.split(";", 1)[0] === uri))) return true;
-  }
-  return false;
-}

@@ -4,8 +4,11 @@
  * it may open; `login` checks the password and issues an API key, storing only its hash.
  */
 import { badRequest, formatTimestamp, type Clock, type Storage } from "@records-service/core";
+import { checkCredentials, issueToken } from "./credentials.js";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, normalizeUsername } from "./usernames.js";
+
+export { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, normalizeUsername } from "./usernames.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
-import { hashToken, newToken } from "./tokens.js";
 
 /** The roles a user may have: staff (`core`) or member (`self-service`). */
 export const ROLES = ["core", "self-service"] as const;
@@ -17,22 +20,6 @@ export interface NewUser {
   password: string;
   flocks: string[];
   role?: Role;
-}
-
-/** Longest accepted username (an email address is at most 254 characters). */
-export const MAX_USERNAME_LENGTH = 254;
-/** Longest accepted password; longer ones only cost hashing time. */
-export const MAX_PASSWORD_LENGTH = 1024;
-
-/**
- * Usernames are compared without case and surrounding spaces (they are usually email
- * addresses), so they are stored in that form.
- *
- * @example
- * normalizeUsername(" Ada@Example.org ") // "ada@example.org"
- */
-export function normalizeUsername(username: string): string {
-  return username.trim().toLowerCase();
 }
 
 /**
@@ -70,24 +57,12 @@ export async function createUser(storage: Storage, clock: Clock, u: NewUser): Pr
  * const key = await login(storage, clock, "ada@example.org", "pw"); // 64 hex chars, or undefined
  */
 export async function login(storage: Storage, clock: Clock, username: string, password: string): Promise<string | undefined> {
-  const user = username.length <= MAX_USERNAME_LENGTH ? await storage.getUser(normalizeUsername(username)) : undefined;
-  const stored = user?.passwordHash ?? (await _dummyHash());
-  const ok = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, stored));
-  if (!user || !ok) return undefined;
-  const token = newToken();
-  await storage.putApiKey({ tokenHash: hashToken(token), username: user.username, created: formatTimestamp(clock.now()), expires: null });
-  return token;
+  const { ok, user } = await checkCredentials(storage, username, password);
+  if (!ok || !user) return undefined;
+  return (await issueToken(storage, clock, user.username)).token;
 }
 
 // --- internal ---
-
-let _dummy: Promise<string> | undefined;
-
-/** A real hash of a random password, made once, to verify against for unknown usernames. */
-function _dummyHash(): Promise<string> {
-  _dummy ??= hashPassword(newToken());
-  return _dummy;
-}
 
 /** Re-applying the same password keeps the stored hash, so a config reload leaves the row unchanged. */
 async function _keepOrHash(existing: string | undefined, password: string): Promise<string> {

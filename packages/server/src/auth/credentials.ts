@@ -5,7 +5,7 @@
  * usernames cost the same scrypt work as known ones, so timing does not reveal which exist.
  */
 import { formatTimestamp, type Clock, type Storage, type UserRow } from "@records-service/core";
-import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, normalizeUsername } from "./accounts.js";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, normalizeUsername } from "./usernames.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { hashToken, newToken } from "./tokens.js";
 

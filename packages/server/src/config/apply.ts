@@ -4,15 +4,14 @@
  * and the users. Idempotent: applying the same config twice creates nothing twice and
  * leaves every row as it was.
  */
-import { randomBytes } from "node:crypto";
 import { formatTimestamp, isRecordsError, type Clock, type Storage } from "@records-service/core";
 import { createUser } from "../auth/accounts.js";
+import { SECRET_SETTING, storedSecret } from "./secret.js";
 import { ConfigError } from "./issues.js";
 import { checkFlocksExist } from "./references.js";
 import type { Config } from "./schema.js";
 
-/** The name of the setting that holds the HMAC secret. */
-export const SECRET_SETTING = "secret";
+export { SECRET_SETTING } from "./secret.js";
 
 /** What applying changed, for the start-up message. */
 export interface AppliedConfig {
@@ -61,7 +60,7 @@ export async function applyConfig(storage: Storage, clock: Clock, config: Config
 // --- internal ---
 
 async function _applySecret(storage: Storage, configured: string | undefined): Promise<string> {
-  if (configured === undefined) return storage.initSetting(SECRET_SETTING, randomBytes(32).toString("hex"));
+  if (configured === undefined) return storedSecret(storage);
   // The config is the operator's word: a new value rotates the key (old card links and
   // webhook signatures stop verifying, which is what rotating a key is for).
   await storage.putSetting(SECRET_SETTING, configured);

@@ -4,24 +4,14 @@
  * (set from the config file, or generated on first start), so a link made here verifies on
  * any server started on the same database.
  */
-import { randomBytes } from "node:crypto";
 import { isRecordId, notFound, type Storage } from "@records-service/core";
-import { SECRET_SETTING } from "../config/apply.js";
+import { storedSecret } from "../config/secret.js";
 import { cardUrl } from "./card-signature.js";
+
+export { storedSecret } from "../config/secret.js";
 
 /** Where the CLI's links point unless `--base-url` says otherwise: the default listen address. */
 export const DEFAULT_CARD_BASE_URL = "http://127.0.0.1:8080";
-
-/**
- * The HMAC secret in force for `storage`. A database that has none yet gets one (32 random
- * bytes, hex), exactly as the first `serve` would store it; the first writer wins.
- *
- * @example
- * const secret = await storedSecret(storage);
- */
-export async function storedSecret(storage: Storage): Promise<string> {
-  return (await storage.getSetting(SECRET_SETTING)) ?? storage.initSetting(SECRET_SETTING, randomBytes(32).toString("hex"));
-}
 
 /** What `memberCardUrl` takes. */
 export interface MemberCardUrlOptions {

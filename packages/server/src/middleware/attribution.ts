@@ -19,6 +19,7 @@ import { errorResponse } from "../http/errors.js";
 import type { ApplicationCounts } from "../protection/application-counts.js";
 import { applicationWarning, parseApplicationHeader } from "../protection/application-header.js";
 import { createThrottle, rateLimitHeaders, throttledDetail, type Throttle } from "../protection/throttle.js";
+import { bearerToken } from "./auth.js";
 import { clientAddress } from "./client-address.js";
 
 /** Options of `createAttribution`. */
@@ -85,6 +86,6 @@ const UNTHROTTLED: readonly RegExp[] = [
 
 /** A Bearer token's hash (the key is throttled whoever holds it), else the client address. */
 function _throttleKey(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
-  const m = /^Bearer[ \t]+(\S{1,512})[ \t]*$/i.exec(c.req.header("authorization") ?? "");
-  return m ? `key:${hashToken(m[1]!)}` : `address:${clientAddress(c)}`;
+  const token = bearerToken(c.req.header("authorization"));
+  return token ? `key:${hashToken(token)}` : `address:${clientAddress(c)}`;
 }

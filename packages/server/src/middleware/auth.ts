@@ -25,7 +25,7 @@ const MAX_TOKEN_LENGTH = 512;
  */
 export function createRequireKey(storage: Storage, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
   return async function requireKey(c, next) {
-    const token = _bearer(c.req.header("authorization"));
+    const token = bearerToken(c.req.header("authorization"));
     if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
     const key = await storage.getApiKey(hashToken(token));
     if (!key) throw _unauthorized("the API key is not valid (unknown or revoked)");
@@ -53,13 +53,20 @@ export function createRequireFlock(storage: Storage): MiddlewareHandler<AppEnv> 
   };
 }
 
-// --- internal ---
-
-function _bearer(header: string | undefined): string | undefined {
+/**
+ * The key from an `Authorization: Bearer <key>` header, or undefined when the header is
+ * missing, malformed or the key is implausibly long.
+ *
+ * @example
+ * bearerToken("Bearer abc") // "abc"
+ */
+export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
   const token = m?.[1];
   return token && token.length <= MAX_TOKEN_LENGTH ? token : undefined;
 }
+
+// --- internal ---
 
 function _unauthorized(detail: string): RecordsError {
   return new RecordsError("unauthorized", "unauthorized", detail);

@@ -21,7 +21,7 @@ import { renderCard } from "../derived/card.js";
 import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
-import { INLINE_CONTENT_TYPES } from "./files.js";
+import { INLINE_CONTENT_TYPES, mimeType, toArrayBuffer } from "./files.js";
 
 /** Supplies the HMAC secret of card signatures (read once from settings, or given). */
 export type SecretSource = () => Promise<string>;
@@ -61,10 +61,10 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     const record = await engine.get(flock, type, id);
     const photo = await _uploadedPhoto(engine, record);
     if (photo) {
-      return c.body(_arrayBuffer(photo.bytes), 200, { ...IMAGE_HEADERS, "Content-Type": _mime(photo.contentType) });
+      return c.body(toArrayBuffer(photo.bytes), 200, { ...IMAGE_HEADERS, "Content-Type": mimeType(photo.contentType) });
     }
     const image = renderInitialsAvatar(record, query.format, query.size);
-    return c.body(_arrayBuffer(image.body), 200, { ...IMAGE_HEADERS, "Content-Type": image.contentType });
+    return c.body(toArrayBuffer(image.body), 200, { ...IMAGE_HEADERS, "Content-Type": image.contentType });
   });
 
   return routes;
@@ -103,13 +103,5 @@ async function _uploadedPhoto(engine: RecordEngine, record: StoredRecord): Promi
   if (!m || m[1] !== record.flock) return undefined;
   const file = await engine.context.storage.getFile(record.flock, m[2]!);
   if (!file || file.flock !== record.flock) return undefined;
-  return INLINE_CONTENT_TYPES.includes(_mime(file.contentType)) ? file : undefined;
-}
-
-function _mime(contentType: string): string {
-  return contentType.split(";")[0]!.trim().toLowerCase();
-}
-
-function _arrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  return INLINE_CONTENT_TYPES.includes(mimeType(file.contentType)) ? file : undefined;
 }

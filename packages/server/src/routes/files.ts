@@ -26,9 +26,26 @@ export function createFileRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
     if (!file || file.flock !== flock || file.filename !== filename) {
       throw notFound("file not found", `no file ${JSON.stringify(filename.slice(0, 80))} with id ${JSON.stringify(fileId.slice(0, 40))} in this flock`);
     }
-    return c.body(_arrayBuffer(file.bytes), 200, _headers(file));
+    return c.body(toArrayBuffer(file.bytes), 200, _headers(file));
   });
   return routes;
+}
+
+/**
+ * The bare, lower-case MIME type of a stored content type (parameters dropped); a value
+ * that is not a well-formed type becomes `application/octet-stream`.
+ *
+ * @example
+ * mimeType("Image/PNG; charset=x") // "image/png"
+ */
+export function mimeType(contentType: string): string {
+  const declared = contentType.split(";")[0]!.trim().toLowerCase();
+  return _MIME_RE.test(declared) ? declared : "application/octet-stream";
+}
+
+/** The bytes of `bytes` (which may be a view into a larger buffer) as their own ArrayBuffer, for `c.body`. */
+export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 // --- internal ---
@@ -36,8 +53,7 @@ export function createFileRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
 const _MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 function _headers(file: StoredFile): Record<string, string> {
-  const declared = file.contentType.split(";")[0]!.trim().toLowerCase();
-  const type = _MIME_RE.test(declared) ? declared : "application/octet-stream";
+  const type = mimeType(file.contentType);
   const disposition = INLINE_CONTENT_TYPES.includes(type) ? "inline" : "attachment";
   return {
     "Content-Type": type,
@@ -51,8 +67,4 @@ function _headers(file: StoredFile): Record<string, string> {
 /** A quoted-string-safe fallback name for old clients: ASCII printable, no quotes or backslashes. */
 function _asciiName(name: string): string {
   return name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-}
-
-function _arrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }

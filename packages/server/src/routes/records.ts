@@ -9,7 +9,7 @@ import { badRequest, parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEn
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
-import { createResponseCache } from "../http/response-cache.js";
+import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 
 /** Types only the service creates: data events (emission) and tasks (core_event). */
@@ -19,12 +19,18 @@ const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
 export type Surface = "v1" | "v2";
 
 /**
- * Routes under `/:flock/:type` for create, list, get, update and delete.
+ * Routes under `/:flock/:type` for create, list, get, update and delete. Pass `singles` to
+ * share one single-record response cache between surfaces (the text is the same for v1
+ * and v2); without it the route set makes its own.
  *
  * @example
  * app.route("/api/v1", createRecordRoutes(engine, "v1"));
  */
-export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+export function createRecordRoutes(
+  engine: RecordEngine,
+  surface: Surface,
+  singles: ResponseCache = createResponseCache(engine.context.storage),
+): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
@@ -52,9 +58,8 @@ export function createRecordRoutes(engine: RecordEngine, surface: Surface): Hono
     return c.json(toListWrapper(page, query));
   });
 
-  // The single-record GET is the hottest read: its JSON text is kept until anything is
-  // written (auth and the flock check still run on every request).
-  const singles = createResponseCache(storage);
+  // The single-record GET is the hottest read: its JSON text is kept in `singles` until
+  // anything is written (auth and the flock check still run on every request).
   routes.get("/:flock/:type/:id", ...guard, async (c) => {
     const { flock, type, id } = c.req.param();
     const gen = singles.generation();

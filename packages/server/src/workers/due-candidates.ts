@@ -8,7 +8,7 @@
  * index range per type), for core's catch-up of events due earlier on the day of the write.
  * Core's `dueEvents` then keeps exactly those due whose conditions hold.
  */
-import { MAX_PAGE_SIZE, recordUri, type Filter, type ListQuery, type Storage, type StoredRecord, type TriggerWindow } from "@records-service/core";
+import { MAX_PAGE_SIZE, PAYMENT_PRECEDENCE, recordUri, type Filter, type ListQuery, type Storage, type StoredRecord, type TriggerWindow } from "@records-service/core";
 import { windowPrefixes } from "./due-prefixes.js";
 
 /**
@@ -84,7 +84,7 @@ export const PAYMENT_FIELDS_FOR: Readonly<Record<string, readonly string[]>> = {
   invoice: ["invoice_ref"],
 };
 
-const ALL_PAYMENT_FIELDS = ["membership_ref", "ticket_ref", "donation_ref", "reservation_ref", "invoice_ref", "booking_ref"];
+const ALL_PAYMENT_FIELDS = PAYMENT_PRECEDENCE.map((p) => p.field);
 
 // --- internal ---
 
