@@ -9,6 +9,10 @@ export const projects = [
   },
   {
     extends: true as const,
+    test: { name: "sql", root: "packages/sql", include: ["src/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
     test: { name: "sqlite", root: "packages/sqlite", include: ["src/**/*.test.ts"] },
   },
   {

@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { schema } from "./schema.js";
-import { registerTextFunctions } from "./text-order.js";
+import { registerTextFunctions } from "./text-functions.js";
 
 /** Options of `openDatabase` and `createSqliteStorage`. */
 export interface OpenOptions {

@@ -7,7 +7,7 @@ import { parseListQuery } from "@records-service/core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCatalog } from "./catalog.js";
-import { compileCount, compileEqualityPage, compileMatchCount, compilePage, compileWhere } from "./compile.js";
+import { compiler } from "./compiler.js";
 import { openDatabase } from "./open.js";
 import { createApplier } from "./write.js";
 
@@ -36,13 +36,13 @@ const dialect = new SQLiteSyncDialect();
 /** The plan lines of the page (from the start or the end) and count statements of a query string. */
 function plans(qs: string, fromEnd = false): { page: string[]; count: string[] } {
   const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-  const where = compileWhere(cid, q, (name) => catalog.fieldId(cid, name));
-  const explain = (s: ReturnType<typeof compileCount>) => {
+  const where = compiler.where(cid, q, (name) => catalog.fieldId(cid, name));
+  const explain = (s: ReturnType<typeof compiler.count>) => {
     const { sql, params } = dialect.sqlToQuery(s);
     const rows = db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
     return rows.map((r) => r.detail);
   };
-  return { page: explain(compilePage(where, { limit: 25, offset: 0, fromEnd })), count: explain(compileCount(where)) };
+  return { page: explain(compiler.page(where, { limit: 25, offset: 0, fromEnd })), count: explain(compiler.count(where)) };
 }
 
 describe("query plans", () => {
@@ -89,7 +89,7 @@ describe("query plans", () => {
     { qs: "score__gte=30", index: "record_values_fid_num_idx (fid=? AND num>?)" },
   ])("the count of every state of ?$qs reads only $index", ({ qs, index }) => {
     const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-    const plan = explainPlan(compileMatchCount(q, (name) => catalog.fieldId(cid, name))!);
+    const plan = explainPlan(compiler.matchCount(q, (name) => catalog.fieldId(cid, name))!);
     expect(plan.join("\n")).toContain(index);
     expect(plan.join("\n")).not.toContain("records");
     expect(plan.filter((line) => line.startsWith("SCAN record_values"))).toEqual([]);
@@ -97,15 +97,15 @@ describe("query plans", () => {
 
   it("the deleted matches are found by walking the deleted records, one probe each", () => {
     const q = parseListQuery(new URLSearchParams("last_name=Name3"), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-    const where = compileWhere(cid, { ...q, states: ["deleted"] }, (name) => catalog.fieldId(cid, name), "probe");
-    const plan = explainPlan(compileCount(where)).join("\n");
+    const where = compiler.where(cid, { ...q, states: ["deleted"] }, (name) => catalog.fieldId(cid, name), "probe");
+    const plan = explainPlan(compiler.count(where)).join("\n");
     expect(plan).toContain("records_cid_state_idx (cid=? AND state=?)");
     expect(plan).toContain("record_values_fid_text_idx (fid=? AND text=? AND rid=?)");
   });
 
   it.each([false, true])("a page of one equality (from the end: %s) walks that value's entries in order", (fromEnd) => {
     const q = parseListQuery(new URLSearchParams("tags=t1"), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-    const plan = explainPlan(compileEqualityPage(cid, q, (name) => catalog.fieldId(cid, name), { limit: 25, offset: 0, fromEnd })!);
+    const plan = explainPlan(compiler.equalityPage(cid, q, (name) => catalog.fieldId(cid, name), { limit: 25, offset: 0, fromEnd })!);
     expect(plan[0]).toContain("SEARCH v USING COVERING INDEX record_values_fid_text_idx (fid=? AND text=?)");
     expect(plan.join("\n")).toContain("SEARCH r USING INTEGER PRIMARY KEY (rowid=?)");
     expect(plan.filter((line) => line.startsWith("SCAN") || line.includes("TEMP B-TREE"))).toEqual([]);
@@ -115,19 +115,19 @@ describe("query plans", () => {
     const page = { limit: 25, offset: 0, fromEnd: false };
     for (const qs of ["tags=t1&last_name=Name3", "tags__startswith=t", "tags__orlist=t1,t2", "id=x", "unknown=x"]) {
       const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-      expect(compileEqualityPage(cid, q, (name) => catalog.fieldId(cid, name), page)).toBeUndefined();
+      expect(compiler.equalityPage(cid, q, (name) => catalog.fieldId(cid, name), page)).toBeUndefined();
     }
   });
 
   it("a filter that needs the records is not counted from record_values alone", () => {
     for (const qs of ["tags__none=t1", "created__gte=2026-01-01T00:00:10", "unknown=x", "last_name=Name3&id=x"]) {
       const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
-      expect(compileMatchCount(q, (name) => catalog.fieldId(cid, name))).toBeUndefined();
+      expect(compiler.matchCount(q, (name) => catalog.fieldId(cid, name))).toBeUndefined();
     }
   });
 });
 
-function explainPlan(s: ReturnType<typeof compileCount>): string[] {
+function explainPlan(s: ReturnType<typeof compiler.count>): string[] {
   const { sql, params } = dialect.sqlToQuery(s);
   return (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
 }

@@ -1,12 +1,13 @@
 /**
  * @module read
- * Record reads: by key, by query (compiled to SQL, see compile.ts), by reference, and the
+ * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
 import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { compileCount, compileEqualityPage, compileMatchCount, compilePage, compileWhere, type FieldIdLookup } from "./compile.js";
+import type { FieldIdLookup } from "@records-service/sql";
+import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
 import { createStatementCache } from "./statement-cache.js";
@@ -103,11 +104,11 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     const deleted = kept.get("deleted") ?? 0;
     const showsDeleted = query.states.includes("deleted");
     const fast = query.states.includes("updated") && (showsDeleted || deleted <= _FEW_DELETED);
-    const every = fast ? compileMatchCount(query, fieldId) : undefined;
-    if (every === undefined) return countOf(compileCount(where));
+    const every = fast ? compiler.matchCount(query, fieldId) : undefined;
+    if (every === undefined) return countOf(compiler.count(where));
     if (showsDeleted || deleted === 0) return countOf(every);
-    const deletedWhere = compileWhere(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
-    return countOf(every) - countOf(compileCount(deletedWhere));
+    const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
+    return countOf(every) - countOf(compiler.count(deletedWhere));
   };
 
   return {
@@ -148,7 +149,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return { total: 0, records: [] };
       const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
-      const where = compileWhere(cid, query, fieldId);
+      const where = compiler.where(cid, query, fieldId);
       const total = count(cid, query, where, fieldId);
       const offset = (query.page - 1) * query.pageSize;
       if (offset >= total || query.pageSize <= 0) return { total, records: [] };
@@ -156,7 +157,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       // Past the middle, read from the end so the last page costs what the first does.
       const fromEnd = total - offset - limit;
       const pageOf = (at: { limit: number; offset: number; fromEnd: boolean }) =>
-        rowsOf(compileEqualityPage(cid, query, fieldId, at) ?? compilePage(where, at));
+        rowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at));
       const rows =
         fromEnd < offset ? pageOf({ limit, offset: fromEnd, fromEnd: true }).reverse() : pageOf({ limit, offset, fromEnd: false });
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };

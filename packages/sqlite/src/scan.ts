@@ -3,12 +3,13 @@
  * `scanRecords`: a walk over the matches of a query in `rid` (insertion) order, one step at
  * a time, for long tasks. The cursor is the last `rid` returned, so a record is visited at
  * most once even when the task's own writes change which records match (updates keep
- * their `rid`). The filters are compiled exactly as for lists (compile.ts).
+ * their `rid`). The filters are compiled exactly as for lists (the shared compiler).
  */
 import { badRequest, type ScanPage, type ScanQuery } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { compileWhere, type FieldIdLookup } from "./compile.js";
+import type { FieldIdLookup } from "@records-service/sql";
+import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { toStoredRecord, type RecordRow } from "./read.js";
 import { createStatementCache } from "./statement-cache.js";
@@ -35,7 +36,7 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { records: [], cursor: null };
     const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
-    const where = compileWhere(cid, { ...query, page: 1, pageSize: 0 }, fieldId, "probe");
+    const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId, "probe");
     const take = Math.max(1, Math.floor(limit));
     const to = from + window;
     // One row more than asked tells whether the walk goes on.

@@ -100,9 +100,6 @@ export const records = sqliteTable(
   ],
 );
 
-/** `Entry.kind` as stored: small integers take no space in SQLite's record format. */
-export const KIND_CODES = { string: 0, number: 1, boolean: 2, json: 3 } as const;
-
 /**
  * One row per distinct entry of every data field of every record (`toEntries`).
  * Clustered by record (rewrites delete a contiguous range); the secondary indexes carry the

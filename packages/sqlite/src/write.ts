@@ -7,7 +7,7 @@
 import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { refTargets, valueRows } from "./index-rows.js";
+import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";

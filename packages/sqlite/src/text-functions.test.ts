@@ -1,22 +1,13 @@
+/**
+ * The SQL functions registered on SQLite connections, and the prefix bound of the shared
+ * compiler checked against SQLite's own text order.
+ */
+import { prefixUpperBound } from "@records-service/sql";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { CMP16, LOWER, orderSafeHead, prefixUpperBound, registerTextFunctions } from "./text-order.js";
+import { CMP16, LOWER, registerTextFunctions } from "./text-functions.js";
 
-describe("prefixUpperBound", () => {
-  it.each([
-    { prefix: "abc", expected: "abd" },
-    { prefix: "a", expected: "b" },
-    { prefix: "a\u{10FFFF}", expected: "b" },
-    { prefix: "a\u{10FFFF}\u{10FFFF}", expected: "b" },
-    { prefix: "\u{10FFFF}", expected: undefined },
-    { prefix: "", expected: undefined },
-    { prefix: "x\uD7FF", expected: "x\uE000" }, // skips the surrogate block
-    { prefix: "x\uFFFF", expected: "x\u{10000}" },
-    { prefix: "𝒜", expected: "𝒝" },
-  ])("$prefix -> $expected", ({ prefix, expected }) => {
-    expect(prefixUpperBound(prefix)).toBe(expected);
-  });
-
+describe("prefixUpperBound in SQLite", () => {
   it("bounds exactly the strings with the prefix, in SQLite's order", () => {
     const db = new Database(":memory:");
     const words = ["a", "ab", "a\uFFFF", "a𝒜", "a\u{10FFFF}", "a\u{10FFFF}z", "b", "\uE000", "𝒜", "\u{10FFFF}", "\u{10FFFF}a"];
@@ -33,18 +24,6 @@ describe("prefixUpperBound", () => {
       expect(rows.map((r) => r.t)).toEqual(words.filter((w) => w.startsWith(p)));
     }
     db.close();
-  });
-});
-
-describe("orderSafeHead", () => {
-  it.each([
-    { s: "abc", expected: "abc" },
-    { s: "ab\uE000c", expected: "ab" },
-    { s: "a𝒜", expected: "a" },
-    { s: "\uFFFF", expected: "" },
-    { s: "a\uD7FFb", expected: "a\uD7FFb" },
-  ])("$s -> $expected", ({ s, expected }) => {
-    expect(orderSafeHead(s)).toBe(expected);
   });
 });
 

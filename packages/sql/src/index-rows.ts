@@ -5,7 +5,9 @@
  * `record_values`, and the record URIs it references for `record_refs`.
  */
 import { toEntries } from "@records-service/core";
-import { KIND_CODES } from "./schema.js";
+
+/** `Entry.kind` as stored: small integers take little space. */
+export const KIND_CODES = { string: 0, number: 1, boolean: 2, json: 3 } as const;
 
 /** One `record_values` row, less `rid` and `fid`. */
 export interface ValueRow {

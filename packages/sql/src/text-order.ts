@@ -1,28 +1,18 @@
 /**
  * @module text-order
- * Text comparison that agrees with JavaScript. SQLite's BINARY collation compares UTF-8
- * bytes, i.e. code points; JS `<` compares UTF-16 code units. The two orders agree except
- * between characters outside the BMP and U+E000..U+FFFF. So an index range on SQLite text is
- * exact for prefixes (a code point prefix is a contiguous byte range) and for range bounds
- * made only of code units below U+D800; for any other bound the compiler widens the range
- * to an exact superset and filters it with `records_cmp16`, a JS comparison.
+ * Text comparison that agrees with JavaScript. Both databases compare text as UTF-8 bytes,
+ * i.e. by code point (SQLite's BINARY collation; PostgreSQL's `bytea` and `COLLATE "C"`);
+ * JS `<` compares UTF-16 code units. The two orders agree except between characters
+ * outside the BMP and U+E000..U+FFFF. So an index range on stored text is exact for
+ * prefixes (a code point prefix is a contiguous byte range) and for range bounds made only
+ * of code units below U+D800; for any other bound the compiler widens the range to an
+ * exact superset and filters it with `records_cmp16(a, b)`, a UTF-16 comparison each
+ * adapter provides (SQLite: a JS function on the connection; PostgreSQL: an SQL function
+ * from its migrations).
  */
-import type Database from "better-sqlite3";
 
 /** Name of the SQL function `records_cmp16(a, b)`: -1, 0 or 1 by JS (UTF-16) order. */
 export const CMP16 = "records_cmp16";
-/** Name of the SQL function `records_lower(a)`: JS `toLowerCase()` (SQLite's lower() is ASCII only). */
-export const LOWER = "records_lower";
-
-/** Registers the functions above on a connection. */
-export function registerTextFunctions(client: Database.Database): void {
-  client.function(CMP16, { deterministic: true }, (a: unknown, b: unknown) => {
-    const x = String(a);
-    const y = String(b);
-    return x === y ? 0 : x < y ? -1 : 1;
-  });
-  client.function(LOWER, { deterministic: true }, (a: unknown) => (a === null ? null : String(a).toLowerCase()));
-}
 
 /**
  * The smallest string greater than every string that starts with `prefix`, in code point
@@ -47,6 +37,9 @@ export function prefixUpperBound(prefix: string): string | undefined {
 /**
  * The longest head of `s` whose code units are all below U+D800: for such a head the
  * UTF-8 and UTF-16 orders agree. Equals `s` when no correction is needed.
+ *
+ * @example
+ * orderSafeHead("ab\uE000c") // "ab"
  */
 export function orderSafeHead(s: string): string {
   for (let i = 0; i < s.length; i++) {

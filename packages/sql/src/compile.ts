@@ -1,0 +1,457 @@
+/**
+ * @module compile
+ * Compiles a `ListQuery` into SQL over `records r`, so filtering, counting and paging run
+ * in the database: the one compiler of both adapters, with the few differences of SQLite
+ * and PostgreSQL taken from a `SqlDialect` (dialects.ts). Every data filter is a predicate
+ * on `r.rid` answered by an index of `record_values` (`fid, text` / `fid, folded` /
+ * `fid, num`); meta filters compare the record's own columns. The meaning is core's
+ * reference evaluator (`matchesFilter`): positive modifiers ask "some entry matches",
+ * `ne` / `none` ask "no entry equals".
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Filter, FilterValue, ListQuery, RecordState } from "@records-service/core";
+import type { SqlDialect, ValueColumn } from "./dialects.js";
+import { KIND_CODES } from "./index-rows.js";
+import { orderSafeHead, prefixUpperBound } from "./text-order.js";
+
+/** The field ids of one collection: undefined for a field no record of it has had. */
+export type FieldIdLookup = (name: string) => number | undefined;
+
+/** Every record state; a query showing all of them needs no state predicate. */
+export const ALL_STATES: readonly RecordState[] = ["updated", "deleted"];
+
+/**
+ * How a data filter asks `record_values`:
+ * - `set` (lists, counts): `r.rid IN (SELECT rid ... )`, the matching set built once per
+ *   statement from the value index; best when the whole result is wanted;
+ * - `probe` (scans): `EXISTS (... WHERE rid = r.rid ...)`, one primary-key probe per record
+ *   walked; best for a short step of a walk in `rid` order, whose cost is then the records
+ *   walked rather than every match of the filter.
+ */
+export type FilterForm = "set" | "probe";
+
+/** Where a page starts: `offset` rows from the first match, or from the last with `fromEnd`. */
+export interface PageSpec {
+  limit: number;
+  offset: number;
+  fromEnd: boolean;
+}
+
+/** The statements of one dialect. */
+export interface QueryCompiler {
+  readonly dialect: SqlDialect;
+  /**
+   * The WHERE clause (over `records r`) of a list query in collection `cid`.
+   *
+   * @example
+   * compiler.where(1, { filters: [lastNameEqLovelace], mode: "AND", states: ["updated"], page: 1, pageSize: 25 }, fid)
+   * // r.cid = ? AND r.state IN (?) AND (r.rid IN (SELECT rid FROM record_values WHERE fid = ? AND text IN (?)))
+   */
+  where(cid: number, query: ListQuery, fieldId: FieldIdLookup, form?: FilterForm): SQL;
+  /** The state predicate, or undefined when every state is shown. */
+  states(states: readonly RecordState[]): SQL | undefined;
+  /** The filters combined by `mode`, parenthesised; undefined when there are none. */
+  filters(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup, form?: FilterForm): SQL | undefined;
+  /** One filter as a predicate over `records r`. */
+  filter(filter: Filter, fieldId: FieldIdLookup, form?: FilterForm): SQL;
+  /**
+   * One page of matches in insertion order. With `fromEnd`, the rows are read backwards
+   * (`offset` then counts from the last match), for pages past the middle of a long list;
+   * the caller reverses them.
+   */
+  page(where: SQL, page: PageSpec): SQL;
+  /**
+   * One page of a query whose only filter is equality with one value (the commonest list
+   * question), or undefined for any other query. The page walks that value's index
+   * entries, already in `rid` order, and reads each record by its key, so it stops after
+   * the page instead of first collecting every match. An entry is skipped when the same
+   * record has the same text under a smaller kind code (e.g. `"1"` and `1` in one list), so
+   * each record comes once.
+   */
+  equalityPage(cid: number, query: ListQuery, fieldId: FieldIdLookup, page: PageSpec): SQL | undefined;
+  /** The number of matches of `where`. */
+  count(where: SQL): SQL;
+  /**
+   * The number of records (of every state) matching the filters, counted from
+   * `record_values` alone: no probe of `records` per match. Undefined when some filter
+   * needs the records themselves (meta fields, `ne`/`none`, unknown fields, empty value
+   * lists). Fields belong to one collection, so the field ids already confine it to `cid`.
+   *
+   * @example
+   * compiler.matchCount({ filters: [lastNameEqLovelace], mode: "AND" }, fid)
+   * // SELECT count(DISTINCT rid) AS n FROM record_values WHERE fid = ? AND text IN (?)
+   */
+  matchCount(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup): SQL | undefined;
+}
+
+/** The columns a page returns, as `RecordRow` names (quoted: PostgreSQL folds unquoted names). */
+export const ROW_COLUMNS = sql.raw(
+  `r.id, r.state, r.data, r.display_value AS "displayValue", r.created, r.last_updated AS "lastUpdated", r.version`,
+);
+
+/**
+ * The query compiler of one dialect.
+ *
+ * @example
+ * const compiler = createQueryCompiler(sqliteDialect);
+ * const where = compiler.where(cid, query, (name) => catalog.fieldId(cid, name));
+ */
+export function createQueryCompiler(dialect: SqlDialect): QueryCompiler {
+  const c = new _Compiler(dialect);
+  return {
+    dialect,
+    where: (cid, query, fieldId, form = "set") => c.where(cid, query, fieldId, form),
+    states: (states) => c.states(states),
+    filters: (query, fieldId, form = "set") => c.filters(query, fieldId, form),
+    filter: (filter, fieldId, form = "set") => c.filter(filter, fieldId, form),
+    page: (where, page) => c.page(where, page),
+    equalityPage: (cid, query, fieldId, page) => c.equalityPage(cid, query, fieldId, page),
+    count: (where) => sql`SELECT count(*) AS n FROM records r WHERE ${where}`,
+    matchCount: (query, fieldId) => c.matchCount(query, fieldId),
+  };
+}
+
+// --- internal ---
+
+type RangeOp = "gt" | "gte" | "lt" | "lte";
+type CmpOp = RangeOp | "eq";
+
+const _SQL_OP: Record<CmpOp, SQL> = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=`, eq: sql`=` };
+/** The non-strict form of an operator, for a key that holds only the head of a value. */
+const _WIDE_OP: Record<CmpOp, CmpOp> = { gt: "gte", gte: "gte", lt: "lte", lte: "lte", eq: "eq" };
+
+/** A column the compiler compares with texts: a value column or a record's meta column. */
+interface _Col extends ValueColumn {
+  param(text: string | Uint8Array): unknown;
+}
+
+/** A set of rids: one `record_values` range, or a compound of sets. */
+type _RidSet = { fid: number; cond: SQL | undefined } | { op: "UNION" | "INTERSECT"; parts: _RidSet[] };
+
+const _META_COLUMNS: Record<string, string> = {
+  id: "r.id",
+  created: "r.created",
+  last_updated: "r.last_updated",
+};
+
+const _utf8 = new TextEncoder();
+
+class _Compiler {
+  private readonly text: _Col;
+  private readonly folded: _Col;
+
+  constructor(private readonly d: SqlDialect) {
+    this.text = { ...d.valueColumn("text"), param: d.valueParam };
+    this.folded = { ...d.valueColumn("folded"), param: d.valueParam };
+  }
+
+  where(cid: number, query: ListQuery, fieldId: FieldIdLookup, form: FilterForm): SQL {
+    const parts: SQL[] = [sql`r.cid = ${cid}`];
+    const states = this.states(query.states);
+    if (states) parts.push(states);
+    const filters = this.filters(query, fieldId, form);
+    if (filters) parts.push(filters);
+    return sql.join(parts, sql` AND `);
+  }
+
+  states(states: readonly RecordState[]): SQL | undefined {
+    if (ALL_STATES.every((s) => states.includes(s))) return undefined;
+    if (states.length === 0) return this.d.false;
+    return sql`r.state IN (${_list(states)})`;
+  }
+
+  filters(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup, form: FilterForm): SQL | undefined {
+    if (query.filters.length === 0) return undefined;
+    const each = query.filters.map((f) => this.filter(f, fieldId, form));
+    return sql`(${sql.join(each, query.mode === "OR" ? sql` OR ` : sql` AND `)})`;
+  }
+
+  filter(filter: Filter, fieldId: FieldIdLookup, form: FilterForm): SQL {
+    if (filter.meta) return this.metaFilter(filter);
+    const fid = fieldId(filter.field);
+    // A field no record of the collection has: no entries, so only the negative modifiers match.
+    if (fid === undefined) return _isNegative(filter) || _isVacuous(filter) ? this.d.true : this.d.false;
+    return this.dataFilter(filter, fid, form);
+  }
+
+  page(where: SQL, page: PageSpec): SQL {
+    const order = page.fromEnd ? sql`DESC` : sql`ASC`;
+    return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE ${where} ORDER BY r.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  }
+
+  equalityPage(cid: number, query: ListQuery, fieldId: FieldIdLookup, page: PageSpec): SQL | undefined {
+    const f = query.filters.length === 1 ? query.filters[0]! : undefined;
+    if (!f || f.meta || !["eq", "raw", "or", "orlist"].includes(f.op)) return undefined;
+    const fid = fieldId(f.field);
+    const texts = _texts(f.values);
+    if (fid === undefined || texts.length !== 1) return undefined;
+    const value = texts[0]!;
+    const states = this.states(query.states);
+    const order = page.fromEnd ? sql`DESC` : sql`ASC`;
+    const v = { ...this.d.valueColumn("text", "v"), param: this.d.valueParam };
+    const w = { ...this.d.valueColumn("text", "w"), param: this.d.valueParam };
+    return sql`SELECT ${ROW_COLUMNS} FROM record_values v ${this.d.orderedJoin} records r ON r.rid = v.rid
+    WHERE v.fid = ${fid} AND ${this.cmp(v, "eq", value)} AND r.cid = ${cid}${states ? sql` AND ${states}` : sql``}
+    AND NOT EXISTS (SELECT 1 FROM record_values w WHERE w.rid = v.rid AND w.fid = v.fid AND w.kind < v.kind AND ${this.cmp(w, "eq", value)})
+    ORDER BY v.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  }
+
+  matchCount(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup): SQL | undefined {
+    if (query.filters.length === 0) return undefined;
+    const sets: _RidSet[] = [];
+    for (const f of query.filters) {
+      const set = this.ridSet(f, fieldId);
+      if (!set) return undefined;
+      sets.push(set);
+    }
+    const set = _combine(query.mode === "OR" ? "UNION" : "INTERSECT", sets);
+    if ("fid" in set) {
+      const where = set.cond ? sql`fid = ${set.fid} AND ${set.cond}` : sql`fid = ${set.fid}`;
+      return sql`SELECT count(DISTINCT rid) AS n FROM record_values WHERE ${where}`;
+    }
+    return sql`SELECT count(*) AS n FROM (${_setSql(set)}) AS s`;
+  }
+
+  // --- filters ---
+
+  /** The rids of a data filter's matches, or undefined when `record_values` alone cannot say. */
+  private ridSet(f: Filter, fieldId: FieldIdLookup): _RidSet | undefined {
+    if (f.meta || _isNegative(f) || f.values.length === 0) return undefined;
+    const fid = fieldId(f.field);
+    if (fid === undefined) return undefined;
+    const at = (cond: SQL | undefined): _RidSet => ({ fid, cond });
+    const conds = this.entryConditions(f);
+    if (conds === undefined) return undefined;
+    if (conds.length === 1) return at(conds[0]);
+    return _combine(f.op === "and" || f.op === "andlist" ? "INTERSECT" : "UNION", conds.map(at));
+  }
+
+  private dataFilter(f: Filter, fid: number, form: FilterForm): SQL {
+    const has = (cond: SQL | undefined) => this.hasEntry(fid, cond, form);
+    if (f.op === "ne" || f.op === "none") {
+      const texts = _texts(f.values);
+      return texts.length === 0 ? this.d.true : sql`NOT ${has(this.inList(this.text, texts))}`;
+    }
+    const conds = this.entryConditions(f) ?? [];
+    if (f.op === "and" || f.op === "andlist") return this.all(conds.map(has));
+    return this.any(conds.map(has));
+  }
+
+  /**
+   * The conditions on one entry of a positive data filter: one for the equality
+   * modifiers, else one per value (some value for most modifiers, every value for
+   * `and`); undefined for the negative ones. A condition of `undefined` matches any entry.
+   */
+  private entryConditions(f: Filter): (SQL | undefined)[] | undefined {
+    const texts = _texts(f.values);
+    // Substring and prefix modifiers compare the value as written, never its date part.
+    const plain = [...new Set(f.values.map((v) => v.text))];
+    switch (f.op) {
+      case "eq":
+      case "raw":
+      case "or":
+      case "orlist":
+        return texts.length === 0 ? [] : [this.inList(this.text, texts)];
+      case "and":
+      case "andlist":
+        return f.values.map((v) => this.inList(this.text, _texts([v])));
+      case "contains":
+        return plain.map((t) => this.d.contains(this.text.full, sql`${this.text.param(t)}`));
+      case "near":
+        return _lowered(plain).map((t) => this.d.contains(this.folded.full, sql`${this.folded.param(t)}`));
+      case "startswith":
+        return plain.map((t) => this.prefixRange(this.text, t));
+      case "startswithi":
+        return _lowered(plain).map((t) => this.prefixRange(this.folded, t));
+      case "gt":
+      case "gte":
+      case "lt":
+      case "lte": {
+        const op = f.op;
+        return f.values.map((v) => this.entryRange(op, v));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** `r.rid IN` the records with an entry of field `fid` meeting `cond` (or its probe form). */
+  private hasEntry(fid: number, cond: SQL | undefined, form: FilterForm): SQL {
+    if (form === "probe") {
+      return cond
+        ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${cond})`
+        : sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid})`;
+    }
+    return cond
+      ? sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid} AND ${cond})`
+      : sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid})`;
+  }
+
+  /** A range on an entry: numbers against number entries, text against string entries. */
+  private entryRange(op: RangeOp, v: FilterValue): SQL {
+    if (v.number !== undefined) return sql`num ${_SQL_OP[op]} ${v.number}`;
+    const range = this.textRange(this.text, op, v.text);
+    // A date-only value on the timestamp's day: gte includes it, lt excludes it (FilterValue.date).
+    const kind = sql`kind = ${KIND_CODES.string}`;
+    if (v.date !== undefined && op === "gte") return sql`${kind} AND (${range} OR ${this.cmp(this.text, "eq", v.date)})`;
+    if (v.date !== undefined && op === "lt") return sql`${kind} AND ${range} AND NOT ${this.cmp(this.text, "eq", v.date)}`;
+    return sql`${kind} AND ${range}`;
+  }
+
+  private metaFilter(f: Filter): SQL {
+    const column = Object.hasOwn(_META_COLUMNS, f.field) ? _META_COLUMNS[f.field] : undefined;
+    if (column === undefined) return _isNegative(f) || _isVacuous(f) ? this.d.true : this.d.false;
+    const raw = sql.raw(column);
+    const col: _Col = { key: raw, full: raw, keyBytes: Number.POSITIVE_INFINITY, param: (t) => t };
+    const lower: _Col = { ...col, key: this.d.lowerMeta(raw), full: this.d.lowerMeta(raw) };
+    // Meta columns always hold full timestamps: a value's date part plays no role here.
+    const texts = [...new Set(f.values.map((v) => v.text))];
+    // Meta columns (hex ids, timestamps) never hold U+0000, which PostgreSQL text cannot
+    // carry: a value holding it equals, contains and starts no column value.
+    const clean = texts.filter((t) => !t.includes("\u0000"));
+    switch (f.op) {
+      case "eq":
+      case "raw":
+      case "or":
+      case "orlist":
+        return clean.length === 0 ? this.d.false : sql`${raw} IN (${_list(clean)})`;
+      case "and":
+      case "andlist":
+        // One column value equals every value only when there is a single distinct value.
+        if (clean.length < texts.length) return this.d.false;
+        return this.all(texts.map((t) => sql`${raw} = ${t}`));
+      case "ne":
+      case "none":
+        return clean.length === 0 ? this.d.true : sql`${raw} NOT IN (${_list(clean)})`;
+      case "contains":
+        return this.any(clean.map((t) => this.d.contains(raw, sql`${t}`)));
+      case "near":
+        return this.any(_lowered(clean).map((t) => this.d.contains(lower.full, sql`${t}`)));
+      case "startswith":
+        return this.any(clean.map((t) => this.prefixRange(col, t) ?? this.d.true));
+      case "startswithi":
+        return this.any(_lowered(clean).map((t) => this.prefixRange(lower, t) ?? this.d.true));
+      case "gt":
+      case "gte":
+      case "lt":
+      case "lte": {
+        const op = f.op;
+        // The columns hold strings: a numeric bound matches none of them (as in the evaluator).
+        return this.any(
+          f.values.filter((v) => v.number === undefined).map((v) => {
+            const [o, t] = _withoutNul(op, v.text);
+            return this.textRange(col, o, t);
+          }),
+        );
+      }
+    }
+  }
+
+  // --- comparisons ---
+
+  /**
+   * `col op text`, by the index key when the key holds the text whole: a key holding only
+   * a value's head compares with that head exactly as the value does for any text shorter
+   * than the head. Longer texts compare the head (non-strictly, for the index) and then
+   * the whole value.
+   */
+  private cmp(col: _Col, op: CmpOp, text: string): SQL {
+    if (!Number.isFinite(col.keyBytes)) return sql`${col.key} ${_SQL_OP[op]} ${col.param(text)}`;
+    const bytes = _utf8.encode(text);
+    if (bytes.length < col.keyBytes) return sql`${col.key} ${_SQL_OP[op]} ${col.param(text)}`;
+    const head = col.param(bytes.subarray(0, col.keyBytes));
+    return sql`${col.key} ${_SQL_OP[_WIDE_OP[op]]} ${head} AND ${col.full} ${_SQL_OP[op]} ${col.param(text)}`;
+  }
+
+  /** `col IN (texts)`: one index lookup per text. */
+  private inList(col: _Col, texts: string[]): SQL {
+    const whole = texts.filter((t) => !Number.isFinite(col.keyBytes) || _utf8.encode(t).length < col.keyBytes);
+    const parts: SQL[] = [];
+    if (whole.length > 0) parts.push(sql`${col.key} IN (${_list(whole.map((t) => col.param(t)))})`);
+    for (const t of texts) if (!whole.includes(t)) parts.push(sql`(${this.cmp(col, "eq", t)})`);
+    return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`;
+  }
+
+  /**
+   * `col op v` in JS (UTF-16) order. When `v` holds a code unit at or above U+D800 the byte
+   * order may disagree, so the index range is widened to an exact superset (bounded by the
+   * order-safe head of `v`) and each candidate is checked with the JS comparison.
+   */
+  private textRange(col: _Col, op: RangeOp, v: string): SQL {
+    const head = orderSafeHead(v);
+    if (head === v) return this.cmp(col, op, v);
+    const exact = sql`${this.d.cmp16(col.full, sql`${col.param(v)}`)} ${_SQL_OP[op]} 0`;
+    if (op === "gt" || op === "gte") return sql`${this.cmp(col, "gte", head)} AND ${exact}`;
+    const upper = prefixUpperBound(head);
+    return upper === undefined ? exact : sql`${this.cmp(col, "lt", upper)} AND ${exact}`;
+  }
+
+  /** `col` starts with `p`, as an index range (exact for any prefix, see text-order). */
+  private prefixRange(col: _Col, p: string): SQL | undefined {
+    if (p === "") return undefined;
+    const upper = prefixUpperBound(p);
+    return upper === undefined ? this.cmp(col, "gte", p) : sql`${this.cmp(col, "gte", p)} AND ${this.cmp(col, "lt", upper)}`;
+  }
+
+  private any(parts: (SQL | undefined)[]): SQL {
+    const defined = parts.map((p) => p ?? this.d.true);
+    if (defined.length === 0) return this.d.false;
+    return defined.length === 1 ? defined[0]! : sql`(${sql.join(defined, sql` OR `)})`;
+  }
+
+  private all(parts: SQL[]): SQL {
+    if (parts.length === 0) return this.d.true;
+    return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` AND `)})`;
+  }
+}
+
+function _combine(op: "UNION" | "INTERSECT", parts: _RidSet[]): _RidSet {
+  return parts.length === 1 ? parts[0]! : { op, parts };
+}
+
+/** A compound SELECT of rids; a nested compound is wrapped so each operator applies to its own parts. */
+function _setSql(set: _RidSet): SQL {
+  if ("fid" in set) {
+    return set.cond
+      ? sql`SELECT rid FROM record_values WHERE fid = ${set.fid} AND ${set.cond}`
+      : sql`SELECT rid FROM record_values WHERE fid = ${set.fid}`;
+  }
+  const members = set.parts.map((p) => ("fid" in p ? _setSql(p) : sql`SELECT rid FROM (${_setSql(p)}) AS s`));
+  return sql.join(members, sql.raw(` ${set.op} `));
+}
+
+function _isNegative(f: Filter): boolean {
+  return f.op === "ne" || f.op === "none";
+}
+
+/** `and` / `andlist` with no values: "every value equals some entry" holds for none. */
+function _isVacuous(f: Filter): boolean {
+  return (f.op === "and" || f.op === "andlist") && f.values.length === 0;
+}
+
+function _list(items: readonly unknown[]): SQL {
+  return sql.join(
+    items.map((v) => sql`${v}`),
+    sql`, `,
+  );
+}
+
+/** The texts an equality compares with: a timestamp value also equals its date (FilterValue.date). */
+function _texts(values: readonly FilterValue[]): string[] {
+  return [...new Set(values.flatMap((v) => (v.date === undefined ? [v.text] : [v.text, v.date])))];
+}
+
+function _lowered(texts: string[]): string[] {
+  return [...new Set(texts.map((t) => t.toLowerCase()))];
+}
+
+/**
+ * A range bound against a column that holds no U+0000, as an equivalent bound without it:
+ * with `v = h + "\0" + rest`, a value without U+0000 is above `v` exactly when it is above
+ * `h`, and below `v` exactly when it is at most `h`.
+ */
+function _withoutNul(op: RangeOp, v: string): [RangeOp, string] {
+  const at = v.indexOf("\u0000");
+  if (at < 0) return [op, v];
+  return [op === "gt" || op === "gte" ? "gt" : "lte", v.slice(0, at)];
+}

@@ -1,0 +1,89 @@
+/**
+ * @module dialects
+ * What differs between SQLite and PostgreSQL for the query compiler, as one small table of
+ * expressions; everything else in compile.ts is written once for both.
+ *
+ * | concern | SQLite | PostgreSQL |
+ * |---|---|---|
+ * | truth values | `1` / `0` | `true` / `false` |
+ * | `record_values.text` / `folded` | TEXT, BINARY collation (code point order) | BYTEA (byte order = code point order; holds U+0000) |
+ * | long values | stored whole in the indexed column | the indexed column holds the first 1,024 bytes, `text_long` / `folded_long` the whole value when longer (b-tree entries are limited to ~2.7 kB) |
+ * | substring test | `instr(col, ?) > 0` | `position(? in col) > 0` |
+ * | meta column lower-case | `records_lower(col)` (JS `toLowerCase`) | `lower(col)` (`COLLATE "C"`: ASCII, what ids and timestamps hold) |
+ * | UTF-16 order check | `records_cmp16(a, b)` (a JS function) | `records_cmp16(a, b)` (an SQL function from the migrations) |
+ * | a join the planner must not reorder | `CROSS JOIN` | `JOIN` (PostgreSQL picks the order itself) |
+ */
+import { Buffer } from "node:buffer";
+import { sql, type SQL } from "drizzle-orm";
+import { CMP16 } from "./text-order.js";
+
+/** A `record_values` text column as the compiler sees it. */
+export interface ValueColumn {
+  /** The indexed expression: the whole value, or its first `keyBytes` bytes. */
+  key: SQL;
+  /** The whole value (for substring tests and exact checks of long bounds). */
+  full: SQL;
+  /** Values shorter than this many UTF-8 bytes are held whole by `key`. */
+  keyBytes: number;
+}
+
+/** The per-dialect expressions of the query compiler. */
+export interface SqlDialect {
+  readonly name: "sqlite" | "postgres";
+  readonly true: SQL;
+  readonly false: SQL;
+  /** The `text` or `folded` column of `record_values` (optionally of a table alias). */
+  valueColumn(column: "text" | "folded", alias?: string): ValueColumn;
+  /** A text (or, for a long value's head, its UTF-8 bytes) as a parameter compared with a value column. */
+  valueParam(text: string | Uint8Array): unknown;
+  /** `haystack` contains `needle` (both SQL expressions of the same type). */
+  contains(haystack: SQL, needle: SQL): SQL;
+  /** A meta column (id, timestamps: ASCII) lower-cased. */
+  lowerMeta(column: SQL): SQL;
+  /** `records_cmp16(a, b)`: -1, 0 or 1 by UTF-16 order. */
+  cmp16(a: SQL, b: SQL): SQL;
+  /** The join keyword that keeps the written join order (SQLite's planner reorders `JOIN`). */
+  readonly orderedJoin: SQL;
+}
+
+/** SQLite (better-sqlite3): text columns hold whole values; `records_lower` is a registered JS function. */
+export const sqliteDialect: SqlDialect = {
+  name: "sqlite",
+  true: sql`1`,
+  false: sql`0`,
+  valueColumn(column, alias) {
+    const col = sql.raw(alias ? `${alias}.${column}` : column);
+    return { key: col, full: col, keyBytes: Number.POSITIVE_INFINITY };
+  },
+  valueParam: (text) => text,
+  contains: (haystack, needle) => sql`instr(${haystack}, ${needle}) > 0`,
+  lowerMeta: (column) => sql`records_lower(${column})`,
+  cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
+  orderedJoin: sql`CROSS JOIN`,
+};
+
+/**
+ * The bytes of a value the PostgreSQL `record_values.text` / `folded` columns hold (the
+ * rest goes to `text_long` / `folded_long`): b-tree index entries must stay under ~2.7 kB.
+ */
+export const PG_VALUE_KEY_BYTES = 1024;
+
+/** PostgreSQL: bytea value columns with a bounded key (see `PG_VALUE_KEY_BYTES`). */
+export const postgresDialect: SqlDialect = {
+  name: "postgres",
+  true: sql`true`,
+  false: sql`false`,
+  valueColumn(column, alias) {
+    const name = (c: string) => sql.raw(alias ? `${alias}.${c}` : c);
+    return {
+      key: name(column),
+      full: sql`coalesce(${name(`${column}_long`)}, ${name(column)})`,
+      keyBytes: PG_VALUE_KEY_BYTES,
+    };
+  },
+  valueParam: (text) => (typeof text === "string" ? Buffer.from(text, "utf8") : Buffer.from(text)),
+  contains: (haystack, needle) => sql`position(${needle} in ${haystack}) > 0`,
+  lowerMeta: (column) => sql`lower(${column})`,
+  cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
+  orderedJoin: sql`JOIN`,
+};

@@ -1,0 +1,22 @@
+/**
+ * @module @records-service/sql
+ * The query compiler both SQL adapters share: a list query tree as drizzle `sql`, with
+ * one small table of what differs between SQLite and PostgreSQL (dialects.ts); the text
+ * order helpers it relies on; and what a record contributes to the value index.
+ *
+ * @example
+ * import { createQueryCompiler, postgresDialect } from "@records-service/sql";
+ * const compiler = createQueryCompiler(postgresDialect);
+ */
+export {
+  createQueryCompiler,
+  ALL_STATES,
+  ROW_COLUMNS,
+  type QueryCompiler,
+  type FieldIdLookup,
+  type FilterForm,
+  type PageSpec,
+} from "./compile.js";
+export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
+export { CMP16, prefixUpperBound, orderSafeHead } from "./text-order.js";
+export { KIND_CODES, valueRows, refTargets, type ValueRow } from "./index-rows.js";
