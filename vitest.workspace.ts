@@ -17,6 +17,16 @@ export const projects = [
   },
   {
     extends: true as const,
+    test: {
+      name: "postgres",
+      root: "packages/postgres",
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      // Checks the test server (RECORDS_TEST_PG_URL) once: skip locally without it, fail in CI.
+      globalSetup: ["test/global-setup.ts"],
+    },
+  },
+  {
+    extends: true as const,
     test: { name: "server", root: "packages/server", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
   },
   {

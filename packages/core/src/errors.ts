@@ -12,7 +12,8 @@ export type RecordsErrorCode =
   | "not_found" // 404: unknown flock, resource type or record
   | "conflict" // 409: a state change that does not apply, or a concurrent write
   | "payload_too_large" // 413
-  | "rate_limited"; // 429
+  | "rate_limited" // 429
+  | "unavailable"; // 503: the database cannot be reached (a PostgreSQL outage); retry later
 
 const STATUS: Record<RecordsErrorCode, number> = {
   bad_request: 400,
@@ -22,6 +23,7 @@ const STATUS: Record<RecordsErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 /**

@@ -1,0 +1,22 @@
+/**
+ * The PostgreSQL Storage: the core conformance suite, unchanged, on a fresh database (with
+ * a linguistic default collation where the server has ICU), plus the shared property test
+ * of the query compiler against core's reference evaluator.
+ */
+import { runStorageTests } from "@records-service/core/testing";
+import { runQueryPropertyTests } from "@records-service/sql/testing";
+import { afterAll, beforeAll, describe, inject } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./testing.js";
+
+describe.skipIf(!inject("pgAvailable"))("postgres", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  runStorageTests({ name: "postgres", create: () => db.emptyStorage() });
+  runQueryPropertyTests({ name: "postgres", create: () => db.emptyStorage(), timeoutMs: 120_000 });
+});

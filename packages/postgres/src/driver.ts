@@ -1,0 +1,120 @@
+/**
+ * @module driver
+ * `createPostgresStorage`: core's `Storage` on a node-postgres pool. Opening migrates the
+ * database (under an advisory lock); every change set is one transaction on one pooled
+ * connection; reads run on any free connection. Driver failures become `RecordsError`s:
+ * "database unavailable" (503) for a lost or refused connection, `conflict` for a lost race.
+ */
+import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
+import type pg from "pg";
+import { createAccountStore } from "./accounts.js";
+import { createCatalog } from "./catalog.js";
+import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
+import { toStorageError } from "./errors.js";
+import { transaction } from "./exec.js";
+import { migrateDatabase } from "./migrate.js";
+import { claimDueJobs, finishJobRow, listJobs } from "./outbox.js";
+import { purgeRecords } from "./purge.js";
+import { createRecordReader } from "./read.js";
+import { createScanner } from "./scan.js";
+import { applyChanges } from "./write.js";
+
+/** Options of `createPostgresStorage`: the pool's settings (with `{ url }`) and whether to migrate. */
+export interface PostgresStorageOptions extends PostgresPoolOptions {
+  /** Apply pending migrations on open (default true). Without, a database not yet migrated fails on use. */
+  migrate?: boolean;
+}
+
+/**
+ * Connects, migrates and returns a `Storage` over the database. With `{ pool }` the caller
+ * owns the pool (`close()` leaves it open); with `{ url }` the storage makes and ends its own.
+ * An unreachable server rejects with `RecordsError("unavailable")` naming host, port and reason.
+ *
+ * @example
+ * const storage = await createPostgresStorage({ url: "postgres://app@127.0.0.1:5432/records" }, { poolSize: 20 });
+ * await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
+ */
+export async function createPostgresStorage(target: PostgresTarget, opts: PostgresStorageOptions = {}): Promise<Storage> {
+  const { pool, owned, where } = openPool(target, opts);
+  try {
+    if (opts.migrate ?? true) await migrateDatabase(pool);
+  } catch (e) {
+    if (owned) await pool.end().catch(() => {});
+    throw toStorageError(e, where);
+  }
+  return _storage(pool, owned, where);
+}
+
+// --- internal ---
+
+function _storage(pool: pg.Pool, owned: boolean, where: string): Storage {
+  const catalog = createCatalog();
+  const accounts = createAccountStore(pool);
+  const reader = createRecordReader(pool, catalog);
+  const scan = createScanner(pool, catalog);
+  let closed = false;
+
+  /** Runs `fn` in one transaction with the catalog's view; new ids are cached once committed. */
+  const write = async <T>(fn: (c: pg.PoolClient, ids: ReturnType<typeof catalog.forWrite>) => Promise<T>): Promise<T> => {
+    let ids: ReturnType<typeof catalog.forWrite> | undefined;
+    const out = await transaction(pool, (c) => {
+      ids = catalog.forWrite(c);
+      return fn(c, ids);
+    });
+    ids?.publish();
+    return out;
+  };
+
+  const storage: Storage = {
+    createFlock: accounts.createFlock,
+    getFlock: accounts.getFlock,
+    listFlocks: accounts.listFlocks,
+    renameFlock: accounts.renameFlock,
+    putUser: accounts.putUser,
+    getUser: accounts.getUser,
+    putApiKey: accounts.putApiKey,
+    getApiKey: accounts.getApiKey,
+    deleteApiKey: accounts.deleteApiKey,
+    getSetting: accounts.getSetting,
+    initSetting: accounts.initSetting,
+    putSetting: accounts.putSetting,
+    getRecord: reader.getRecord,
+    getRecords: reader.getRecords,
+    listRecords: reader.listRecords,
+    listReferencing: reader.listReferencing,
+    scanRecords: scan,
+    summarizeTypes: reader.summarizeTypes,
+    apply: (changes: ChangeSet) => write((c, ids) => applyChanges(c, ids, changes)),
+    deleteRecords: (flock, type, ids) => write((c) => purgeRecords(c, catalog, flock, type, ids)),
+    claimDueJobs: (now, limit) => claimDueJobs(pool, now, limit),
+    // An attempt's outcome and its changes (the event's tag, a journal record) commit together.
+    finishJob: (id: string, update: OutboxJobUpdate, changes?: ChangeSet) =>
+      write(async (c, ids) => {
+        if (!(await finishJobRow(c, id, update))) throw notFound("job not found", `no outbox job with id '${id}'`);
+        if (changes) await applyChanges(c, ids, changes);
+      }),
+    listJobs: (filter) => listJobs(pool, filter),
+    getFile: accounts.getFile,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (owned) await pool.end();
+    },
+  };
+  return _guarded(storage, where);
+}
+
+/** Every method of `storage`, with driver errors turned into storage errors (see errors.ts). */
+function _guarded(storage: Storage, where: string): Storage {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(storage)) {
+    out[name] = async (...args: unknown[]) => {
+      try {
+        return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (e) {
+        throw toStorageError(e, where);
+      }
+    };
+  }
+  return out as unknown as Storage;
+}

@@ -1,0 +1,65 @@
+/**
+ * @module exec
+ * Runs drizzle `sql` queries on node-postgres: rendered by drizzle's PostgreSQL dialect
+ * (`$1` placeholders), executed on the pool or on a transaction's client. Fixed statements
+ * carry a name, so each connection parses and plans them once; compiled list queries
+ * (whose text depends on the query's shape) run unnamed.
+ */
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type pg from "pg";
+
+/** The pool (each query on any free connection) or one checked-out client (a transaction). */
+export type Conn = pg.Pool | pg.PoolClient;
+
+/** The rows and the number of rows a statement touched. */
+export interface Result<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+const _dialect = new PgDialect();
+
+/**
+ * Runs `query`; with `name`, as a named prepared statement (the text must never change for a name).
+ *
+ * @example
+ * const { rows } = await exec<{ n: string }>(pool, sql`SELECT count(*) AS n FROM records`);
+ */
+export async function exec<T = Record<string, unknown>>(c: Conn, query: SQL, name?: string): Promise<Result<T>> {
+  const { sql: text, params } = _dialect.sqlToQuery(query);
+  const res = await c.query<T & pg.QueryResultRow>(name ? { name, text, values: params } : { text, values: params });
+  return { rows: res.rows, rowCount: res.rowCount ?? 0 };
+}
+
+/** The SQL text and parameters of a query (tests, EXPLAIN). */
+export function render(query: SQL): { sql: string; params: unknown[] } {
+  return _dialect.sqlToQuery(query);
+}
+
+/**
+ * Runs `fn` in one transaction on one client: COMMIT when it resolves, ROLLBACK when it
+ * throws (and rethrows). A client whose connection broke is dropped, not reused.
+ *
+ * @example
+ * await transaction(pool, async (c) => { await exec(c, sql`UPDATE ...`); });
+ */
+export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const out = await fn(client);
+    await client.query("COMMIT");
+    return out;
+  } catch (e) {
+    try {
+      await client.query("ROLLBACK");
+    } catch (rollbackError) {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    }
+    throw e;
+  } finally {
+    client.release(broken);
+  }
+}

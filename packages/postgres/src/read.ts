@@ -1,0 +1,183 @@
+/**
+ * @module read
+ * Record reads: by key, by query (compiled by the shared compiler with PostgreSQL's
+ * expressions), by reference, and the per-type summary. The counting strategy is the
+ * SQLite adapter's: kept counts when unfiltered, the value index alone when it can answer,
+ * else a count over the compiled WHERE.
+ */
+import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
+import { createQueryCompiler, postgresDialect, type FieldIdLookup, type PageSpec } from "@records-service/sql";
+import { sql, type SQL } from "drizzle-orm";
+import type pg from "pg";
+import type { Catalog } from "./catalog.js";
+import { exec, type Conn } from "./exec.js";
+import { decodeText, encodeText } from "./text-codec.js";
+
+/** List queries as PostgreSQL SQL over `records r` and `record_values`. */
+export const compiler = createQueryCompiler(postgresDialect);
+
+/** The record reads. */
+export interface RecordReader {
+  getRecord(flock: string, type: string, id: string): Promise<StoredRecord | undefined>;
+  getRecords(flock: string, keys: RecordKey[]): Promise<StoredRecord[]>;
+  listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
+  listReferencing(flock: string, uri: string, limit: number): Promise<StoredRecord[]>;
+  summarizeTypes(flock: string): Promise<TypeSummary[]>;
+}
+
+/** A record row as selected (`type` and `flock` are known to the caller or joined). */
+export interface RecordRow {
+  id: string;
+  state: string;
+  data: string;
+  displayValue: string;
+  created: string;
+  lastUpdated: string;
+  version: number;
+}
+
+/** The columns of a `RecordRow` from `records r`. */
+export const RECORD_COLUMNS = sql.raw(
+  `r.id, r.state, r.data, r.display_value AS "displayValue", r.created, r.last_updated AS "lastUpdated", r.version`,
+);
+
+/** The stored record of a row. */
+export function toStoredRecord(row: RecordRow, flock: string, type: string): StoredRecord {
+  return {
+    id: row.id,
+    flock,
+    type,
+    state: row.state as StoredRecord["state"],
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    displayValue: decodeText(row.displayValue),
+    created: row.created,
+    lastUpdated: row.lastUpdated,
+    version: row.version,
+  };
+}
+
+/** The names of the data fields a query filters on. */
+export function filterFields(query: Pick<ListQuery, "filters">): string[] {
+  return query.filters.filter((f) => !f.meta).map((f) => f.field);
+}
+
+/** The reader over `pool`. */
+export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReader {
+  const rowsOf = async (query: SQL, name?: string): Promise<RecordRow[]> => (await exec<RecordRow>(pool, query, name)).rows;
+  const countOf = async (c: Conn, query: SQL): Promise<number> => Number((await exec<{ n: string }>(c, query)).rows[0]!.n);
+
+  /**
+   * The number of matches: the kept counts when unfiltered; else, when the filters can be
+   * counted from `record_values` alone, that count less the deleted matches (found by
+   * walking the few deleted records, see `_FEW_DELETED`); else `count(*)` of the WHERE.
+   */
+  const count = async (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): Promise<number> => {
+    const { rows } = await exec<{ state: string; n: number }>(
+      pool,
+      sql`SELECT state, n FROM collection_counts WHERE cid = ${cid}`,
+      "kept_counts",
+    );
+    const kept = new Map(rows.map((c) => [c.state, c.n]));
+    if (query.filters.length === 0) {
+      let n = 0;
+      for (const [state, k] of kept) if ((query.states as string[]).includes(state)) n += k;
+      return n;
+    }
+    const deleted = kept.get("deleted") ?? 0;
+    const showsDeleted = query.states.includes("deleted");
+    const fast = query.states.includes("updated") && (showsDeleted || deleted <= _FEW_DELETED);
+    const every = fast ? compiler.matchCount(query, fieldId) : undefined;
+    if (every === undefined) return countOf(pool, compiler.count(where));
+    if (showsDeleted || deleted === 0) return countOf(pool, every);
+    const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
+    return (await countOf(pool, every)) - (await countOf(pool, compiler.count(deletedWhere)));
+  };
+
+  return {
+    async getRecord(flock, type, id) {
+      const cid = await catalog.collectionId(pool, flock, type);
+      if (cid === undefined) return undefined;
+      const rows = await rowsOf(sql`SELECT ${RECORD_COLUMNS} FROM records r WHERE r.cid = ${cid} AND r.id = ${id}`, "get_record");
+      return rows[0] && toStoredRecord(rows[0], flock, type);
+    },
+
+    async getRecords(flock, keys) {
+      const byType = new Map<string, Set<string>>();
+      for (const k of keys) {
+        let ids = byType.get(k.type);
+        if (!ids) byType.set(k.type, (ids = new Set()));
+        ids.add(k.id);
+      }
+      const found = new Map<string, StoredRecord>();
+      for (const [type, ids] of byType) {
+        const cid = await catalog.collectionId(pool, flock, type);
+        if (cid === undefined) continue;
+        const rows = await rowsOf(
+          sql`SELECT ${RECORD_COLUMNS} FROM records r WHERE r.cid = ${cid} AND r.id = ANY(${sql.param([...ids])}::text[])`,
+          "get_records",
+        );
+        for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
+      }
+      // In the order asked for, each record once.
+      const out = new Map<string, StoredRecord>();
+      for (const k of keys) {
+        const r = found.get(`${k.type}/${k.id}`);
+        if (r) out.set(`${k.type}/${k.id}`, r);
+      }
+      return [...out.values()];
+    },
+
+    async listRecords(flock, type, query) {
+      const cid = await catalog.collectionId(pool, flock, type);
+      if (cid === undefined) return { total: 0, records: [] };
+      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const where = compiler.where(cid, query, fieldId);
+      const total = await count(cid, query, where, fieldId);
+      const offset = (query.page - 1) * query.pageSize;
+      if (offset >= total || query.pageSize <= 0) return { total, records: [] };
+      const limit = Math.min(query.pageSize, total - offset);
+      // Past the middle, read from the end so the last page costs what the first does.
+      const fromEnd = total - offset - limit;
+      const pageOf = (at: PageSpec) => rowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at));
+      const rows =
+        fromEnd < offset
+          ? (await pageOf({ limit, offset: fromEnd, fromEnd: true })).reverse()
+          : await pageOf({ limit, offset, fromEnd: false });
+      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+    },
+
+    async listReferencing(flock, uri, limit) {
+      if (limit <= 0) return [];
+      const rows = (await rowsOf(
+        sql`SELECT c.type, ${RECORD_COLUMNS}
+            FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
+            WHERE f.target = ${encodeText(uri)} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${Math.floor(limit)}`,
+        "list_referencing",
+      )) as (RecordRow & { type: string })[];
+      return rows.map((row) => toStoredRecord(row, flock, row.type));
+    },
+
+    async summarizeTypes(flock) {
+      const { rows } = await exec<{ name: string; count: string; lastModified: string | null }>(
+        pool,
+        sql`SELECT c.type AS name,
+              (SELECT coalesce(sum(cc.n), 0) FROM collection_counts cc WHERE cc.cid = c.cid AND cc.state <> 'deleted') AS count,
+              (SELECT max(r.last_updated) FROM records r WHERE r.cid = c.cid) AS "lastModified"
+            FROM collections c WHERE c.flock = ${flock} ORDER BY c.type`,
+        "summarize_types",
+      );
+      return rows
+        .filter((s) => s.lastModified !== null)
+        .map((s) => ({ name: s.name, count: Number(s.count), lastModified: s.lastModified! }));
+    },
+  };
+}
+
+// --- internal ---
+
+/**
+ * Up to this many deleted records in a collection, a live-only count is the count of every
+ * match less the deleted ones, found by walking the deleted records (one probe each);
+ * beyond it, each match's state is probed instead.
+ */
+const _FEW_DELETED = 1000;

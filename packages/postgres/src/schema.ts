@@ -1,0 +1,237 @@
+/**
+ * @module schema
+ * The PostgreSQL tables, in drizzle's pg-core. `drizzle-kit generate` turns this file into
+ * the SQL migrations of `../drizzle/`, which `createPostgresStorage` applies on open under
+ * an advisory lock.
+ *
+ * The layout follows the SQLite adapter's (records by collection, ordered by `rid`; every
+ * data field's comparable entries copied into `record_values`), with three differences:
+ * - every text column that is compared or ordered is `COLLATE "C"` (byte order, the same
+ *   as SQLite's BINARY), whatever the database's default collation;
+ * - `record_values.text` / `folded` are `bytea` (byte order again, and they hold U+0000,
+ *   which PostgreSQL text cannot) limited to their first 1,024 bytes, so that every value
+ *   fits a b-tree entry; a longer value is kept whole in `text_long` / `folded_long`;
+ * - indexes name `rid` as their last column where SQLite has it implicitly (the rowid).
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** Text compared in byte (code point) order, independent of the database's locale. */
+const ctext = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/** Bytes: file contents and the value index's texts. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** Tenants. */
+export const flocks = pgTable("flocks", {
+  identifier: ctext("identifier").primaryKey(),
+  name: text("name").notNull(),
+  created: ctext("created").notNull(),
+});
+
+/** Logins; `flocks` is a JSON array of flock identifiers. */
+export const users = pgTable("users", {
+  username: ctext("username").primaryKey(),
+  passwordHash: text("password_hash").notNull(),
+  flocks: text("flocks").notNull(),
+  role: ctext("role").notNull(),
+  created: ctext("created").notNull(),
+});
+
+/** API keys and self-service session tokens, by the hash of the token. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    tokenHash: ctext("token_hash").primaryKey(),
+    username: ctext("username").notNull(),
+    created: ctext("created").notNull(),
+    expires: ctext("expires"),
+  },
+  (t) => [index("api_keys_username_idx").on(t.username)],
+);
+
+/** Small named values, e.g. the generated signing secret. */
+export const settings = pgTable("settings", {
+  name: ctext("name").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** One row per (flock, resource type) that has records: the `cid` every other table uses. */
+export const collections = pgTable(
+  "collections",
+  {
+    cid: integer("cid").primaryKey().generatedAlwaysAsIdentity(),
+    flock: ctext("flock").notNull(),
+    type: ctext("type").notNull(),
+  },
+  (t) => [uniqueIndex("collections_flock_type_idx").on(t.flock, t.type)],
+);
+
+/** Data field names per collection, so index rows carry a small integer instead of the name. */
+export const fields = pgTable(
+  "fields",
+  {
+    fid: integer("fid").primaryKey().generatedAlwaysAsIdentity(),
+    cid: integer("cid")
+      .notNull()
+      .references(() => collections.cid),
+    name: ctext("name").notNull(),
+  },
+  (t) => [uniqueIndex("fields_cid_name_idx").on(t.cid, t.name)],
+);
+
+/**
+ * The records. `rid` is the insertion order that lists follow; the indexes end in `rid`,
+ * so `WHERE cid=? [AND state=?] ORDER BY rid` walks an index in order without sorting.
+ */
+export const records = pgTable(
+  "records",
+  {
+    rid: bigint("rid", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    cid: integer("cid")
+      .notNull()
+      .references(() => collections.cid),
+    id: ctext("id").notNull(),
+    state: ctext("state").notNull(),
+    data: text("data").notNull(),
+    displayValue: text("display_value").notNull(),
+    created: ctext("created").notNull(),
+    lastUpdated: ctext("last_updated").notNull(),
+    version: integer("version").notNull(),
+  },
+  (t) => [
+    // Ids are unique across the store (as in the reference adapter), not only per collection.
+    uniqueIndex("records_id_idx").on(t.id),
+    index("records_cid_idx").on(t.cid, t.rid),
+    index("records_cid_state_idx").on(t.cid, t.state, t.rid),
+    index("records_cid_created_idx").on(t.cid, t.created),
+    index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
+  ],
+);
+
+/**
+ * One row per distinct entry of every data field of every record (`valueRows`). The
+ * secondary indexes end in `rid`, so `SELECT rid ... WHERE fid=? AND text=?` is an
+ * index-only scan, already in `rid` order.
+ */
+export const recordValues = pgTable(
+  "record_values",
+  {
+    rid: bigint("rid", { mode: "number" }).notNull(),
+    fid: integer("fid").notNull(),
+    kind: smallint("kind").notNull(),
+    /** The entry's UTF-8 bytes, at most the first 1,024 (`PG_VALUE_KEY_BYTES`). */
+    text: bytea("text").notNull(),
+    /** The whole entry when longer than `text` holds; null otherwise. */
+    textLong: bytea("text_long"),
+    folded: bytea("folded").notNull(),
+    foldedLong: bytea("folded_long"),
+    num: doublePrecision("num"),
+  },
+  (t) => [
+    // Rewrites delete by (rid, fid); scans probe by (rid, fid, text).
+    index("record_values_rid_idx").on(t.rid, t.fid, t.text, t.kind),
+    index("record_values_fid_text_idx").on(t.fid, t.text, t.rid),
+    index("record_values_fid_folded_idx").on(t.fid, t.folded, t.rid),
+    index("record_values_fid_num_idx").on(t.fid, t.num, t.rid).where(sql`num IS NOT NULL`),
+  ],
+);
+
+/** Which records reference which record URI (data values and `uri;label` list entries). */
+export const recordRefs = pgTable(
+  "record_refs",
+  {
+    target: text("target").notNull(),
+    rid: bigint("rid", { mode: "number" }).notNull(),
+  },
+  // A hash index: targets are compared for equality only, and may be longer than a b-tree entry.
+  (t) => [index("record_refs_target_idx").using("hash", t.target), index("record_refs_rid_idx").on(t.rid)],
+);
+
+/** Records per collection and state, kept by `apply`, so totals and summaries need no scan. */
+export const collectionCounts = pgTable(
+  "collection_counts",
+  {
+    cid: integer("cid").notNull(),
+    state: ctext("state").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cid, t.state] })],
+);
+
+/** Uploaded files, stored in the database so it holds everything. */
+export const files = pgTable(
+  "files",
+  {
+    id: ctext("id").primaryKey(),
+    flock: ctext("flock").notNull(),
+    recordType: ctext("record_type").notNull(),
+    recordId: ctext("record_id").notNull(),
+    field: text("field").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: bytea("bytes").notNull(),
+    created: ctext("created").notNull(),
+  },
+  (t) => [index("files_record_idx").on(t.flock, t.recordType, t.recordId)],
+);
+
+/**
+ * The durable outbox: one row per action to run for a data event, written in the same
+ * transaction as the event and kept after it finished (operators read the attempts).
+ * `seq` is the insertion order (newest first for operators); the worker's claim walks
+ * `outbox_due_idx` (pending rows by due time).
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    id: ctext("id").notNull(),
+    flock: ctext("flock").notNull(),
+    dataEventId: ctext("data_event_id").notNull(),
+    trigger: ctext("trigger").notNull(),
+    action: ctext("action").notNull(),
+    deliveryId: ctext("delivery_id").notNull(),
+    status: ctext("status").notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: ctext("next_attempt_at").notNull(),
+    firstAttemptAt: ctext("first_attempt_at"),
+    lastError: text("last_error"),
+    lastStatus: integer("last_status"),
+    body: text("body"),
+    created: ctext("created").notNull(),
+  },
+  (t) => [
+    uniqueIndex("outbox_id_idx").on(t.id),
+    index("outbox_due_idx").on(t.status, t.nextAttemptAt, t.id),
+    index("outbox_flock_idx").on(t.flock, t.seq),
+    index("outbox_event_idx").on(t.dataEventId),
+  ],
+);
+
+/** Everything above, for `drizzle(pool, { schema })`. */
+export const schema = {
+  flocks,
+  users,
+  apiKeys,
+  settings,
+  collections,
+  fields,
+  records,
+  recordValues,
+  recordRefs,
+  collectionCounts,
+  files,
+  outbox,
+};

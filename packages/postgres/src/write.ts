@@ -1,0 +1,232 @@
+/**
+ * @module write
+ * `apply(changes)` inside one transaction: records with their optimistic version check
+ * (the row is locked with `FOR UPDATE`, so of concurrent writers of one version exactly
+ * one wins and the others see the new version and get `conflict`), `record_values`,
+ * `record_refs` and `collection_counts` kept in step, files stored or removed, outbox jobs
+ * queued. Index rows are gathered over the change set and inserted with one statement
+ * each at the end; the kept counts are updated last, in a fixed order, so the hot count
+ * row is locked only for the commit and two writers never wait on each other in a cycle.
+ */
+import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
+import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
+import { sql } from "drizzle-orm";
+import type pg from "pg";
+import type { WriteIds } from "./catalog.js";
+import { exec } from "./exec.js";
+import { insertJob } from "./outbox.js";
+import { encodeText } from "./text-codec.js";
+
+/**
+ * Applies `changes` on `c`, a client inside a transaction the caller commits.
+ *
+ * @example
+ * await transaction(pool, async (c) => { const ids = catalog.forWrite(c); await applyChanges(c, ids, changes); });
+ */
+export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: ChangeSet): Promise<void> {
+  const w = new _Writer(c, ids);
+  for (const change of changes.records ?? []) {
+    if (change.kind === "insert") await w.insert(change.record);
+    else await w.update(change.record, change.expectedVersion);
+  }
+  for (const f of changes.files ?? []) await _storeFile(c, f);
+  for (const owner of changes.removeFilesOf ?? []) {
+    await exec(
+      c,
+      sql`DELETE FROM files WHERE flock = ${owner.flock} AND record_type = ${owner.type} AND record_id = ${owner.id}`,
+      "remove_files_of",
+    );
+  }
+  for (const job of changes.outbox ?? []) await insertJob(c, job);
+  await w.flush();
+}
+
+/**
+ * The `record_values` columns of one entry: the UTF-8 bytes, cut to the indexed head when
+ * longer (the whole value then goes to the `_long` column).
+ */
+export function valueColumns(text: string): [Buffer, Buffer | null] {
+  const bytes = Buffer.from(text, "utf8");
+  return bytes.length > PG_VALUE_KEY_BYTES ? [bytes.subarray(0, PG_VALUE_KEY_BYTES), bytes] : [bytes, null];
+}
+
+// --- internal ---
+
+interface _ValueRow {
+  fid: number;
+  kind: number;
+  text: string;
+  folded: string;
+  num: number | null;
+}
+
+class _Writer {
+  /** Index rows to insert, by rid and fid (an update later in the set replaces a field's rows). */
+  private readonly values = new Map<number, Map<number, _ValueRow[]>>();
+  private readonly refs = new Map<number, string[]>();
+  private readonly counts = new Map<string, [number, string, number]>();
+
+  constructor(
+    private readonly c: pg.PoolClient,
+    private readonly ids: WriteIds,
+  ) {}
+
+  async insert(r: StoredRecord): Promise<void> {
+    const cid = await this.ids.ensureCollection(r.flock, r.type);
+    // Ids are unique across the store, whatever the flock and type.
+    const { rows } = await exec<{ rid: string }>(
+      this.c,
+      sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version)
+          VALUES (${cid}, ${r.id}, ${r.state}, ${JSON.stringify(r.data)}, ${encodeText(r.displayValue)}, ${r.created}, ${r.lastUpdated}, ${r.version})
+          ON CONFLICT (id) DO NOTHING RETURNING rid`,
+      "insert_record",
+    );
+    if (!rows[0]) throw conflict("record exists", `a record with id '${r.id}' exists`);
+    const rid = Number(rows[0].rid);
+    for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cid, field, value);
+    this.refs.set(rid, refTargets(r.data));
+    this.count(cid, r.state, 1);
+  }
+
+  async update(r: StoredRecord, expectedVersion: number): Promise<void> {
+    const cid = await this.ids.collectionId(r.flock, r.type);
+    const { rows } =
+      cid === undefined
+        ? { rows: [] }
+        : await exec<{ rid: string; state: string; version: number; data: string }>(
+            this.c,
+            sql`SELECT rid, state, version, data FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
+            "lock_record",
+          );
+    const old = rows[0];
+    if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
+    if (old.version !== expectedVersion) {
+      throw conflict(
+        "version conflict",
+        `${r.type} ${r.id} is at version ${old.version}, not ${expectedVersion}: it changed since it was read`,
+      );
+    }
+    const rid = Number(old.rid);
+    await exec(
+      this.c,
+      sql`UPDATE records SET state = ${r.state}, data = ${JSON.stringify(r.data)}, display_value = ${encodeText(r.displayValue)},
+            created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}
+          WHERE rid = ${rid}`,
+      "update_record",
+    );
+    // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
+    const before = JSON.parse(old.data) as Record<string, unknown>;
+    const changed: number[] = [];
+    let anyChanged = false;
+    for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {
+      if (JSON.stringify(before[field]) === JSON.stringify(r.data[field])) continue;
+      anyChanged = true;
+      const fid = await this.ids.fieldId(cid, field);
+      if (fid !== undefined) {
+        changed.push(fid);
+        this.values.get(rid)?.delete(fid);
+      }
+      await this.setValues(rid, cid, field, r.data[field]);
+    }
+    if (changed.length > 0) {
+      await exec(this.c, sql`DELETE FROM record_values WHERE rid = ${rid} AND fid = ANY(${sql.param(changed)}::int[])`, "delete_values");
+    }
+    if (anyChanged) {
+      await exec(this.c, sql`DELETE FROM record_refs WHERE rid = ${rid}`, "delete_refs");
+      this.refs.set(rid, refTargets(r.data));
+    }
+    if (old.state !== r.state) {
+      this.count(cid, old.state, -1);
+      this.count(cid, r.state, 1);
+    }
+  }
+
+  /** Inserts the gathered index rows, then moves the kept counts. */
+  async flush(): Promise<void> {
+    const v = { rid: [] as number[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], textLong: [] as (Buffer | null)[] };
+    const f = { folded: [] as Buffer[], foldedLong: [] as (Buffer | null)[], num: [] as (number | null)[] };
+    for (const [rid, byField] of this.values) {
+      for (const rows of byField.values()) {
+        for (const row of rows) {
+          const [text, textLong] = valueColumns(row.text);
+          const [folded, foldedLong] = valueColumns(row.folded);
+          v.rid.push(rid);
+          v.fid.push(row.fid);
+          v.kind.push(row.kind);
+          v.text.push(text);
+          v.textLong.push(textLong);
+          f.folded.push(folded);
+          f.foldedLong.push(foldedLong);
+          f.num.push(row.num);
+        }
+      }
+    }
+    if (v.rid.length > 0) {
+      const p = sql.param;
+      await exec(
+        this.c,
+        sql`INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
+            SELECT * FROM unnest(${p(v.rid)}::bigint[], ${p(v.fid)}::int[], ${p(v.kind)}::smallint[], ${p(v.text)}::bytea[],
+              ${p(v.textLong)}::bytea[], ${p(f.folded)}::bytea[], ${p(f.foldedLong)}::bytea[], ${p(f.num)}::float8[])`,
+        "insert_values",
+      );
+    }
+    const refRids: number[] = [];
+    const refTargetsOf: string[] = [];
+    for (const [rid, targets] of this.refs) {
+      for (const t of targets) {
+        refRids.push(rid);
+        refTargetsOf.push(encodeText(t));
+      }
+    }
+    if (refRids.length > 0) {
+      await exec(
+        this.c,
+        sql`INSERT INTO record_refs (target, rid) SELECT * FROM unnest(${sql.param(refTargetsOf)}::text[], ${sql.param(refRids)}::bigint[])`,
+        "insert_refs",
+      );
+    }
+    // Sorted, so concurrent writers lock count rows in the same order (no deadlock).
+    const counts = [...this.counts.values()].filter((d) => d[2] !== 0).sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
+    if (counts.length > 0) {
+      await exec(
+        this.c,
+        sql`INSERT INTO collection_counts (cid, state, n)
+            SELECT * FROM unnest(${sql.param(counts.map((d) => d[0]))}::int[], ${sql.param(counts.map((d) => d[1]))}::text[], ${sql.param(counts.map((d) => d[2]))}::int[])
+            ON CONFLICT (cid, state) DO UPDATE SET n = collection_counts.n + excluded.n`,
+        "add_counts",
+      );
+    }
+  }
+
+  private async setValues(rid: number, cid: number, field: string, value: unknown): Promise<void> {
+    const rows = valueRows(value);
+    if (rows.length === 0) return;
+    const fid = await this.ids.ensureField(cid, field);
+    let byField = this.values.get(rid);
+    if (!byField) this.values.set(rid, (byField = new Map()));
+    byField.set(
+      fid,
+      rows.map((r) => ({ fid, ...r })),
+    );
+  }
+
+  private count(cid: number, state: string, n: number): void {
+    const key = `${cid}:${state}`;
+    const d = this.counts.get(key);
+    if (d) d[2] += n;
+    else this.counts.set(key, [cid, state, n]);
+  }
+}
+
+async function _storeFile(c: pg.PoolClient, f: StoredFile): Promise<void> {
+  const res = await exec(
+    c,
+    sql`INSERT INTO files (id, flock, record_type, record_id, field, filename, content_type, bytes, created)
+        VALUES (${f.id}, ${f.flock}, ${f.recordType}, ${f.recordId}, ${encodeText(f.field)}, ${encodeText(f.filename)},
+          ${encodeText(f.contentType)}, ${Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength)}, ${f.created})
+        ON CONFLICT DO NOTHING`,
+    "insert_file",
+  );
+  if (res.rowCount === 0) throw conflict("file exists", `file ${f.id} already exists`);
+}
