@@ -113,7 +113,7 @@ CREATE INDEX "outbox_flock_idx" ON "outbox" USING btree ("flock","seq");--> stat
 CREATE INDEX "outbox_event_idx" ON "outbox" USING btree ("data_event_id");--> statement-breakpoint
 CREATE INDEX "record_refs_target_idx" ON "record_refs" USING hash ("target");--> statement-breakpoint
 CREATE INDEX "record_refs_rid_idx" ON "record_refs" USING btree ("rid");--> statement-breakpoint
-CREATE INDEX "record_values_rid_idx" ON "record_values" USING btree ("rid","fid","text","kind");--> statement-breakpoint
+CREATE INDEX "record_values_rid_idx" ON "record_values" USING hash ("rid");--> statement-breakpoint
 CREATE INDEX "record_values_fid_text_idx" ON "record_values" USING btree ("fid","text","rid");--> statement-breakpoint
 CREATE INDEX "record_values_fid_folded_idx" ON "record_values" USING btree ("fid","folded","rid");--> statement-breakpoint
 CREATE INDEX "record_values_fid_num_idx" ON "record_values" USING btree ("fid","num","rid") WHERE num IS NOT NULL;--> statement-breakpoint

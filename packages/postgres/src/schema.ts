@@ -140,8 +140,10 @@ export const recordValues = pgTable(
     num: doublePrecision("num"),
   },
   (t) => [
-    // Rewrites delete by (rid, fid); scans probe by (rid, fid, text).
-    index("record_values_rid_idx").on(t.rid, t.fid, t.text, t.kind),
+    // Rewrites delete by rid, scans probe by it. A hash index: a b-tree on rid would offer the
+    // planner a walk of every field's entries in rid order, which it takes for filters whose
+    // matches it overestimates (ranges, substrings) when a page is limited.
+    index("record_values_rid_idx").using("hash", t.rid),
     index("record_values_fid_text_idx").on(t.fid, t.text, t.rid),
     index("record_values_fid_folded_idx").on(t.fid, t.folded, t.rid),
     index("record_values_fid_num_idx").on(t.fid, t.num, t.rid).where(sql`num IS NOT NULL`),

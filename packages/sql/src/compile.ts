@@ -282,9 +282,9 @@ class _Compiler {
         ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${cond})`
         : sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid})`;
     }
-    return cond
-      ? sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid} AND ${cond})`
-      : sql`r.rid IN (SELECT rid FROM record_values WHERE fid = ${fid})`;
+    return this.d.ridInSet(
+      cond ? sql`SELECT rid FROM record_values WHERE fid = ${fid} AND ${cond}` : sql`SELECT rid FROM record_values WHERE fid = ${fid}`,
+    );
   }
 
   /** A range on an entry: numbers against number entries, text against string entries. */

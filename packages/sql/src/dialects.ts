@@ -12,6 +12,7 @@
  * | meta column lower-case | `records_lower(col)` (JS `toLowerCase`) | `lower(col)` (`COLLATE "C"`: ASCII, what ids and timestamps hold) |
  * | UTF-16 order check | `records_cmp16(a, b)` (a JS function) | `records_cmp16(a, b)` (an SQL function from the migrations) |
  * | a join the planner must not reorder | `CROSS JOIN` | `JOIN` (PostgreSQL picks the order itself) |
+ * | a record in a set of rids | `r.rid IN (subquery)` | `r.rid = ANY(ARRAY(subquery))`: the set is built once from the value index, as SQLite does; PostgreSQL would otherwise probe every record of a limited page for filters whose matches it overestimates (ranges, substrings) |
  */
 import { Buffer } from "node:buffer";
 import { sql, type SQL } from "drizzle-orm";
@@ -44,6 +45,8 @@ export interface SqlDialect {
   cmp16(a: SQL, b: SQL): SQL;
   /** The join keyword that keeps the written join order (SQLite's planner reorders `JOIN`). */
   readonly orderedJoin: SQL;
+  /** `r.rid` is one of the rids `subquery` selects, the set built once per statement. */
+  ridInSet(subquery: SQL): SQL;
 }
 
 /** SQLite (better-sqlite3): text columns hold whole values; `records_lower` is a registered JS function. */
@@ -60,6 +63,7 @@ export const sqliteDialect: SqlDialect = {
   lowerMeta: (column) => sql`records_lower(${column})`,
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`CROSS JOIN`,
+  ridInSet: (subquery) => sql`r.rid IN (${subquery})`,
 };
 
 /**
@@ -86,4 +90,5 @@ export const postgresDialect: SqlDialect = {
   lowerMeta: (column) => sql`lower(${column})`,
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`JOIN`,
+  ridInSet: (subquery) => sql`r.rid = ANY(ARRAY(${subquery}))`,
 };
