@@ -7,8 +7,10 @@
  */
 import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import type pg from "pg";
+import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
+import { createChangeWatch, type ChangeWatch } from "./change-watch.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
@@ -19,10 +21,15 @@ import { createRecordReader } from "./read.js";
 import { createScanner } from "./scan.js";
 import { applyChanges } from "./write.js";
 
-/** Options of `createPostgresStorage`: the pool's settings (with `{ url }`) and whether to migrate. */
+/** Options of `createPostgresStorage`: the pool's settings (with `{ url }`), migrating, watching. */
 export interface PostgresStorageOptions extends PostgresPoolOptions {
   /** Apply pending migrations on open (default true). Without, a database not yet migrated fails on use. */
   migrate?: boolean;
+  /**
+   * Listen for other processes' commits (one connection of its own) so that account
+   * lookups and `changeGeneration` callers can cache (default true). Without, nothing is cached.
+   */
+  watchChanges?: boolean;
 }
 
 /**
@@ -42,14 +49,16 @@ export async function createPostgresStorage(target: PostgresTarget, opts: Postgr
     if (owned) await pool.end().catch(() => {});
     throw toStorageError(e, where);
   }
-  return _storage(pool, owned, where);
+  const watch = (opts.watchChanges ?? true) ? createChangeWatch(pool.options as pg.ClientConfig) : undefined;
+  return _storage(pool, owned, where, watch);
 }
 
 // --- internal ---
 
-function _storage(pool: pg.Pool, owned: boolean, where: string): Storage {
+function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWatch | undefined): Storage {
   const catalog = createCatalog();
   const accounts = createAccountStore(pool);
+  const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
   const reader = createRecordReader(pool, catalog);
   const scan = createScanner(pool, catalog);
   let closed = false;
@@ -67,13 +76,13 @@ function _storage(pool: pg.Pool, owned: boolean, where: string): Storage {
 
   const storage: Storage = {
     createFlock: accounts.createFlock,
-    getFlock: accounts.getFlock,
+    getFlock: lookups.getFlock,
     listFlocks: accounts.listFlocks,
     renameFlock: accounts.renameFlock,
     putUser: accounts.putUser,
-    getUser: accounts.getUser,
+    getUser: lookups.getUser,
     putApiKey: accounts.putApiKey,
-    getApiKey: accounts.getApiKey,
+    getApiKey: lookups.getApiKey,
     deleteApiKey: accounts.deleteApiKey,
     getSetting: accounts.getSetting,
     initSetting: accounts.initSetting,
@@ -98,21 +107,49 @@ function _storage(pool: pg.Pool, owned: boolean, where: string): Storage {
     async close() {
       if (closed) return;
       closed = true;
+      await watch?.close();
       if (owned) await pool.end();
     },
   };
-  return _guarded(storage, where);
+  if (watch) storage.changeGeneration = watch.generation;
+  return _guarded(storage, where, watch);
 }
 
-/** Every method of `storage`, with driver errors turned into storage errors (see errors.ts). */
-function _guarded(storage: Storage, where: string): Storage {
+/** The methods that write: the change generation moves when each starts and when it ends. */
+const _WRITES = new Set([
+  "createFlock",
+  "renameFlock",
+  "putUser",
+  "putApiKey",
+  "deleteApiKey",
+  "initSetting",
+  "putSetting",
+  "apply",
+  "deleteRecords",
+  "finishJob",
+]);
+
+/**
+ * Every method of `storage`, with driver errors turned into storage errors (see errors.ts)
+ * and writes moving the change generation (before: a read racing the write is not cached;
+ * after: what was cached before it is dropped).
+ */
+function _guarded(storage: Storage, where: string, watch: ChangeWatch | undefined): Storage {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(storage)) {
+    if (name === "changeGeneration") {
+      out[name] = fn;
+      continue;
+    }
+    const writes = watch !== undefined && _WRITES.has(name);
     out[name] = async (...args: unknown[]) => {
+      if (writes) watch.touch();
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (e) {
         throw toStorageError(e, where);
+      } finally {
+        if (writes) watch.touch();
       }
     };
   }

@@ -1,0 +1,79 @@
+/**
+ * The change generation (`Storage.changeGeneration`) and the cached account lookups never
+ * answer with a stale row for long: this process's writes are seen at once, another
+ * process's commits (another storage, or plain SQL) when their notification arrives, and
+ * while the listening connection is lost nothing is cached at all.
+ */
+import type { Storage } from "@records-service/core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresStorage } from "./driver.js";
+import { createTestDatabase, type TestDatabase } from "./testing.js";
+
+/** Waits (up to `ms`) until `ok()` holds. */
+async function until(ok: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const key = { tokenHash: "h1", username: "ada", created: "2026-01-01T00:00:00.000000", expires: null };
+
+describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", () => {
+  let db: TestDatabase;
+  let server: Storage;
+  let cli: Storage;
+  const steady = (s: Storage) => until(() => s.changeGeneration!() === s.changeGeneration!());
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await (await db.emptyStorage()).close();
+    server = await createPostgresStorage({ url: db.url }, { applicationName: "records-watch-server" });
+    cli = await createPostgresStorage({ url: db.url }, { watchChanges: false });
+    await steady(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await cli?.close();
+    await db?.drop();
+  });
+
+  it("stays the same while nothing is written, and moves at once with this process's writes", async () => {
+    const g = server.changeGeneration!();
+    expect(server.changeGeneration!()).toBe(g);
+    await server.putSetting("a", "1");
+    expect(server.changeGeneration!()).toBeGreaterThan(g);
+  });
+
+  it("moves when another process commits, and cached lookups follow", async () => {
+    await cli.putApiKey(key);
+    await until(async () => (await server.getApiKey("h1")) !== undefined);
+    await steady(server);
+    const g = server.changeGeneration!();
+    await cli.deleteApiKey("h1");
+    await until(() => server.changeGeneration!() !== g);
+    expect(await server.getApiKey("h1")).toBeUndefined();
+    // Plain SQL (an operator's psql) is seen too: the triggers notify.
+    await steady(server);
+    const h = server.changeGeneration!();
+    await db.pool.query("UPDATE settings SET value = 'x'");
+    await until(() => server.changeGeneration!() !== h);
+  });
+
+  it("moves on every call while the listening connection is lost, and settles once it is back", async () => {
+    const killed = await db.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'records-watch-server' AND query LIKE 'LISTEN%'",
+    );
+    expect(killed.rowCount).toBe(1);
+    await until(() => server.changeGeneration!() !== server.changeGeneration!());
+    await steady(server); // reconnected (after about a second)
+    const g = server.changeGeneration!();
+    await cli.putSetting("b", "2");
+    await until(() => server.changeGeneration!() !== g);
+  });
+
+  it("is absent when not watching", () => {
+    expect(cli.changeGeneration).toBeUndefined();
+  });
+});
