@@ -21,14 +21,15 @@ export interface Result<T> {
 const _dialect = new PgDialect();
 
 /**
- * Runs `query`; with `name`, as a named prepared statement (the text must never change for a name).
+ * Runs `query`; with `name`, as a named prepared statement (the text must never change for a
+ * name; it is prefixed with `records_` so it cannot meet a caller's own statements on a shared pool).
  *
  * @example
  * const { rows } = await exec<{ n: string }>(pool, sql`SELECT count(*) AS n FROM records`);
  */
 export async function exec<T = Record<string, unknown>>(c: Conn, query: SQL, name?: string): Promise<Result<T>> {
   const { sql: text, params } = _dialect.sqlToQuery(query);
-  const res = await c.query<T & pg.QueryResultRow>(name ? { name, text, values: params } : { text, values: params });
+  const res = await c.query<T & pg.QueryResultRow>(name ? { name: `records_${name}`, text, values: params } : { text, values: params });
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 
