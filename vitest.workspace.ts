@@ -27,7 +27,13 @@ export const projects = [
   },
   {
     extends: true as const,
-    test: { name: "server", root: "packages/server", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
+    test: {
+      name: "server",
+      root: "packages/server",
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      // Its PostgreSQL tests (test/postgres/) need the server check too.
+      globalSetup: ["../postgres/test/global-setup.ts"],
+    },
   },
   {
     extends: true as const,

@@ -5,6 +5,7 @@
  * who then owns it. Either way an idle connection that breaks (the server restarts, the
  * network drops) must not crash the process, so the pool gets an `error` listener.
  */
+import { badRequest } from "@records-service/core";
 import pg from "pg";
 
 /** Where the database is: a `postgres://` URL, or a pool the caller made (and closes). */
@@ -41,6 +42,7 @@ export function openPool(target: PostgresTarget, opts: PostgresPoolOptions = {})
     _quietErrors(target.pool);
     return { pool: target.pool, owned: false, where: describePool(target.pool) };
   }
+  _checkUrl(target.url);
   const timeout = opts.statementTimeoutMs ?? 30_000;
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -68,6 +70,20 @@ export function describePool(pool: pg.Pool): string {
 }
 
 // --- internal ---
+
+/** Refuses what is not a `postgres://` / `postgresql://` URL, before the driver half-parses it. */
+function _checkUrl(url: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
+  }
+  if (!u || !/^postgres(ql)?:$/.test(u.protocol) || (u.port !== "" && !/^\d+$/.test(u.port))) {
+    const expected = "expected postgres://user[:password]@host[:port]/database";
+    throw badRequest(`invalid database URL (${expected})`, expected);
+  }
+}
 
 const _quieted = new WeakSet<pg.Pool>();
 

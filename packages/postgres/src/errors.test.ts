@@ -6,7 +6,7 @@
 import { RecordsError } from "@records-service/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
-import { isDatabaseUnavailable, toStorageError } from "./errors.js";
+import { DatabaseUnavailableError, isDatabaseUnavailable, toStorageError } from "./errors.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
 const err = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
@@ -29,7 +29,10 @@ describe("toStorageError", () => {
     expect(out).toBeInstanceOf(RecordsError);
     expect(out).toMatchObject({ code });
     if (code === "unavailable") {
-      expect(out).toMatchObject({ message: "database unavailable", detail: `PostgreSQL at db:5432/records: ${e.message}` });
+      // Clients see a generic detail; operators get where and why.
+      expect(out).toBeInstanceOf(DatabaseUnavailableError);
+      expect(out).toMatchObject({ message: "database unavailable", where: "db:5432/records", reason: e.message, status: 503 });
+      expect((out as RecordsError).detail).not.toContain("db:5432");
       expect(isDatabaseUnavailable(out)).toBe(true);
     }
   });

@@ -9,6 +9,27 @@
 import { RecordsError, conflict, isRecordsError } from "@records-service/core";
 
 /**
+ * "database unavailable": a `RecordsError` with code `unavailable` (503). Clients see only
+ * the generic detail; `where` (host:port/database) and `reason` (the driver's message) are
+ * for operators: the CLI's one-line start failure and the server's log.
+ *
+ * @example
+ * if (e instanceof DatabaseUnavailableError) console.error(`cannot reach PostgreSQL at ${e.where}: ${e.reason}`);
+ */
+export class DatabaseUnavailableError extends RecordsError {
+  constructor(
+    readonly where: string,
+    readonly reason: string,
+  ) {
+    super("unavailable", "database unavailable", "the database cannot be reached at the moment; retry later");
+  }
+
+  override toString(): string {
+    return `database unavailable: PostgreSQL at ${this.where}: ${this.reason}`;
+  }
+}
+
+/**
  * True when `e` says the database could not be used at all (as opposed to refusing one
  * statement): the connection was refused, lost or timed out, or the server is shutting down.
  *
@@ -39,10 +60,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
  */
 export function toStorageError(e: unknown, where: string): unknown {
   if (isRecordsError(e)) return e;
-  if (isDatabaseUnavailable(e)) {
-    const reason = e instanceof Error ? e.message : String(e);
-    return new RecordsError("unavailable", "database unavailable", `PostgreSQL at ${where}: ${reason}`);
-  }
+  if (isDatabaseUnavailable(e)) return new DatabaseUnavailableError(where, e instanceof Error ? e.message : String(e));
   const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
   if (code === "23505") return conflict("already exists", "a row with this key was written at the same time; read again and retry");
   if (code === "40P01" || code === "40001") {

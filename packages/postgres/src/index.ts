@@ -12,7 +12,7 @@
 // --- the adapter ---
 export { createPostgresStorage, type PostgresStorageOptions } from "./driver.js";
 export { openPool, describePool, type PostgresTarget, type PostgresPoolOptions, type PoolHandle } from "./connect.js";
-export { isDatabaseUnavailable, toStorageError } from "./errors.js";
+export { DatabaseUnavailableError, isDatabaseUnavailable, toStorageError } from "./errors.js";
 
 // --- lower level: migrations, tables and the compiler (tools, benchmarks) ---
 export { migrateDatabase, MIGRATIONS_FOLDER, MIGRATION_LOCK_KEY } from "./migrate.js";

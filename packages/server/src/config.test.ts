@@ -55,6 +55,7 @@ describe("parseConfig", () => {
       scheduler: CONFIG_DEFAULTS.scheduler,
       webhooks: CONFIG_DEFAULTS.webhooks,
       throttle: CONFIG_DEFAULTS.throttle,
+      database: CONFIG_DEFAULTS.database,
       warnings: [],
     });
   });
@@ -83,7 +84,7 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, mail)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, mail)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
     { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
@@ -104,6 +105,10 @@ describe("parseConfig", () => {
     { name: "negative retry window", input: { webhooks: { retryWindowHours: -1 } }, message: 'config: "webhooks.retryWindowHours" must not be negative' },
     { name: "fractional retry delay", input: { webhooks: { firstRetryDelayMs: 1.5 } }, message: 'config: "webhooks.firstRetryDelayMs" must be an integer' },
     { name: "throttle zero", input: { throttle: { unattributedPerMinute: 0 } }, message: 'config: "throttle.unattributedPerMinute" must be at least 1' },
+    { name: "pool size zero", input: { database: { poolSize: 0 } }, message: 'config: "database.poolSize" must be at least 1' },
+    { name: "pool size huge", input: { database: { poolSize: 5000 } }, message: 'config: "database.poolSize" must be at most 1000' },
+    { name: "negative statement timeout", input: { database: { statementTimeoutMs: -5 } }, message: 'config: "database.statementTimeoutMs" must not be negative (0 = no timeout)' },
+    { name: "fractional statement timeout", input: { database: { statementTimeoutMs: 1.5 } }, message: 'config: "database.statementTimeoutMs" must be an integer' },
     { name: "insecure flag not boolean", input: { webhooks: { allowInsecureUrls: "yes" } }, message: 'config: "webhooks.allowInsecureUrls" must be a boolean, got "yes"' },
     { name: "mail without smtp scheme", input: { mail: { smtp: "127.0.0.1:25", from: "a@b.org" } }, message: 'config: "mail.smtp" must be an smtp:// or smtps:// URL' },
     { name: "mail bad from", input: { mail: { smtp: "smtp://h", from: "nobody" } }, message: 'config: "mail.from" must be an email address' },

@@ -7,7 +7,6 @@
  * start servers through `startServer`.
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
 import { createApp } from "./app.js";
 import { applyConfig } from "./config/apply.js";
 import { parseConfig } from "./config.js";
@@ -18,6 +17,7 @@ import { listen } from "./runtime/http.js";
 import { DEFAULT_WORKERS } from "./runtime/default-workers.js";
 import { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
 import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
+import { describeDb, openStorage } from "./storage-open.js";
 
 export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime/workers.js";
@@ -70,7 +70,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const warning of config.warnings) out(warning);
   const triggers = resolveTriggers(config, opts.triggers);
   for (const warning of triggers.warnings) out(warning);
-  const storage = await createSqliteStorage({ path: opts.db });
+  const storage = await openStorage(opts.db, config.database);
   try {
     const { secret } = await applyConfig(storage, clock, config);
     const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
@@ -97,7 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await listener.close();
       throw e;
     }
-    out(`records-service listening on ${url} (database ${opts.db})`);
+    out(`records-service listening on ${url} (database ${describeDb(opts.db)})`);
     let closing: Promise<void> | undefined;
     return {
       url,

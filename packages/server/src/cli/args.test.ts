@@ -41,6 +41,18 @@ describe("parseCommand", () => {
       expected: { kind: "flock-add", db: "x.db", id: "club", name: "The Club" },
     },
     {
+      name: "DATABASE_URL stands in for --db",
+      argv: ["flock", "add", "club"],
+      env: { DATABASE_URL: "postgres://app@db:5432/records" },
+      expected: { kind: "flock-add", db: "postgres://app@db:5432/records", id: "club", name: "club" },
+    },
+    {
+      name: "--db wins over DATABASE_URL",
+      argv: ["flock", "add", "club", "--db", "x.db"],
+      env: { DATABASE_URL: "postgres://app@db:5432/records" },
+      expected: { kind: "flock-add", db: "x.db", id: "club", name: "club" },
+    },
+    {
       name: "flock add names the flock after its id by default",
       argv: ["flock", "add", "a-1_b"],
       env: {},

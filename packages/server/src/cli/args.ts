@@ -35,6 +35,8 @@ export interface CliEnv {
   HOST?: string | undefined;
   PORT?: string | undefined;
   RECORDS_LOG?: string | undefined;
+  /** The database when `--db` is not given (a PostgreSQL URL or a SQLite path). */
+  DATABASE_URL?: string | undefined;
 }
 
 /**
@@ -57,10 +59,10 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
           : `unknown subcommand "${first} ${second}": the only one is "${first} add"`,
       );
     }
-    return first === "flock" ? _flockAdd(argv.slice(2)) : _userAdd(argv.slice(2));
+    return first === "flock" ? _flockAdd(argv.slice(2), env) : _userAdd(argv.slice(2), env);
   }
-  if (first === "card-url") return _cardUrl(argv.slice(1));
-  if (first === "jobs") return _jobs(argv.slice(1));
+  if (first === "card-url") return _cardUrl(argv.slice(1), env);
+  if (first === "jobs") return _jobs(argv.slice(1), env);
   throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url or jobs`);
 }
 
@@ -92,7 +94,7 @@ function _serve(args: string[], env: CliEnv): Command {
   if (host.trim() === "") throw new UsageError("bad host: --host must not be empty");
   return {
     kind: "serve",
-    db: _db(v.db),
+    db: _db(v.db, env),
     host,
     port,
     config: _nonEmpty(v.config, "--config"),
@@ -100,7 +102,7 @@ function _serve(args: string[], env: CliEnv): Command {
   };
 }
 
-function _flockAdd(args: string[]): Command {
+function _flockAdd(args: string[], env: CliEnv): Command {
   const { values: v, positionals } = _parse(args, "flock add", { ...DB, ...HELP, name: { type: "string" } }, 1);
   if (v.help) return { kind: "help", text: USAGE["flock add"] };
   const id = positionals[0];
@@ -113,10 +115,10 @@ function _flockAdd(args: string[]): Command {
   }
   const name = v.name === undefined ? id : v.name.trim();
   if (name === "") throw new UsageError("bad name: --name must not be empty");
-  return { kind: "flock-add", db: _db(v.db), id, name };
+  return { kind: "flock-add", db: _db(v.db, env), id, name };
 }
 
-function _userAdd(args: string[]): Command {
+function _userAdd(args: string[], env: CliEnv): Command {
   const { values: v, positionals } = _parse(
     args,
     "user add",
@@ -135,10 +137,10 @@ function _userAdd(args: string[]): Command {
   if (!(ROLES as readonly string[]).includes(role)) {
     throw new UsageError(`bad role ${JSON.stringify(role)}: expected ${ROLES.join(" or ")}`);
   }
-  return { kind: "user-add", db: _db(v.db), username, password: v.password, flocks, role: role as Role };
+  return { kind: "user-add", db: _db(v.db, env), username, password: v.password, flocks, role: role as Role };
 }
 
-function _cardUrl(args: string[]): Command {
+function _cardUrl(args: string[], env: CliEnv): Command {
   const { values: v, positionals } = _parse(args, "card-url", { ...DB, ...HELP, "base-url": { type: "string" } }, 2);
   if (v.help) return { kind: "help", text: USAGE["card-url"] };
   const [flock, memberId] = positionals;
@@ -151,14 +153,14 @@ function _cardUrl(args: string[]): Command {
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
-  return { kind: "card-url", db: _db(v.db), flock, memberId, baseUrl };
+  return { kind: "card-url", db: _db(v.db, env), flock, memberId, baseUrl };
 }
 
 /** Statuses `jobs --status` accepts, and the most jobs it lists. */
 const _JOB_STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
 const _JOBS_MAX = 1000;
 
-function _jobs(args: string[]): Command {
+function _jobs(args: string[], env: CliEnv): Command {
   const { values: v } = _parse(
     args,
     "jobs",
@@ -172,7 +174,7 @@ function _jobs(args: string[]): Command {
   if (v.flock !== undefined && !FLOCK_ID_RE.test(v.flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(v.flock)} in --flock`);
   const limit = v.limit === undefined ? 50 : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
   if (!(limit >= 1 && limit <= _JOBS_MAX)) throw new UsageError(`bad --limit ${JSON.stringify(v.limit)}: expected an integer from 1 to ${_JOBS_MAX}`);
-  return { kind: "jobs", db: _db(v.db), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
+  return { kind: "jobs", db: _db(v.db, env), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
 }
 
 /** parseArgs, strict, with at most `maxPositionals` arguments; its errors become one-line `UsageError`s. */
@@ -190,8 +192,9 @@ function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[
   return parsed;
 }
 
-function _db(value: string | undefined): string {
-  return _nonEmpty(value, "--db") ?? DEFAULT_DB;
+/** `--db`, else `DATABASE_URL` (when not empty), else the default file. */
+function _db(value: string | undefined, env: CliEnv): string {
+  return _nonEmpty(value, "--db") ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
 }
 
 function _nonEmpty(value: string | undefined, flag: string): string | undefined {

@@ -9,6 +9,7 @@ import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { withExistingStorage } from "./storage.js";
+import { describeDb } from "../storage-open.js";
 
 /** Prints the URL; exit 1 when the flock or the member does not exist. */
 export async function runCardUrl(cmd: Extract<Command, { kind: "card-url" }>, io: CliIo): Promise<number> {
@@ -18,7 +19,7 @@ export async function runCardUrl(cmd: Extract<Command, { kind: "card-url" }>, io
       return EXIT_OK;
     } catch (e) {
       if (!isRecordsError(e)) throw e;
-      io.err(`records-service card-url: ${e.detail} (in ${cmd.db})`);
+      io.err(`records-service card-url: ${e.detail} (in ${describeDb(cmd.db)})`);
       return EXIT_FAILED;
     }
   });

@@ -3,6 +3,7 @@
  * The `records-service` command: parse, dispatch, map failures to exit codes (see
  * cli/exit-codes.ts). Bad command lines print one line on stderr.
  */
+import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
 import { runCardUrl } from "./card-url.js";
 import { runJobs } from "./jobs.js";
@@ -44,7 +45,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runJobs(cmd, io);
     }
   } catch (e) {
-    io.err(`records-service: ${e instanceof Error ? e.message : String(e)}`);
+    io.err(`records-service: ${openFailure(e) ?? (e instanceof Error ? e.message : String(e))}`);
     return EXIT_FAILED;
   }
 }

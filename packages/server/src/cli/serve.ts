@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
+import { describeDb, openFailure } from "../storage-open.js";
 
 /** Serves until asked to stop; returns the exit code. */
 export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: CliIo): Promise<number> {
@@ -38,9 +39,11 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
 
 function _startFailure(e: unknown, cmd: { host: string; port: number; db: string }): string {
   if (e instanceof ConfigError) return e.message;
+  const unreachable = openFailure(e);
+  if (unreachable !== undefined) return `records-service: ${unreachable}`;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
     return `records-service: cannot listen on ${cmd.host}:${cmd.port}: ${code}`;
   }
-  return `records-service: cannot start with database ${cmd.db}: ${e instanceof Error ? e.message : String(e)}`;
+  return `records-service: cannot start with database ${describeDb(cmd.db)}: ${e instanceof Error ? e.message : String(e)}`;
 }

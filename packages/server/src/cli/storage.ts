@@ -4,16 +4,20 @@
  */
 import { existsSync } from "node:fs";
 import type { Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
+import { isDatabaseUrl, openStorage } from "../storage-open.js";
 
 /** Thrown by `withExistingStorage` for a database file that does not exist. */
 export class MissingDatabaseError extends Error {
   override readonly name = "MissingDatabaseError";
 }
 
-/** Runs `fn` with the storage at `db` (created with its folder if missing), then closes it. */
+/**
+ * Runs `fn` with the storage at `db` (a SQLite file, created with its folder if missing, or a
+ * PostgreSQL URL, migrated if new), then closes it.
+ */
 export async function withStorage<T>(db: string, fn: (storage: Storage) => Promise<T>): Promise<T> {
-  const storage = await createSqliteStorage({ path: db });
+  // A short-lived command caches nothing: no listener connection for other processes' commits.
+  const storage = await openStorage(db, { watchChanges: false });
   try {
     return await fn(storage);
   } finally {
@@ -29,6 +33,6 @@ export async function withStorage<T>(db: string, fn: (storage: Storage) => Promi
  * await withExistingStorage("./data/records.db", (storage) => storage.listJobs({})); // throws MissingDatabaseError if absent
  */
 export async function withExistingStorage<T>(db: string, fn: (storage: Storage) => Promise<T>): Promise<T> {
-  if (!existsSync(db)) throw new MissingDatabaseError(`no database at ${db} (check --db)`);
+  if (!isDatabaseUrl(db) && !existsSync(db)) throw new MissingDatabaseError(`no database at ${db} (check --db)`);
   return withStorage(db, fn);
 }

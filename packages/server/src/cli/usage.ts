@@ -7,12 +7,13 @@ const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--h
 
 Serves the Records Service API over HTTP.
 
-  --db PATH       SQLite file, created with its folder if missing (default ./data/records.db);
-                  :memory: keeps everything in memory until the process ends
+  --db PATH|URL   SQLite file, created with its folder if missing (default $DATABASE_URL or
+                  ./data/records.db); :memory: keeps everything in memory until the process
+                  ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start)
   --port N        TCP port, 0 picks a free one (default $PORT or 8080)
   --host H        interface to listen on (default $HOST or 127.0.0.1)
   --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
-                  scheduler, webhooks, throttle, mail
+                  scheduler, webhooks, throttle, database, mail
   --quiet, -q     no access log (also: RECORDS_LOG=off)
 
 On an empty database it creates flock "demo" and user "admin" with a random password,

@@ -8,13 +8,14 @@ import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { withStorage } from "./storage.js";
+import { describeDb } from "../storage-open.js";
 
 /** Creates or replaces the user; exit 1 when a flock does not exist, 2 for a bad username. */
 export async function runUserAdd(cmd: Extract<Command, { kind: "user-add" }>, io: CliIo): Promise<number> {
   return withStorage(cmd.db, async (storage) => {
     for (const id of cmd.flocks) {
       if (id !== "*" && !(await storage.getFlock(id))) {
-        io.err(`unknown flock "${id}" in ${cmd.db}: create it first with records-service flock add ${id}`);
+        io.err(`unknown flock "${id}" in ${describeDb(cmd.db)}: create it first with records-service flock add ${id}`);
         return EXIT_FAILED;
       }
     }

@@ -29,6 +29,8 @@ export const CONFIG_DEFAULTS = {
   /** First retry after a minute, doubling, for 7 days (spec: retried for about 7 days). */
   webhooks: { allowInsecureUrls: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
   throttle: { unattributedPerMinute: 60 },
+  /** PostgreSQL connections (ignored for a SQLite file): pool size, statement timeout (0 = none). */
+  database: { poolSize: 10, statementTimeoutMs: 30_000 },
 } as const;
 
 const flockId = v.pipe(
@@ -94,6 +96,14 @@ const throttleSchema = v.strictObject({
   unattributedPerMinute: v.optional(positiveInt, CONFIG_DEFAULTS.throttle.unattributedPerMinute),
 });
 
+const databaseSchema = v.strictObject({
+  poolSize: v.optional(v.pipe(positiveInt, v.maxValue(1000, "must be at most 1000")), CONFIG_DEFAULTS.database.poolSize),
+  statementTimeoutMs: v.optional(
+    v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative (0 = no timeout)")),
+    CONFIG_DEFAULTS.database.statementTimeoutMs,
+  ),
+});
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -112,6 +122,7 @@ export const configSchema = v.strictObject({
   scheduler: v.optional(schedulerSchema, {}),
   webhooks: v.optional(webhooksSchema, {}),
   throttle: v.optional(throttleSchema, {}),
+  database: v.optional(databaseSchema, {}),
   mail: v.optional(mailSchema),
 });
 
@@ -129,6 +140,7 @@ export type TemplateConfig = Config["templates"][number];
 export type SchedulerConfig = Config["scheduler"];
 export type WebhooksConfig = Config["webhooks"];
 export type ThrottleConfig = Config["throttle"];
+export type DatabaseConfig = Config["database"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

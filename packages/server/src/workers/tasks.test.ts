@@ -1,4 +1,5 @@
 import {
+  RecordsError,
   createFakeClock,
   createMemoryStorage,
   createRecordEngine,
@@ -82,6 +83,27 @@ describe("task worker", () => {
     await until(async () => (await t.task(task.id)).data.tag === "complete");
     await w.stop();
     expect(changedOnce(await t.people())).toBe(true);
+  });
+
+  it("never counts a database outage against a task: it runs once the database is back", async () => {
+    const inner = createMemoryStorage();
+    let outages = 0;
+    const storage: Storage = {
+      ...inner,
+      scanRecords: (...args) => {
+        if (outages >= 5) return inner.scanRecords(...args);
+        outages += 1;
+        return Promise.reject(new RecordsError("unavailable", "database unavailable"));
+      },
+    };
+    const t = await setup(storage);
+    const task = await createTask(t.engine, "demo", "bulk_action", ADD_X);
+    const w = t.worker({ maxFailures: 1, pollMs: 5 });
+    await w.start();
+    await until(async () => (await t.task(task.id)).data.tag === "complete");
+    await w.stop();
+    expect(outages).toBe(5);
+    expect(t.out.filter((l) => l.includes("database unavailable, retrying later"))).toHaveLength(5);
   });
 
   it("marks a task failed after repeated unexpected errors, and goes on with the next", async () => {

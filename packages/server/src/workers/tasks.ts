@@ -7,6 +7,7 @@
  * while a long task runs. Stopping lets the chunk in flight commit, then stops.
  */
 import {
+  isRecordsError,
   failTask,
   findActiveTasks,
   runTaskChunk,
@@ -73,6 +74,11 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
         result = await runTaskChunk(ctx.engine, t.flock, t.id, runOptions);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
+        // A database outage is not the task's fault: retried at the next poll, never counted.
+        if (isRecordsError(e) && e.code === "unavailable") {
+          ctx.out(`tasks: ${t.kind} ${t.id} (flock ${t.flock}): database unavailable, retrying later`);
+          return "failed";
+        }
         const n = (failures.get(t.id) ?? 0) + 1;
         failures.set(t.id, n);
         ctx.out(`tasks: ${t.kind} ${t.id} (flock ${t.flock}): a chunk failed (${n} of ${maxFailures}): ${why}`);
