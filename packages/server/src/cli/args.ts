@@ -28,7 +28,8 @@ export type Command =
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
-  | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number };
+  | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
+  | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -63,7 +64,8 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   }
   if (first === "card-url") return _cardUrl(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url or jobs`);
+  if (first === "copy") return _copy(argv.slice(1));
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url, jobs or copy`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -190,6 +192,20 @@ function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[
   const extra = parsed.positionals[maxPositionals];
   if (extra !== undefined) throw new UsageError(`records-service ${command}: unexpected argument ${JSON.stringify(extra)}`);
   return parsed;
+}
+
+function _copy(args: string[]): Command {
+  const v = _parse(args, "copy", { ...HELP, from: { type: "string" }, to: { type: "string" }, resume: { type: "boolean" }, batch: { type: "string" } }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.copy };
+  const from = _nonEmpty(v.from, "--from");
+  const to = _nonEmpty(v.to, "--to");
+  if (from === undefined || to === undefined) throw new UsageError("missing option: records-service copy --from PATH --to postgres://... [--resume]");
+  if (!/^postgres(ql)?:\/\//i.test(to)) throw new UsageError(`bad value: --to must be a postgres:// URL, got ${JSON.stringify(to.slice(0, 40))}`);
+  const batchSize = v.batch === undefined ? 1000 : Number(v.batch);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+    throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
+  }
+  return { kind: "copy", from, to, resume: v.resume === true, batchSize };
 }
 
 /** `--db`, else `DATABASE_URL` (when not empty), else the default file. */

@@ -6,6 +6,7 @@
 import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
 import { runCardUrl } from "./card-url.js";
+import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { runFlockAdd } from "./flock-add.js";
@@ -43,6 +44,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runCardUrl(cmd, io);
       case "jobs":
         return await runJobs(cmd, io);
+      case "copy":
+        return await runCopy(cmd, io);
     }
   } catch (e) {
     io.err(`records-service: ${openFailure(e) ?? (e instanceof Error ? e.message : String(e))}`);

@@ -41,6 +41,15 @@ Lists the outbox (webhook deliveries and emails queued by triggers), newest firs
 their attempts: status, attempts, next attempt, last HTTP status and last error.
 --limit defaults to 50 (at most 1000).`;
 
+const COPY = `Usage: records-service copy --from PATH --to postgres://user@host:5432/name [--resume] [--batch N]
+
+Copies a SQLite database into PostgreSQL: flocks, users and keys, settings (the secret),
+records with their versions and states, files, data events, tasks and outbox jobs, in
+batches of N records per transaction (default 1000), with a progress bar on stderr. The
+target must be empty; after an interruption, run it again with --resume: it goes on where
+it stopped and never copies anything twice. Ends by comparing the records per flock, type
+and state (exit 1 on a difference).`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -49,6 +58,7 @@ Commands:
   user add    create or replace a user
   card-url    print a member's signed card link
   jobs        list the outbox: deliveries, attempts, errors
+  copy        copy a SQLite database into PostgreSQL
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -61,7 +71,9 @@ ${USER_ADD}
 
 ${CARD_URL}
 
-${JOBS}`;
+${JOBS}
+
+${COPY}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -71,4 +83,5 @@ export const USAGE = {
   "user add": USER_ADD,
   "card-url": CARD_URL,
   jobs: JOBS,
+  copy: COPY,
 } as const;
