@@ -87,7 +87,10 @@ describe("parseCommand", () => {
   });
 
   it.each([
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url or jobs' },
+    { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
+    { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
+    { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url, jobs or copy' },
     { argv: [], message: "missing command: records-service serve|flock add|user add|card-url|jobs (see --help)" },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
     { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": the only one is "user add"' },
