@@ -47,8 +47,9 @@ export interface AppOptions {
    */
   log?: LogSink;
   /**
-   * The HMAC key of signed member cards. Default: the database's stored setting `secret`
-   * (generated and stored if the database has none), as `startServer` and the CLI use.
+   * The server's secret; signed member card links are checked with the card key derived from
+   * it (config/keys). Default: the database's stored setting `secret` (generated and stored
+   * if the database has none), as `startServer` and the CLI use.
    */
   secret?: string;
   /** Requests without an APPLICATION header allowed per minute and API key (or client address). Default 60. */

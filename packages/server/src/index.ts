@@ -18,6 +18,9 @@ export { hashToken, newToken } from "./auth/tokens.js";
 export { createUser, login, normalizeUsername, ROLES, type NewUser, type Role } from "./auth/accounts.js";
 export { ALL_FLOCKS, assertFlockAccess, isAdmin, visibleFlocks } from "./auth/access.js";
 
+// --- keys derived from the secret: one per purpose, webhook keys per flock ---
+export { cardKey, deriveKey, formatWebhookKey, parseWebhookKey, webhookKey, webhookKeyInfo, CARD_KEY_INFO, WEBHOOK_KEY_PREFIX } from "./config/keys.js";
+
 // --- derived reads: signed member cards, avatars ---
 export { cardSignature, verifyCardSignature, cardUrl, SIGNATURE_HELP_HREF, type SignatureCheck } from "./derived/card-signature.js";
 export { memberCardUrl, storedSecret, DEFAULT_CARD_BASE_URL, type MemberCardUrlOptions } from "./derived/card-url.js";

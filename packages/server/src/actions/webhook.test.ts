@@ -1,5 +1,7 @@
 import { validateTriggers, type ActionRunContext } from "@records-service/core";
 import { describe, expect, it } from "vitest";
+import { webhookKey } from "../config/keys.js";
+import { verifyRecordsSignature, verifyStandardSignature } from "./signature.js";
 import { deliverWebhook } from "./webhook.js";
 
 function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
@@ -17,6 +19,21 @@ function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
 }
 
 describe("deliverWebhook", () => {
+  it.each(["demo", "club"])("signs both headers with flock %s's own webhook key, not the secret or another flock's", async (flock) => {
+    let headers: Record<string, string> = {};
+    const fetch = (async (_u: unknown, i?: RequestInit) => ((headers = i!.headers as Record<string, string>), new Response("ok"))) as typeof globalThis.fetch;
+    const c = ctx();
+    await deliverWebhook({ ...c, flock: { ...c.flock, identifier: flock } }, { fetch });
+    const other = flock === "demo" ? "club" : "demo";
+    const check = (key: Buffer) => [
+      verifyRecordsSignature(key, c.body, headers["X-Records-Signature"]),
+      verifyStandardSignature(key, c.job.deliveryId, headers["webhook-timestamp"]!, c.body, headers["webhook-signature"]),
+    ];
+    expect(check(webhookKey(c.secret, flock))).toEqual([true, true]);
+    expect(check(webhookKey(c.secret, other))).toEqual([false, false]);
+    expect(check(Buffer.from(c.secret, "utf8"))).toEqual([false, false]);
+  });
+
   it("POSTs the body without following redirects; a 3xx is a failure", async () => {
     let init: RequestInit | undefined;
     const fetch = (async (_u: unknown, i?: RequestInit) => {

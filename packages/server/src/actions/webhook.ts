@@ -1,12 +1,13 @@
 /**
  * @module actions/webhook
  * `send-json-webhook` and the deprecated `send-webhook`: POST the event's JSON body to the
- * trigger's URL with the contract's signature headers. Only 200 and 201 count as
+ * trigger's URL with the contract's signature headers, keyed with the flock's webhook key. Only 200 and 201 count as
  * delivered; any other answer, a timeout or a network error is a failure for the outbox
  * to retry, with the receiver's `Retry-After` passed back. Redirects are not followed: a
  * receiver that moved must be reconfigured, not chased with signed bodies.
  */
 import { isDeliverySuccess, webhookUrlProblem, type ActionHandler, type ActionOutcome, type ActionRunContext } from "@records-service/core";
+import { webhookKey } from "../config/keys.js";
 import { webhookHeaders } from "./signature.js";
 
 /** How long one delivery attempt may take before it counts as failed. */
@@ -45,7 +46,8 @@ export async function deliverWebhook(ctx: ActionRunContext, opts: WebhookActionO
   const problem = webhookUrlProblem(url, opts.allowInsecureUrls ?? false);
   if (problem !== null || url === null) return { ok: false, error: problem ?? "no url", permanent: true };
   const timestamp = Math.floor(ctx.now.getTime() / 1000);
-  const headers = webhookHeaders(ctx.secret, ctx.job.deliveryId, timestamp, ctx.body);
+  // Signed with the flock's own key, which its receivers hold: never with the secret.
+  const headers = webhookHeaders(webhookKey(ctx.secret, ctx.flock.identifier), ctx.job.deliveryId, timestamp, ctx.body);
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
   const signal = ctx.signal ? AbortSignal.any([timeout, ctx.signal]) : timeout;
   let res: Response;

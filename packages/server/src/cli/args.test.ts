@@ -75,8 +75,8 @@ describe("parseCommand", () => {
   });
 
   it.each([
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url or jobs' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|card-url|jobs (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url, webhook-secret or jobs' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|card-url|webhook-secret|jobs (see --help)" },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
     { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": the only one is "user add"' },
     { argv: ["serve", "--verbose"], message: "records-service serve: Unknown option '--verbose' (see records-service serve --help)" },

@@ -28,6 +28,7 @@ export type Command =
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
+  | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number };
 
 /** The environment variables the CLI reads. */
@@ -45,7 +46,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|card-url|jobs (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|card-url|webhook-secret|jobs (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "flock" || first === "user") {
@@ -60,8 +61,9 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
     return first === "flock" ? _flockAdd(argv.slice(2)) : _userAdd(argv.slice(2));
   }
   if (first === "card-url") return _cardUrl(argv.slice(1));
+  if (first === "webhook-secret") return _webhookSecret(argv.slice(1));
   if (first === "jobs") return _jobs(argv.slice(1));
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url or jobs`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url, webhook-secret or jobs`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -152,6 +154,15 @@ function _cardUrl(args: string[]): Command {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
   return { kind: "card-url", db: _db(v.db), flock, memberId, baseUrl };
+}
+
+function _webhookSecret(args: string[]): Command {
+  const { values: v, positionals } = _parse(args, "webhook-secret", { ...DB, ...HELP, config: { type: "string" } }, 1);
+  if (v.help) return { kind: "help", text: USAGE["webhook-secret"] };
+  const flock = positionals[0];
+  if (flock === undefined) throw new UsageError("missing argument: records-service webhook-secret FLOCK [--db PATH] [--config FILE]");
+  if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
+  return { kind: "webhook-secret", db: _db(v.db), flock, config: _nonEmpty(v.config, "--config") };
 }
 
 /** Statuses `jobs --status` accepts, and the most jobs it lists. */

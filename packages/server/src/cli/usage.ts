@@ -31,8 +31,16 @@ Creates the user, or replaces the one with this username, with access to the nam
 const CARD_URL = `Usage: records-service card-url FLOCK MEMBER_ID [--db PATH] [--base-url URL]
 
 Prints the signed card link of a member record (GET /api/v2/FLOCK/member/MEMBER_ID/card/),
-signed with the database's secret. --base-url is the server's public origin (default
-http://127.0.0.1:8080). Fails (exit 1) if the flock or the member does not exist.`;
+signed with the card key derived from the database's secret. --base-url is the server's
+public origin (default http://127.0.0.1:8080). Fails (exit 1) if the flock or the member
+does not exist.`;
+
+const WEBHOOK_SECRET = `Usage: records-service webhook-secret FLOCK [--db PATH] [--config FILE]
+
+Prints the key that signs the flock's webhook deliveries (whsec_ and base64), the one to
+give that flock's receivers; it signs nothing else. It is derived from the secret: the
+config file's "secret" when --config names one, else the database's; a new secret gives
+every flock a new key. Fails (exit 1) if the flock is in neither.`;
 
 const JOBS = `Usage: records-service jobs [--db PATH] [--status pending|done|dead] [--flock ID] [--limit N]
 
@@ -47,6 +55,7 @@ Commands:
   flock add   create a flock
   user add    create or replace a user
   card-url    print a member's signed card link
+  webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
 
 Run "records-service <command> --help" for a command's options.
@@ -60,6 +69,8 @@ ${USER_ADD}
 
 ${CARD_URL}
 
+${WEBHOOK_SECRET}
+
 ${JOBS}`;
 
 /** Help text per command. */
@@ -69,5 +80,6 @@ export const USAGE = {
   "flock add": FLOCK_ADD,
   "user add": USER_ADD,
   "card-url": CARD_URL,
+  "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
 } as const;
