@@ -85,7 +85,7 @@ describe("parseConfig", () => {
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
     { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, mail)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
-    { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, firstRetryDelayMs, retryWindowHours)' },
+    { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, allowPrivateTargets, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
     { name: "wrong scalar type", input: { flocks: [{ identifier: 3 }] }, message: 'config: "flocks[0].identifier" must be a string, got 3' },
     { name: "missing required key", input: { flocks: [{ name: "x" }] }, message: 'config: "flocks[0].identifier" is required' },
@@ -105,6 +105,7 @@ describe("parseConfig", () => {
     { name: "fractional retry delay", input: { webhooks: { firstRetryDelayMs: 1.5 } }, message: 'config: "webhooks.firstRetryDelayMs" must be an integer' },
     { name: "throttle zero", input: { throttle: { unattributedPerMinute: 0 } }, message: 'config: "throttle.unattributedPerMinute" must be at least 1' },
     { name: "insecure flag not boolean", input: { webhooks: { allowInsecureUrls: "yes" } }, message: 'config: "webhooks.allowInsecureUrls" must be a boolean, got "yes"' },
+    { name: "private-targets flag not boolean", input: { webhooks: { allowPrivateTargets: 1 } }, message: 'config: "webhooks.allowPrivateTargets" must be a boolean, got 1' },
     { name: "mail without smtp scheme", input: { mail: { smtp: "127.0.0.1:25", from: "a@b.org" } }, message: 'config: "mail.smtp" must be an smtp:// or smtps:// URL' },
     { name: "mail bad from", input: { mail: { smtp: "smtp://h", from: "nobody" } }, message: 'config: "mail.from" must be an email address' },
     { name: "template syntax", input: { flocks: [{ identifier: "demo" }], templates: [{ flock: "demo", name: "t", subject: "Hi <%= it.x", body: "" }] }, message: 'config: "templates[0].subject" is not a valid Eta template: unclosed tag at line 1 col 4:' },
@@ -154,6 +155,17 @@ describe("parseConfig", () => {
   it("lets http:// webhook targets through with allowInsecureUrls", () => {
     const c = parseConfig({ webhooks: { allowInsecureUrls: true }, ...trigger({ url: "http://127.0.0.1:9/h" }) });
     expect(c.triggers[0]?.url).toBe("http://127.0.0.1:9/h");
+  });
+
+  it("refuses a literal private address in a webhook URL unless webhooks.allowPrivateTargets", () => {
+    const input = trigger({ url: "https://10.1.2.3/h" });
+    expect(() => parseConfig(input)).toThrow(
+      'config: triggers[0] (contact_created, send-json-webhook): url "https://10.1.2.3/h" points at 10.1.2.3, a private address; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set',
+    );
+    const c = parseConfig({ ...input, webhooks: { allowPrivateTargets: true } });
+    expect(c.triggers[0]?.url).toBe("https://10.1.2.3/h");
+    expect(c.webhooks.allowPrivateTargets).toBe(true);
+    expect(parseConfig({}).webhooks.allowPrivateTargets).toBe(false);
   });
 
   it("accepts a fixed-address email trigger, the address in url", () => {

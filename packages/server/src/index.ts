@@ -46,6 +46,8 @@ export type { AppliedConfig, Config, FlockConfig, MailConfig, SchedulerConfig, T
 export { createActionRegistry, type ActionRegistry } from "./actions/registry.js";
 export { createDefaultActionHandlers, type DefaultActionOptions } from "./actions/defaults.js";
 export { createWebhookActions, deliverWebhook, WEBHOOK_TIMEOUT_MS, type WebhookActionOptions } from "./actions/webhook.js";
+export { createWebhookFetch, type WebhookFetchOptions } from "./actions/webhook-fetch.js";
+export { createGuardedLookup, RestrictedTargetError, type GuardedLookupOptions, type Resolver } from "./actions/guarded-lookup.js";
 export {
   recordsSignature,
   standardSignature,

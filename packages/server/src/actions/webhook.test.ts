@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { webhookKey } from "../config/keys.js";
 import { verifyRecordsSignature, verifyStandardSignature } from "./signature.js";
 import { deliverWebhook } from "./webhook.js";
+import { createWebhookFetch } from "./webhook-fetch.js";
 
 function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
   const [trigger] = validateTriggers([{ flock: "demo", trigger: "login", action: "send-json-webhook", url }], { allowInsecureUrls: true }).triggers;
@@ -69,5 +70,24 @@ describe("deliverWebhook", () => {
     expect(out).toMatchObject({ ok: false, permanent: true });
     expect(called).toBe(false);
     expect(await deliverWebhook(ctx("http://hooks.example.org/r"), { fetch, allowInsecureUrls: true })).toMatchObject({ ok: true });
+  });
+
+  it("a literal private address (or localhost) is dead at once without the flags: only a config change fixes it", async () => {
+    let called = false;
+    const fetch = (async () => ((called = true), new Response())) as typeof globalThis.fetch;
+    for (const url of ["https://10.0.0.5/hook", "https://[::1]/hook", "https://localhost/hook"]) {
+      const out = await deliverWebhook(ctx(url), { fetch });
+      expect(out).toMatchObject({ ok: false, permanent: true, error: expect.stringContaining("webhooks.allowPrivateTargets") });
+    }
+    expect(called).toBe(false);
+    expect(await deliverWebhook(ctx("https://10.0.0.5/hook"), { fetch, allowPrivateTargets: true })).toMatchObject({ ok: true });
+  });
+
+  it("a name resolving to a private address at connect time fails the attempt with a clear error, to be retried", async () => {
+    const fetch = createWebhookFetch({ allowPrivateTargets: false, resolve: (_h, _o, cb) => cb(null, [{ address: "192.168.7.7", family: 4 }]) });
+    expect(await deliverWebhook(ctx("https://hooks.example.org/r"), { fetch })).toEqual({
+      ok: false,
+      error: "refused: hooks.example.org resolves to 192.168.7.7 (private); webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set",
+    });
   });
 });

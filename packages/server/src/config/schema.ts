@@ -27,7 +27,7 @@ export const CONFIG_DEFAULTS = {
   /** Every minute, at second 0 (croner syntax, seconds field first). */
   scheduler: { cron: "0 * * * * *" },
   /** First retry after a minute, doubling, for 7 days (spec: retried for about 7 days). */
-  webhooks: { allowInsecureUrls: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
+  webhooks: { allowInsecureUrls: false, allowPrivateTargets: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
   throttle: { unattributedPerMinute: 60 },
 } as const;
 
@@ -83,6 +83,7 @@ const schedulerSchema = v.strictObject({
 
 const webhooksSchema = v.strictObject({
   allowInsecureUrls: v.optional(v.boolean(), CONFIG_DEFAULTS.webhooks.allowInsecureUrls),
+  allowPrivateTargets: v.optional(v.boolean(), CONFIG_DEFAULTS.webhooks.allowPrivateTargets),
   firstRetryDelayMs: v.optional(positiveInt, CONFIG_DEFAULTS.webhooks.firstRetryDelayMs),
   retryWindowHours: v.optional(
     v.pipe(v.number(), v.minValue(0, "must not be negative"), v.finite("must be a finite number")),

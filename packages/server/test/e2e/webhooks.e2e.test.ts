@@ -2,7 +2,8 @@
  * End to end: webhooks from the real server process to a loopback receiver. A created
  * contact is delivered once, signed; a failing receiver gets the same delivery until it
  * answers 200; a server killed (SIGKILL) mid-delivery delivers after a restart on the
- * same database; an insecure URL is refused at start.
+ * same database; an insecure URL, or a literal private or loopback target, is refused at
+ * start. Deliveries verify with the key `records-service webhook-secret` prints.
  */
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -59,7 +60,8 @@ function writeConfig(hookUrl: string, extra: Record<string, unknown> = {}): stri
       users: [{ username: "ada@example.org", password: "pw-for-e2e", flocks: ["demo"] }],
       triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hookUrl }],
       scheduler: { cron: "* * * * * *" },
-      webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
+      // The receivers are on loopback over http: both flags (allowInsecureUrls alone would also let loopback through).
+      webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
       ...extra,
     }),
   );
@@ -183,6 +185,18 @@ describe.concurrent("webhooks end to end", () => {
     expect(hook.got).toHaveLength(2);
     second.p.child.kill("SIGTERM");
     expect(await second.p.exited()).toBe(0);
+  });
+
+  it("refuses to start with a literal loopback or private webhook target unless allowPrivateTargets (issue 15)", async () => {
+    const config = writeConfig("https://127.0.0.1:9/hook", { webhooks: {} });
+    const r = await runCliToEnd(["serve", "--db", ":memory:", "--port", "0", "--config", config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.join("\n")).toMatch(
+      /triggers\[0\] \(contact_created, send-json-webhook\): url "https:\/\/127\.0\.0\.1:9\/hook" points at 127\.0\.0\.1, a loopback address; .*webhooks\.allowPrivateTargets/,
+    );
+    const allowed = await serve(":memory:", writeConfig("https://127.0.0.1:9/hook", { webhooks: { allowPrivateTargets: true } }));
+    allowed.p.child.kill("SIGTERM");
+    expect(await allowed.p.exited()).toBe(0);
   });
 
   it("refuses to start with an http:// webhook URL unless allowInsecureUrls", async () => {
