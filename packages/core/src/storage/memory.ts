@@ -12,6 +12,7 @@ import type {
   ApiKeyRow,
   ChangeSet,
   FlockRow,
+  LimitRow,
   OutboxJob,
   RecordKey,
   Storage,
@@ -33,6 +34,8 @@ export function createMemoryStorage(): Storage {
   const flocks = new Map<string, FlockRow>();
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
+  const limits = new Map<string, LimitRow>();
+  let limitsPurged = -Infinity;
   const settings = new Map<string, string>();
   /** By id, in insertion order (an update keeps the record's place). */
   const records = new Map<string, StoredRecord>();
@@ -106,6 +109,32 @@ export function createMemoryStorage(): Storage {
     async deleteApiKey(tokenHash) {
       generation += 1;
       return keys.delete(tokenHash);
+    },
+    async deleteApiKeysOf(username) {
+      generation += 1;
+      let n = 0;
+      for (const [hash, k] of keys) if (k.username === username && keys.delete(hash)) n += 1;
+      return n;
+    },
+    async replacePasswordHash(username, from, to) {
+      const user = users.get(username);
+      if (!user || user.passwordHash !== from) return false;
+      generation += 1;
+      users.set(username, { ...user, passwordHash: to });
+      return true;
+    },
+
+    async updateLimit(key, now, fn) {
+      if (now - limitsPurged >= LIMIT_PURGE_EVERY_MS || now < limitsPurged) {
+        limitsPurged = now;
+        for (const [k, row] of limits) if (row.expiresAt <= now) limits.delete(k);
+      }
+      const row = limits.get(key);
+      const change = fn(row && row.expiresAt > now ? row.value : undefined);
+      if (change === null) limits.delete(key);
+      else if (change !== undefined) limits.set(key, { value: change.value, expiresAt: change.expiresAt });
+      const after = limits.get(key);
+      return after && after.expiresAt > now ? after.value : undefined;
     },
 
     async getSetting(name) {
@@ -225,6 +254,9 @@ export function createMemoryStorage(): Storage {
 }
 
 // --- internal ---
+
+/** How often `updateLimit` sweeps out expired rows (by expiry, never by count). */
+const LIMIT_PURGE_EVERY_MS = 60_000;
 
 /** Writes a checked change set. */
 function _write(
