@@ -11,6 +11,7 @@ import { runFlockAdd } from "./flock-add.js";
 import type { CliIo } from "./io.js";
 import { runServe } from "./serve.js";
 import { runUserAdd } from "./user-add.js";
+import { runUserRevoke } from "./user-revoke.js";
 
 /**
  * Runs one command line; resolves with the exit code.
@@ -38,6 +39,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runFlockAdd(cmd, io);
       case "user-add":
         return await runUserAdd(cmd, io);
+      case "user-revoke":
+        return await runUserRevoke(cmd, io);
       case "card-url":
         return await runCardUrl(cmd, io);
       case "jobs":
