@@ -77,6 +77,16 @@ describe("a member account can never become or share keys with a core account", 
     }
   });
 
+  it.each([
+    { name: "a member-role row under a core username", username: "mallory", role: "self-service" as const, path: "/api/v2/selfservice/alpha/reservations/" },
+    { name: "a core-role row under a member account key", username: "alpha mallory@example.org", role: "core" as const, path: "/api/v1/" },
+  ])("a key of $name (a row out of its namespace) is never trusted: 401", async ({ username, role, path }) => {
+    const t = await createTestApp();
+    await t.storage.putUser({ username, passwordHash: "x", flocks: ["alpha"], role, created: "x" });
+    await t.storage.putApiKey({ tokenHash: hashToken("m".repeat(64)), username, created: "x", expires: null });
+    expect((await t.call("GET", path, { key: "m".repeat(64) })).status).toBe(401);
+  });
+
   it("a staff login is refused on the member path of its own flock", async () => {
     const t = await createTestApp();
     expect((await memberLogin(t, "alpha", "alice", PASSWORD)).status).toBe(403);
