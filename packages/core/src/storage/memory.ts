@@ -8,11 +8,11 @@ import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { holdsReference } from "../schema/references.js";
+import { createMemoryLimits } from "./memory-limits.js";
 import type {
   ApiKeyRow,
   ChangeSet,
   FlockRow,
-  LimitRow,
   OutboxJob,
   RecordKey,
   Storage,
@@ -34,8 +34,7 @@ export function createMemoryStorage(): Storage {
   const flocks = new Map<string, FlockRow>();
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
-  const limits = new Map<string, LimitRow>();
-  let limitsPurged = -Infinity;
+  const limits = createMemoryLimits();
   const settings = new Map<string, string>();
   /** By id, in insertion order (an update keeps the record's place). */
   const records = new Map<string, StoredRecord>();
@@ -125,16 +124,7 @@ export function createMemoryStorage(): Storage {
     },
 
     async updateLimit(key, now, fn) {
-      if (now - limitsPurged >= LIMIT_PURGE_EVERY_MS || now < limitsPurged) {
-        limitsPurged = now;
-        for (const [k, row] of limits) if (row.expiresAt <= now) limits.delete(k);
-      }
-      const row = limits.get(key);
-      const change = fn(row && row.expiresAt > now ? row.value : undefined);
-      if (change === null) limits.delete(key);
-      else if (change !== undefined) limits.set(key, { value: change.value, expiresAt: change.expiresAt });
-      const after = limits.get(key);
-      return after && after.expiresAt > now ? after.value : undefined;
+      return limits.update(key, now, fn);
     },
 
     async getSetting(name) {
@@ -254,9 +244,6 @@ export function createMemoryStorage(): Storage {
 }
 
 // --- internal ---
-
-/** How often `updateLimit` sweeps out expired rows (by expiry, never by count). */
-const LIMIT_PURGE_EVERY_MS = 60_000;
 
 /** Writes a checked change set. */
 function _write(
