@@ -63,7 +63,9 @@ function client(url: string, key: string) {
   };
 }
 
-describe.concurrent("records-service serve", () => {
+// Every start and login hashes at the shipped scrypt cost (N = 2^17), several servers at
+// once on a shared machine: each test gets a minute.
+describe.concurrent("records-service serve", { timeout: 60_000 }, () => {
   it("serves the API, logs each request, stops on SIGTERM and keeps the data", async () => {
     const db = freshDb();
     const { p, url } = await serve(["--db", db]);
@@ -114,8 +116,7 @@ describe.concurrent("records-service serve", () => {
     expect(await again.p.exited()).toBe(0);
   });
 
-  // Three starts, each hashing at the shipped cost (N = 2^17) on a shared machine.
-  it("applies a config file at start, again without logging anyone out, and a new password ends the old keys", { timeout: 60_000 }, async () => {
+  it("applies a config file at start, again without logging anyone out, and a new password ends the old keys", async () => {
     const db = freshDb();
     const config = join(tmp, `config-${++n}.json`);
     const write = (password: string) =>
@@ -196,8 +197,8 @@ describe.concurrent("records-service serve", () => {
   });
 });
 
-describe.concurrent("records-service flock add / user add", () => {
-  it("creates a flock and a user who can then log in to it", { timeout: 60_000 }, async () => {
+describe.concurrent("records-service flock add / user add", { timeout: 60_000 }, () => {
+  it("creates a flock and a user who can then log in to it", async () => {
     const db = freshDb();
     const flock = await runCliToEnd(["flock", "add", "club", "--name", "The Club", "--db", db]);
     expect(flock).toMatchObject({ code: 0, stderr: [] });
@@ -227,7 +228,7 @@ describe.concurrent("records-service flock add / user add", () => {
     expect(await p.exited()).toBe(0);
   });
 
-  it("user revoke ends a running server's keys at once; user add with a new password too", { timeout: 60_000 }, async () => {
+  it("user revoke ends a running server's keys at once; user add with a new password too", async () => {
     const db = freshDb();
     await runCliToEnd(["flock", "add", "club", "--db", db]);
     await runCliToEnd(["user", "add", "ada", "--password", "a long secret", "--flock", "club", "--db", db]);

@@ -110,7 +110,8 @@ function expectSigned(d: Delivery): void {
   expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
 }
 
-describe.concurrent("webhooks end to end", () => {
+// Starts and logins hash at the shipped scrypt cost (N = 2^17): each test gets a minute.
+describe.concurrent("webhooks end to end", { timeout: 60_000 }, () => {
   it("delivers a created contact once, with valid signatures", async () => {
     const hook = await receiver(() => 200);
     const { p, url } = await serve(join(tmp, `db-${++n}`, "records.db"), writeConfig(hook.url));
