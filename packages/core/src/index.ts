@@ -110,6 +110,8 @@ export type {
   FlockRow,
   UserRow,
   ApiKeyRow,
+  LimitRow,
+  LimitChange,
   StoredRecord,
   StoredFile,
   TypeSummary,

@@ -13,9 +13,30 @@ export type { LogSink } from "./middleware/access-log.js";
 export { DEFAULT_BODY_LIMIT_BYTES } from "./middleware/body-limit.js";
 
 // --- accounts ---
-export { hashPassword, verifyPassword } from "./auth/passwords.js";
+export {
+  createPasswordHasher,
+  defaultPasswordHasher,
+  hashPassword,
+  verifyPassword,
+  DEFAULT_SCRYPT_COST,
+  type PasswordHasher,
+  type ScryptCost,
+} from "./auth/passwords.js";
 export { hashToken, newToken } from "./auth/tokens.js";
-export { createUser, login, normalizeUsername, ROLES, type NewUser, type Role } from "./auth/accounts.js";
+export {
+  createUser,
+  login,
+  revokeAccount,
+  normalizeUsername,
+  ROLES,
+  DEFAULT_KEY_TTL_HOURS,
+  MIN_PASSWORD_LENGTH,
+  type NewUser,
+  type Role,
+  type UserChange,
+  type LoginOptions,
+} from "./auth/accounts.js";
+export { accountEmail, memberAccountKey } from "./auth/usernames.js";
 export { ALL_FLOCKS, assertFlockAccess, isAdmin, visibleFlocks } from "./auth/access.js";
 
 // --- keys derived from the secret: one per purpose, webhook keys per flock ---
@@ -40,7 +61,7 @@ export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtim
 
 // --- the config file ---
 export { parseConfig, loadConfig, applyConfig, ConfigError, CONFIG_DEFAULTS, FLOCK_ID_RE } from "./config.js";
-export type { AppliedConfig, Config, FlockConfig, MailConfig, SchedulerConfig, TemplateConfig, ThrottleConfig, UserConfig, WebhooksConfig } from "./config.js";
+export type { AppliedConfig, AuthConfig, Config, FlockConfig, MailConfig, SchedulerConfig, TemplateConfig, ThrottleConfig, UserConfig, WebhooksConfig } from "./config.js";
 
 // --- actions, the outbox worker, triggers ---
 export { createActionRegistry, type ActionRegistry } from "./actions/registry.js";

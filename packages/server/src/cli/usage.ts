@@ -26,7 +26,16 @@ NAME defaults to ID. Fails (exit 1) if the flock exists.`;
 const USER_ADD = `Usage: records-service user add USERNAME --password PW --flock ID [--flock ID ...] [--role core|self-service] [--db PATH]
 
 Creates the user, or replaces the one with this username, with access to the named flocks
-(--flock "*" for every flock). The flocks must exist (exit 1 otherwise).`;
+(--flock "*" for every flock). The flocks must exist (exit 1 otherwise). Passwords are 8 to
+1024 characters. A new password ends every key and session the user had. A self-service
+user gets one member account per flock (as POST /api/v1/{flock}/user/ makes them), and a
+core user of the same name is disabled.`;
+
+const USER_REVOKE = `Usage: records-service user revoke USERNAME [--flock ID] [--db PATH]
+
+Ends every API key and session of the user at once (the password stays). With --flock,
+the user is that flock's self-service member USERNAME (an email address). Fails (exit 1)
+for an unknown user.`;
 
 const CARD_URL = `Usage: records-service card-url FLOCK MEMBER_ID [--db PATH] [--base-url URL]
 
@@ -54,6 +63,7 @@ Commands:
   serve       serve the HTTP API
   flock add   create a flock
   user add    create or replace a user
+  user revoke end every key and session of a user
   card-url    print a member's signed card link
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
@@ -67,6 +77,8 @@ ${FLOCK_ADD}
 
 ${USER_ADD}
 
+${USER_REVOKE}
+
 ${CARD_URL}
 
 ${WEBHOOK_SECRET}
@@ -79,6 +91,7 @@ export const USAGE = {
   serve: SERVE,
   "flock add": FLOCK_ADD,
   "user add": USER_ADD,
+  "user revoke": USER_REVOKE,
   "card-url": CARD_URL,
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,

@@ -8,7 +8,7 @@ import { TriggerEntrySchema, type TriggerConfig } from "@records-service/core";
 import { Cron } from "croner";
 import { Eta } from "eta";
 import * as v from "valibot";
-import { MAX_USERNAME_LENGTH, ROLES } from "../auth/accounts.js";
+import { DEFAULT_KEY_TTL_HOURS, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
 
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
 export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -29,7 +29,12 @@ export const CONFIG_DEFAULTS = {
   /** First retry after a minute, doubling, for 7 days (spec: retried for about 7 days). */
   webhooks: { allowInsecureUrls: false, allowPrivateTargets: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
   throttle: { unattributedPerMinute: 60 },
+  /** Core API keys last 30 days; self-service sessions a fixed 24 hours. */
+  auth: { keyTtlHours: DEFAULT_KEY_TTL_HOURS },
 } as const;
+
+/** Longest `auth.keyTtlHours`: ten years. */
+export const MAX_KEY_TTL_HOURS = 87_600;
 
 const flockId = v.pipe(
   v.string(),
@@ -50,7 +55,11 @@ const userSchema = v.strictObject({
     v.maxLength(MAX_USERNAME_LENGTH, `must be at most ${MAX_USERNAME_LENGTH} characters`),
     v.regex(/^[^\s\p{Cc}]+$/u, "must not contain spaces or control characters"),
   ),
-  password: nonEmpty,
+  password: v.pipe(
+    v.string(),
+    v.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters (the minimum password length)`),
+    v.maxLength(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  ),
   flocks: v.pipe(
     v.array(
       v.pipe(
@@ -95,6 +104,13 @@ const throttleSchema = v.strictObject({
   unattributedPerMinute: v.optional(positiveInt, CONFIG_DEFAULTS.throttle.unattributedPerMinute),
 });
 
+const authSchema = v.strictObject({
+  keyTtlHours: v.optional(
+    v.pipe(positiveInt, v.maxValue(MAX_KEY_TTL_HOURS, `must be at most ${MAX_KEY_TTL_HOURS} (ten years)`)),
+    CONFIG_DEFAULTS.auth.keyTtlHours,
+  ),
+});
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -113,6 +129,7 @@ export const configSchema = v.strictObject({
   scheduler: v.optional(schedulerSchema, {}),
   webhooks: v.optional(webhooksSchema, {}),
   throttle: v.optional(throttleSchema, {}),
+  auth: v.optional(authSchema, {}),
   mail: v.optional(mailSchema),
 });
 
@@ -130,6 +147,7 @@ export type TemplateConfig = Config["templates"][number];
 export type SchedulerConfig = Config["scheduler"];
 export type WebhooksConfig = Config["webhooks"];
 export type ThrottleConfig = Config["throttle"];
+export type AuthConfig = Config["auth"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

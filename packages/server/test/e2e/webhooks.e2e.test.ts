@@ -124,7 +124,8 @@ function expectSigned(d: Delivery, keyText: string): void {
   expect(d.headers["x-records-signature"]).not.toBe(`sha256=${createHmac("sha256", SECRET).update(d.body).digest("hex")}`);
 }
 
-describe.concurrent("webhooks end to end", () => {
+// Starts and logins hash at the shipped scrypt cost (N = 2^17): each test gets a minute.
+describe.concurrent("webhooks end to end", { timeout: 60_000 }, () => {
   it("delivers a created contact once, signed with the key `webhook-secret` prints", async () => {
     const hook = await receiver(() => 200);
     const db = join(tmp, `db-${++n}`, "records.db");
