@@ -5,7 +5,11 @@
  * 200 at once and prints each delivery once (a retry of a delivery it already has, same
  * `X-Records-Delivery`, is acknowledged and not processed again). Run it with:
  *
- *   WEBHOOK_SECRET=... PORT=8787 node --import tsx examples/webhook-receiver.ts
+ *   WEBHOOK_SECRET=$(npx records-service webhook-secret demo) PORT=8787 node --import tsx examples/webhook-receiver.ts
+ *
+ * WEBHOOK_SECRET is the flock's webhook key as `records-service webhook-secret FLOCK` prints
+ * it (`whsec_` and base64 of 32 bytes), never the server's `secret`: each flock's
+ * deliveries are signed with that flock's own key, which signs nothing else.
  *
  * and point a trigger at it (`"url": "http://127.0.0.1:8787/hook"`, with
  * `webhooks.allowInsecureUrls` for local development; use https in production).
@@ -26,15 +30,27 @@ export interface VerifiedDelivery {
 export const TOLERANCE_SECONDS = 300;
 
 /**
- * Checks one delivery: both signatures against `secret`, and the timestamp within
- * `TOLERANCE_SECONDS` of `now`. Returns the delivery, or the reason it is refused.
+ * The HMAC key bytes of a flock's webhook key text (`whsec_<base64>`): what a Standard
+ * Webhooks library does with it too. Throws for anything else.
+ */
+export function webhookKeyBytes(text: string): Buffer {
+  const b64 = text.startsWith("whsec_") ? text.slice("whsec_".length) : "";
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw new Error("WEBHOOK_SECRET must be the whsec_... key printed by records-service webhook-secret FLOCK");
+  return Buffer.from(b64, "base64");
+}
+
+/**
+ * Checks one delivery: both signatures against the flock's key (`whsec_…`), and the
+ * timestamp within `TOLERANCE_SECONDS` of `now`. Returns the delivery, or the reason it is
+ * refused.
  */
 export function verifyDelivery(
-  secret: string,
+  webhookKey: string,
   headers: IncomingHttpHeaders,
   body: string,
   now: Date = new Date(),
 ): { ok: true; delivery: VerifiedDelivery } | { ok: false; reason: string } {
+  const key = webhookKeyBytes(webhookKey);
   const id = _header(headers, "webhook-id");
   const ts = _header(headers, "webhook-timestamp");
   if (!id || !ts || !/^\d+$/.test(ts)) return { ok: false, reason: "missing webhook-id or webhook-timestamp" };
@@ -42,12 +58,12 @@ export function verifyDelivery(
   if (_header(headers, "x-records-delivery") !== id) return { ok: false, reason: "X-Records-Delivery differs from webhook-id" };
 
   // 1. X-Records-Signature: sha256=<hex HMAC-SHA256 of the raw body>.
-  const hex = createHmac("sha256", Buffer.from(secret, "utf8")).update(body, "utf8").digest("hex");
+  const hex = createHmac("sha256", key).update(body, "utf8").digest("hex");
   if (!_same(`sha256=${hex}`, _header(headers, "x-records-signature") ?? "")) return { ok: false, reason: "bad X-Records-Signature" };
 
   // 2. webhook-signature (Standard Webhooks): v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">;
   //    the header may list several space-separated signatures (key rotation).
-  const b64 = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${id}.${ts}.${body}`, "utf8").digest("base64");
+  const b64 = createHmac("sha256", key).update(`${id}.${ts}.${body}`, "utf8").digest("base64");
   const candidates = (_header(headers, "webhook-signature") ?? "").split(" ");
   if (!candidates.some((c) => _same(`v1,${b64}`, c))) return { ok: false, reason: "bad webhook-signature" };
 
@@ -65,7 +81,8 @@ export function verifyDelivery(
  * for a bad signature or timestamp, 405 for other methods. `onDelivery` runs once per
  * delivery id.
  */
-export function createReceiver(opts: { secret: string; onDelivery: (d: VerifiedDelivery) => void; now?: () => Date }): Server {
+export function createReceiver(opts: { webhookKey: string; onDelivery: (d: VerifiedDelivery) => void; now?: () => Date }): Server {
+  webhookKeyBytes(opts.webhookKey); // a wrong key text fails here, at start
   const seen = new Set<string>();
   return createServer((req, res) => {
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
@@ -74,7 +91,7 @@ export function createReceiver(opts: { secret: string; onDelivery: (d: VerifiedD
     req.on("end", () => {
       // Verify the bytes as received: re-serialising the JSON would change them.
       const body = Buffer.concat(chunks).toString("utf8");
-      const checked = verifyDelivery(opts.secret, req.headers, body, opts.now?.());
+      const checked = verifyDelivery(opts.webhookKey, req.headers, body, opts.now?.());
       if (!checked.ok) return void res.writeHead(401, { "content-type": "text/plain" }).end(checked.reason);
       if (!seen.has(checked.delivery.id)) {
         seen.add(checked.delivery.id);
@@ -99,14 +116,14 @@ function _same(a: string, b: string): boolean {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const secret = process.env.WEBHOOK_SECRET;
-  if (!secret) {
-    console.error("set WEBHOOK_SECRET to the server's secret");
+  const webhookKey = process.env.WEBHOOK_SECRET;
+  if (!webhookKey?.startsWith("whsec_")) {
+    console.error("set WEBHOOK_SECRET to the flock's key: records-service webhook-secret FLOCK");
     process.exit(2);
   }
   const port = Number(process.env.PORT ?? 8787);
   const server = createReceiver({
-    secret,
+    webhookKey,
     onDelivery: (d) => console.log(JSON.stringify({ delivery: d.id, trigger: d.payload.trigger, flock: d.payload.flock, uri: (d.payload.data as { uri?: string } | null)?.uri ?? null })),
   });
   server.listen(port, "127.0.0.1", () => console.log(`webhook receiver listening on http://127.0.0.1:${port}/hook`));

@@ -1,7 +1,17 @@
 /**
  * @module ids
- * Record ids: 24 lower-case hex characters, time-ordered like the hosted service's ids
- * (4 bytes of seconds, 5 random bytes, a 3-byte counter), so sorting by id follows creation.
+ * Record ids: 24 lower-case hex characters (96 bits), time-ordered:
+ *
+ *   SSSSSSSS MMM RRRRRRRRRRRRR
+ *   |        |   └ 52 random bits, drawn afresh for every id (Web Crypto)
+ *   |        └ the millisecond within that second, 000 to 3e7
+ *   └ Unix seconds, 4 bytes (as the hosted service's ids start)
+ *
+ * So ids sort by creation time to the millisecond, and ids made within one millisecond sort
+ * in random order (adapters keep insertion order themselves; nothing needs ids to be
+ * monotonic within a millisecond). No part of an id is shared with, or counts on from,
+ * another: two ids of one flock say nothing about the ids written between them beyond
+ * their time, and guessing a neighbour means guessing 52 random bits.
  */
 import type { Clock } from "./time.js";
 
@@ -10,28 +20,36 @@ export type IdSource = () => string;
 
 export const RECORD_ID_RE = /^[0-9a-f]{24}$/;
 
+/** Random bits in every id made by `createIdSource`. */
+export const RECORD_ID_RANDOM_BITS = 52;
+
 /** True when `s` has the shape of a record id. */
 export function isRecordId(s: string): boolean {
   return RECORD_ID_RE.test(s);
 }
 
 /**
- * Ids from the clock plus randomness (Web Crypto, available on Node 20+).
+ * Ids from the clock plus fresh randomness for each id (Web Crypto, available on Node 20+;
+ * `random` is for seeded benchmarks and tests).
  *
  * @example
- * const nextId = createIdSource(systemClock); nextId(); // "6930f1c2a1b2c3d4e5000001"
+ * const nextId = createIdSource(systemClock); nextId(); // "6930f1c21f43a9c07e18b25d"
  */
 export function createIdSource(clock: Clock, random: (bytes: Uint8Array) => void = _webRandom): IdSource {
-  const rnd = new Uint8Array(5);
-  random(rnd);
-  const middle = _hex(rnd);
-  const start = new Uint8Array(3);
-  random(start);
-  let counter = (start[0]! << 16) | (start[1]! << 8) | start[2]!;
+  // Random bytes are drawn in blocks (one call per 64 ids) and each byte is used once.
+  const pool = new Uint8Array(_ID_BYTES * 64);
+  let next = pool.length;
   return () => {
-    const secs = Math.floor(clock.now().getTime() / 1000) >>> 0;
-    counter = (counter + 1) & 0xffffff;
-    return secs.toString(16).padStart(8, "0") + middle + counter.toString(16).padStart(6, "0");
+    if (next === pool.length) {
+      random(pool);
+      next = 0;
+    }
+    const ms = clock.now().getTime();
+    const secs = Math.floor(ms / 1000);
+    let tail = "";
+    for (let i = 0; i < _ID_BYTES; i++) tail += _HEX[pool[next + i]!]!;
+    next += _ID_BYTES;
+    return (secs >>> 0).toString(16).padStart(8, "0") + (ms - secs * 1000).toString(16).padStart(3, "0") + tail.slice(0, 13);
   };
 }
 
@@ -47,10 +65,10 @@ export function createSequentialIds(prefix = ""): IdSource {
 
 // --- internal ---
 
+/** Random bytes per id: 7 bytes give 14 hex digits, of which 13 (52 bits) are used. */
+const _ID_BYTES = 7;
+const _HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 function _webRandom(bytes: Uint8Array): void {
   globalThis.crypto.getRandomValues(bytes);
-}
-
-function _hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -110,6 +110,8 @@ export type {
   FlockRow,
   UserRow,
   ApiKeyRow,
+  LimitRow,
+  LimitChange,
   StoredRecord,
   StoredFile,
   TypeSummary,
@@ -203,6 +205,8 @@ export type {
   TriggerValidationOptions,
   TriggerView,
 } from "./triggers/config.js";
+export { addressRange, isRestrictedAddress, restrictedHostProblem, PRIVATE_TARGETS_RULE, type AddressRange } from "./triggers/target-address.js";
+export { redactUrl } from "./triggers/redact-url.js";
 export {
   pickTemplate,
   parseConditionalTemplates,

@@ -9,5 +9,6 @@
  */
 export { runStorageTests } from "./storage/conformance.js";
 export type { StorageTestOptions } from "./storage/conformance.js";
+export type { OpenShared } from "./storage/conformance-limits.js";
 export { createFakeClock } from "./time.js";
 export { createSequentialIds } from "./ids.js";

@@ -1,8 +1,9 @@
 /**
  * @module accounts
  * The small tables: flocks, users, API keys, settings and files. Each statement is one
- * named query on the pool (no transaction needed: each is a single row). New kinds of
- * small keyed rows fit the same shape: a statement here and a line in driver.ts.
+ * named query on the pool (no transaction needed: each is one statement). New kinds of
+ * small keyed rows fit the same shape: a statement here and a line in driver.ts (the
+ * limit rows, which need a transaction, are in limits.ts).
  */
 import type { ApiKeyRow, FlockRow, StoredFile, UserRow } from "@records-service/core";
 import { sql } from "drizzle-orm";
@@ -22,6 +23,8 @@ export interface AccountStore {
   putApiKey(key: ApiKeyRow): Promise<void>;
   getApiKey(tokenHash: string): Promise<ApiKeyRow | undefined>;
   deleteApiKey(tokenHash: string): Promise<boolean>;
+  deleteApiKeysOf(username: string): Promise<number>;
+  replacePasswordHash(username: string, from: string, to: string): Promise<boolean>;
   getSetting(name: string): Promise<string | undefined>;
   initSetting(name: string, value: string): Promise<string>;
   putSetting(name: string, value: string): Promise<void>;
@@ -103,6 +106,20 @@ export function createAccountStore(pool: pg.Pool): AccountStore {
     },
     async deleteApiKey(tokenHash) {
       const res = await exec(pool, sql`DELETE FROM ${apiKeys} WHERE token_hash = ${tokenHash}`, "delete_api_key");
+      return res.rowCount > 0;
+    },
+    async deleteApiKeysOf(username) {
+      // api_keys_username_idx: a revocation reads only the user's rows.
+      const res = await exec(pool, sql`DELETE FROM ${apiKeys} WHERE username = ${username}`, "delete_api_keys_of");
+      return res.rowCount;
+    },
+    async replacePasswordHash(username, from, to) {
+      // Compare and set in one statement: a password changed meanwhile is never undone.
+      const res = await exec(
+        pool,
+        sql`UPDATE ${users} SET password_hash = ${to} WHERE username = ${username} AND password_hash = ${from}`,
+        "replace_password_hash",
+      );
       return res.rowCount > 0;
     },
     getSetting,

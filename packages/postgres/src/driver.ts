@@ -14,6 +14,7 @@ import { createChangeWatch, type ChangeWatch } from "./change-watch.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
+import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
 import { claimDueJobs, finishJobRow, listJobs } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
@@ -58,6 +59,7 @@ export async function createPostgresStorage(target: PostgresTarget, opts: Postgr
 function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWatch | undefined): Storage {
   const catalog = createCatalog();
   const accounts = createAccountStore(pool);
+  const limits = createLimitStore(pool);
   const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
   const reader = createRecordReader(pool, catalog);
   const scan = createScanner(pool, catalog);
@@ -84,6 +86,9 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     putApiKey: accounts.putApiKey,
     getApiKey: lookups.getApiKey,
     deleteApiKey: accounts.deleteApiKey,
+    deleteApiKeysOf: accounts.deleteApiKeysOf,
+    replacePasswordHash: accounts.replacePasswordHash,
+    updateLimit: limits.update,
     getSetting: accounts.getSetting,
     initSetting: accounts.initSetting,
     putSetting: accounts.putSetting,
@@ -115,13 +120,18 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
   return _guarded(storage, where, watch);
 }
 
-/** The methods that write: the change generation moves when each starts and when it ends. */
+/**
+ * The methods that write: the change generation moves when each starts and when it ends.
+ * Not `updateLimit`: nothing caches limit rows (and a failed login must not empty the caches).
+ */
 const _WRITES = new Set([
   "createFlock",
   "renameFlock",
   "putUser",
   "putApiKey",
   "deleteApiKey",
+  "deleteApiKeysOf",
+  "replacePasswordHash",
   "initSetting",
   "putSetting",
   "apply",

@@ -38,6 +38,16 @@ export function render(query: SQL): { sql: string; params: unknown[] } {
   return _dialect.sqlToQuery(query);
 }
 
+/** Options of `transaction`. */
+export interface TransactionOptions {
+  /**
+   * Commit without waiting for the WAL flush (`synchronous_commit = off` for this
+   * transaction only): visible to everyone at once, but a server crash may lose the last
+   * fraction of a second of such commits. For state that may be lost, never for records.
+   */
+  asyncCommit?: boolean;
+}
+
 /**
  * Runs `fn` in one transaction on one client: COMMIT when it resolves, ROLLBACK when it
  * throws (and rethrows). A client whose connection broke is dropped, not reused.
@@ -45,11 +55,12 @@ export function render(query: SQL): { sql: string; params: unknown[] } {
  * @example
  * await transaction(pool, async (c) => { await exec(c, sql`UPDATE ...`); });
  */
-export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
+    // One round trip either way (a simple query may hold several statements).
+    await client.query(opts.asyncCommit ? "BEGIN; SET LOCAL synchronous_commit = off" : "BEGIN");
     const out = await fn(client);
     await client.query("COMMIT");
     return out;

@@ -61,6 +61,22 @@ export const apiKeys = pgTable(
   (t) => [index("api_keys_username_idx").on(t.username)],
 );
 
+/**
+ * Small keyed state rows with an expiry (`Storage.updateLimit`): login failures and
+ * lockouts, shared by every process on the database. `expires_at` is epoch milliseconds;
+ * rows are purged by it (its index), never by count. No change notification: nothing
+ * caches these rows, and a failed login must not empty the account caches.
+ */
+export const limits = pgTable(
+  "limits",
+  {
+    key: ctext("key").primaryKey(),
+    value: text("value").notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("limits_expires_at_idx").on(t.expiresAt)],
+);
+
 /** Small named values, e.g. the generated signing secret. */
 export const settings = pgTable("settings", {
   name: ctext("name").primaryKey(),
@@ -227,6 +243,7 @@ export const schema = {
   flocks,
   users,
   apiKeys,
+  limits,
   settings,
   collections,
   fields,

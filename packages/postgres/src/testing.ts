@@ -122,6 +122,7 @@ const _TABLES = [
   "files",
   "outbox",
   "api_keys",
+  "limits",
   "users",
   "settings",
   "flocks",

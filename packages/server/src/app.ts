@@ -2,9 +2,9 @@
  * @module app
  * The HTTP application: one Hono app with a route file per area, one error handler that
  * gives every error the contract's shape, an optional structured access log and a body
- * size cap. Records, users and keys live behind the engine's Storage; the app itself keeps
- * only short-lived protection state in memory (throttle windows, login failures, counts per
- * calling application), which a restart clears.
+ * size cap. Records, users, keys and login failures live behind the engine's Storage; the
+ * app itself keeps only short-lived state in memory (throttle windows, counts per calling
+ * application), which a restart clears.
  */
 import type { RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
@@ -12,7 +12,10 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { describeError, errorResponse } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
+import { DEFAULT_KEY_TTL_HOURS } from "./auth/accounts.js";
 import { createLoginFlow } from "./auth/login-flow.js";
+import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
+import { SELF_SERVICE_SESSION_MS } from "./auth/self-service-users.js";
 import { CONFIG_DEFAULTS } from "./config/schema.js";
 import { storedSecret } from "./derived/card-url.js";
 import { createAccessLog, type LogSink } from "./middleware/access-log.js";
@@ -47,14 +50,22 @@ export interface AppOptions {
    */
   log?: LogSink;
   /**
-   * The HMAC key of signed member cards. Default: the database's stored setting `secret`
-   * (generated and stored if the database has none), as `startServer` and the CLI use.
+   * The server's secret; signed member card links are checked with the card key derived from
+   * it (config/keys). Default: the database's stored setting `secret` (generated and stored
+   * if the database has none), as `startServer` and the CLI use.
    */
   secret?: string;
   /** Requests without an APPLICATION header allowed per minute and API key (or client address). Default 60. */
   unattributedPerMinute?: number;
-  /** Limits of the login guard (see protection/login-guard); defaults in `LOGIN_GUARD_DEFAULTS`. */
-  loginGuard?: Omit<LoginGuardOptions, "clock">;
+  /** Limits of the login guard (see protection/login-guard); defaults in `LOGIN_GUARD_DEFAULTS`. Its state lives in the storage. */
+  loginGuard?: Omit<LoginGuardOptions, "clock" | "storage">;
+  /** Lifetime of the API keys `POST /api/v1/auth/` issues, in hours. Default `DEFAULT_KEY_TTL_HOURS` (720: 30 days). */
+  keyTtlHours?: number;
+  /**
+   * The scrypt cost of new password hashes and of the dummy check for unknown usernames.
+   * Default `DEFAULT_SCRYPT_COST` (N = 2^17); tests that are not about hashing pass a cheap one.
+   */
+  passwordCost?: ScryptCost;
   /** Where requests are counted per application (`GET /api/v1/_stats/applications/`). Default: a new counter. */
   applicationCounts?: ApplicationCounts;
 }
@@ -74,7 +85,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   const counts = opts.applicationCounts ?? createApplicationCounts({ clock });
   const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
-  const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, clock }));
+  const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
+  const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, storage, clock }), {
+    passwords,
+    coreKeyTtlMs: (opts.keyTtlHours ?? DEFAULT_KEY_TTL_HOURS) * 3_600_000,
+    sessionTtlMs: SELF_SERVICE_SESSION_MS,
+  });
   let stored: Promise<string> | undefined;
   const secret =
     opts.secret !== undefined
@@ -101,9 +117,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Order matters where paths overlap: `/ping`, `/health`, `/auth` and `/_stats` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
   app.route("/api/v1", createStatusRoutes(storage));
-  app.route("/api/v1", createAuthRoutes(storage, clock, flow));
+  app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
-  app.route("/api/v1", createSelfServiceUserRoutes(engine, flow));
+  app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));

@@ -28,8 +28,14 @@ const FULL = {
 };
 
 describe("parseConfig", () => {
-  it("accepts the contract's example unchanged", () => {
-    const c = parseConfig(FULL);
+  it("refuses the contract's sample password \"pw\": passwords have at least 8 characters (issue 15 wins)", () => {
+    expect(() => parseConfig(FULL)).toThrow(
+      new ConfigError('config: "users[0].password" must be at least 8 characters (the minimum password length)'),
+    );
+  });
+
+  it("accepts the contract's example with a password of the minimum length", () => {
+    const c = parseConfig({ ...FULL, users: [{ ...FULL.users[0], password: "8 chars!" }] });
     expect(c.flocks).toEqual(FULL.flocks);
     expect(c.triggers[0]).toMatchObject({
       flock: "demo",
@@ -56,6 +62,7 @@ describe("parseConfig", () => {
       webhooks: CONFIG_DEFAULTS.webhooks,
       throttle: CONFIG_DEFAULTS.throttle,
       database: CONFIG_DEFAULTS.database,
+      auth: { keyTtlHours: 720 },
       warnings: [],
     });
   });
@@ -72,7 +79,12 @@ describe("parseConfig", () => {
   });
 
   it("defaults a user's role to core", () => {
-    expect(parseConfig({ users: [{ username: "a", password: "p", flocks: ["*"] }] }).users[0]?.role).toBe("core");
+    expect(parseConfig({ users: [{ username: "a", password: "a password", flocks: ["*"] }] }).users[0]?.role).toBe("core");
+  });
+
+  it("takes auth.keyTtlHours, default 720 (30 days)", () => {
+    expect(CONFIG_DEFAULTS.auth.keyTtlHours).toBe(720);
+    expect(parseConfig({ auth: { keyTtlHours: 24 } }).auth).toEqual({ keyTtlHours: 24 });
   });
 
   const trigger = (extra: Record<string, unknown>) => ({
@@ -84,9 +96,9 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, mail)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, auth, mail)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
-    { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, firstRetryDelayMs, retryWindowHours)' },
+    { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, allowPrivateTargets, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
     { name: "wrong scalar type", input: { flocks: [{ identifier: 3 }] }, message: 'config: "flocks[0].identifier" must be a string, got 3' },
     { name: "missing required key", input: { flocks: [{ name: "x" }] }, message: 'config: "flocks[0].identifier" is required' },
@@ -94,13 +106,18 @@ describe("parseConfig", () => {
     { name: "bad flock identifier", input: { flocks: [{ identifier: "Demo" }] }, message: 'config: "flocks[0].identifier" must be a flock identifier: 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { name: "short secret", input: { secret: "short" }, message: 'config: "secret" must be at least 16 characters' },
     { name: "secret not a string", input: { secret: 5 }, message: 'config: "secret" must be a string, got 5' },
-    { name: "user without flocks", input: { users: [{ username: "a", password: "p", flocks: [] }] }, message: 'config: "users[0].flocks" must name at least one flock' },
-    { name: "user bad flock", input: { users: [{ username: "a", password: "p", flocks: ["Bad!"] }] }, message: 'config: "users[0].flocks[0]" must be a flock identifier (a-z 0-9 _ -) or "*" for every flock' },
-    { name: "username with a space", input: { users: [{ username: "two words", password: "p", flocks: ["*"] }] }, message: 'config: "users[0].username" must not contain spaces or control characters' },
-    { name: "user empty password", input: { users: [{ username: "a", password: "", flocks: ["*"] }] }, message: 'config: "users[0].password" must be a non-empty string' },
-    { name: "user bad role", input: { users: [{ username: "a", password: "p", flocks: ["*"], role: "admin" }] }, message: 'config: "users[0].role" must be "core" or "self-service"' },
+    { name: "user without flocks", input: { users: [{ username: "a", password: "a password", flocks: [] }] }, message: 'config: "users[0].flocks" must name at least one flock' },
+    { name: "user bad flock", input: { users: [{ username: "a", password: "a password", flocks: ["Bad!"] }] }, message: 'config: "users[0].flocks[0]" must be a flock identifier (a-z 0-9 _ -) or "*" for every flock' },
+    { name: "username with a space", input: { users: [{ username: "two words", password: "a password", flocks: ["*"] }] }, message: 'config: "users[0].username" must not contain spaces or control characters' },
+    { name: "user empty password", input: { users: [{ username: "a", password: "", flocks: ["*"] }] }, message: 'config: "users[0].password" must be at least 8 characters (the minimum password length)' },
+    { name: "user password of 7 characters", input: { users: [{ username: "a", password: "1234567", flocks: ["*"] }] }, message: 'config: "users[0].password" must be at least 8 characters (the minimum password length)' },
+    { name: "user password too long", input: { users: [{ username: "a", password: "x".repeat(1025), flocks: ["*"] }] }, message: 'config: "users[0].password" must be at most 1024 characters' },
+    { name: "key lifetime zero", input: { auth: { keyTtlHours: 0 } }, message: 'config: "auth.keyTtlHours" must be at least 1' },
+    { name: "key lifetime past ten years", input: { auth: { keyTtlHours: 87_601 } }, message: 'config: "auth.keyTtlHours" must be at most 87600 (ten years)' },
+    { name: "unknown auth key", input: { auth: { sessionTtlHours: 1 } }, message: 'config: unknown key "auth.sessionTtlHours" (accepted: keyTtlHours)' },
+    { name: "user bad role", input: { users: [{ username: "a", password: "a password", flocks: ["*"], role: "admin" }] }, message: 'config: "users[0].role" must be "core" or "self-service"' },
     { name: "duplicate flock", input: { flocks: [{ identifier: "a" }, { identifier: "a" }] }, message: 'config: "flocks[1].identifier" repeats an earlier entry (a)' },
-    { name: "duplicate username ignoring case", input: { users: [{ username: "Ada", password: "p", flocks: ["*"] }, { username: "ada", password: "q", flocks: ["*"] }] }, message: 'config: "users[1].username" repeats an earlier entry (ada)' },
+    { name: "duplicate username ignoring case", input: { users: [{ username: "Ada", password: "a password", flocks: ["*"] }, { username: "ada", password: "b password", flocks: ["*"] }] }, message: 'config: "users[1].username" repeats an earlier entry (ada)' },
     { name: "bad cron", input: { scheduler: { cron: "every minute" } }, message: 'config: "scheduler.cron" must be a croner pattern such as "0 * * * * *"' },
     { name: "negative retry window", input: { webhooks: { retryWindowHours: -1 } }, message: 'config: "webhooks.retryWindowHours" must not be negative' },
     { name: "fractional retry delay", input: { webhooks: { firstRetryDelayMs: 1.5 } }, message: 'config: "webhooks.firstRetryDelayMs" must be an integer' },
@@ -110,6 +127,7 @@ describe("parseConfig", () => {
     { name: "negative statement timeout", input: { database: { statementTimeoutMs: -5 } }, message: 'config: "database.statementTimeoutMs" must not be negative (0 = no timeout)' },
     { name: "fractional statement timeout", input: { database: { statementTimeoutMs: 1.5 } }, message: 'config: "database.statementTimeoutMs" must be an integer' },
     { name: "insecure flag not boolean", input: { webhooks: { allowInsecureUrls: "yes" } }, message: 'config: "webhooks.allowInsecureUrls" must be a boolean, got "yes"' },
+    { name: "private-targets flag not boolean", input: { webhooks: { allowPrivateTargets: 1 } }, message: 'config: "webhooks.allowPrivateTargets" must be a boolean, got 1' },
     { name: "mail without smtp scheme", input: { mail: { smtp: "127.0.0.1:25", from: "a@b.org" } }, message: 'config: "mail.smtp" must be an smtp:// or smtps:// URL' },
     { name: "mail bad from", input: { mail: { smtp: "smtp://h", from: "nobody" } }, message: 'config: "mail.from" must be an email address' },
     { name: "template syntax", input: { flocks: [{ identifier: "demo" }], templates: [{ flock: "demo", name: "t", subject: "Hi <%= it.x", body: "" }] }, message: 'config: "templates[0].subject" is not a valid Eta template: unclosed tag at line 1 col 4:' },
@@ -161,6 +179,17 @@ describe("parseConfig", () => {
     expect(c.triggers[0]?.url).toBe("http://127.0.0.1:9/h");
   });
 
+  it("refuses a literal private address in a webhook URL unless webhooks.allowPrivateTargets", () => {
+    const input = trigger({ url: "https://10.1.2.3/h" });
+    expect(() => parseConfig(input)).toThrow(
+      'config: triggers[0] (contact_created, send-json-webhook): url "https://10.1.2.3/h" points at 10.1.2.3, a private address; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set',
+    );
+    const c = parseConfig({ ...input, webhooks: { allowPrivateTargets: true } });
+    expect(c.triggers[0]?.url).toBe("https://10.1.2.3/h");
+    expect(c.webhooks.allowPrivateTargets).toBe(true);
+    expect(parseConfig({}).webhooks.allowPrivateTargets).toBe(false);
+  });
+
   it("accepts a fixed-address email trigger, the address in url", () => {
     const c = parseConfig({
       ...trigger({ action: "send-email-to-fixed-address", url: "mailto:ops@example.org", template: "welcome" }),
@@ -184,7 +213,7 @@ describe("loadConfig", () => {
   };
 
   it("reads and parses a JSON file", () => {
-    expect(loadConfig(file("ok.json", JSON.stringify(FULL))).flocks[0]?.identifier).toBe("demo");
+    expect(loadConfig(file("ok.json", JSON.stringify({ ...FULL, users: [] }))).flocks[0]?.identifier).toBe("demo");
   });
 
   it("names a missing file", () => {

@@ -16,6 +16,7 @@ export { applyConfig, type AppliedConfig } from "./config/apply.js";
 export {
   CONFIG_DEFAULTS,
   FLOCK_ID_RE,
+  type AuthConfig,
   type Config,
   type FlockConfig,
   type MailConfig,

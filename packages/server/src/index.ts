@@ -13,10 +13,34 @@ export type { LogSink } from "./middleware/access-log.js";
 export { DEFAULT_BODY_LIMIT_BYTES } from "./middleware/body-limit.js";
 
 // --- accounts ---
-export { hashPassword, verifyPassword } from "./auth/passwords.js";
+export {
+  createPasswordHasher,
+  defaultPasswordHasher,
+  hashPassword,
+  verifyPassword,
+  DEFAULT_SCRYPT_COST,
+  type PasswordHasher,
+  type ScryptCost,
+} from "./auth/passwords.js";
 export { hashToken, newToken } from "./auth/tokens.js";
-export { createUser, login, normalizeUsername, ROLES, type NewUser, type Role } from "./auth/accounts.js";
+export {
+  createUser,
+  login,
+  revokeAccount,
+  normalizeUsername,
+  ROLES,
+  DEFAULT_KEY_TTL_HOURS,
+  MIN_PASSWORD_LENGTH,
+  type NewUser,
+  type Role,
+  type UserChange,
+  type LoginOptions,
+} from "./auth/accounts.js";
+export { accountEmail, memberAccountKey } from "./auth/usernames.js";
 export { ALL_FLOCKS, assertFlockAccess, isAdmin, visibleFlocks } from "./auth/access.js";
+
+// --- keys derived from the secret: one per purpose, webhook keys per flock ---
+export { cardKey, deriveKey, formatWebhookKey, parseWebhookKey, webhookKey, webhookKeyInfo, CARD_KEY_INFO, WEBHOOK_KEY_PREFIX } from "./config/keys.js";
 
 // --- derived reads: signed member cards, avatars ---
 export { cardSignature, verifyCardSignature, cardUrl, SIGNATURE_HELP_HREF, type SignatureCheck } from "./derived/card-signature.js";
@@ -37,12 +61,14 @@ export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtim
 
 // --- the config file ---
 export { parseConfig, loadConfig, applyConfig, ConfigError, CONFIG_DEFAULTS, FLOCK_ID_RE } from "./config.js";
-export type { AppliedConfig, Config, FlockConfig, MailConfig, SchedulerConfig, TemplateConfig, ThrottleConfig, UserConfig, WebhooksConfig } from "./config.js";
+export type { AppliedConfig, AuthConfig, Config, FlockConfig, MailConfig, SchedulerConfig, TemplateConfig, ThrottleConfig, UserConfig, WebhooksConfig } from "./config.js";
 
 // --- actions, the outbox worker, triggers ---
 export { createActionRegistry, type ActionRegistry } from "./actions/registry.js";
 export { createDefaultActionHandlers, type DefaultActionOptions } from "./actions/defaults.js";
 export { createWebhookActions, deliverWebhook, WEBHOOK_TIMEOUT_MS, type WebhookActionOptions } from "./actions/webhook.js";
+export { createWebhookFetch, type WebhookFetchOptions } from "./actions/webhook-fetch.js";
+export { createGuardedLookup, RestrictedTargetError, type GuardedLookupOptions, type Resolver } from "./actions/guarded-lookup.js";
 export {
   recordsSignature,
   standardSignature,

@@ -8,6 +8,7 @@
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createApp } from "./app.js";
+import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
 import { parseConfig } from "./config.js";
 import type { Config } from "./config/schema.js";
@@ -43,6 +44,8 @@ export interface ServerOptions {
    * url, ...}`) and checked by the same rules; a bad one is a `ConfigError`.
    */
   triggers?: readonly unknown[];
+  /** The scrypt cost of password hashes (default `DEFAULT_SCRYPT_COST`, N = 2^17); tests pass a cheap one. */
+  passwordCost?: ScryptCost;
 }
 
 /** A running server. */
@@ -72,19 +75,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const warning of triggers.warnings) out(warning);
   const storage = await openStorage(opts.db, config.database);
   try {
-    const { secret } = await applyConfig(storage, clock, config);
+    const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
+    const { secret } = await applyConfig(storage, clock, config, passwords);
     const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
     const app = createApp({
       engine,
       secret,
       unattributedPerMinute: config.throttle.unattributedPerMinute,
+      keyTtlHours: config.auth.keyTtlHours,
+      ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
       ...(opts.log ? { log: opts.log } : {}),
     });
     const listener = await listen(app.fetch, opts.host, opts.port);
     const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
     // Seed only once the port is ours: credentials printed by a start that then failed to
     // listen would be lost, since the next start finds the database no longer empty.
-    const seeded = await seedIfEmpty(storage, clock);
+    const seeded = await seedIfEmpty(storage, clock, passwords);
     if (seeded) {
       out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
       out(`  username: ${seeded.username}`);

@@ -5,6 +5,8 @@
 import { createMemoryStorage } from "@records-service/core";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
+import { createHmac } from "node:crypto";
+import { cardKey, webhookKey } from "../src/config/keys.js";
 import { cardSignature, cardUrl } from "../src/derived/card-signature.js";
 import { memberCardUrl } from "../src/derived/card-url.js";
 import { decodePng } from "../src/derived/png-test-helpers.js";
@@ -131,7 +133,7 @@ describe("GET /api/v2/{flock}/{type}/{id}/avatar", () => {
 });
 
 describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
-  const sign = (id: string, flock = "alpha") => cardSignature(SECRET, flock, id);
+  const sign = (id: string, flock = "alpha") => cardSignature(cardKey(SECRET), flock, id);
 
   it("shows the member's card without a Bearer key: name, membership, dates, flock name", async () => {
     const t = await createV2TestApp();
@@ -175,7 +177,11 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
     { name: "a wrong signature", signature: () => "0".repeat(64) },
     { name: "another member's signature", signature: (ids: { graceMember: string }) => sign(ids.graceMember) },
     { name: "the signature of the same id in another flock", signature: (ids: { adaMember: string }) => sign(ids.adaMember, "beta") },
-    { name: "a signature keyed with another secret", signature: (ids: { adaMember: string }) => cardSignature("another-secret-000000", "alpha", ids.adaMember) },
+    { name: "a signature keyed with another secret", signature: (ids: { adaMember: string }) => cardSignature(cardKey("another-secret-000000"), "alpha", ids.adaMember) },
+    // Issue 15: a flock's webhook receiver holds its webhook key; it must not make card links.
+    { name: "a signature keyed with the flock's webhook key", signature: (ids: { adaMember: string }) => cardSignature(webhookKey(SECRET, "alpha"), "alpha", ids.adaMember) },
+    // The old scheme (keyed with the secret itself) no longer opens cards.
+    { name: "a signature keyed with the secret itself", signature: (ids: { adaMember: string }) => createHmac("sha256", SECRET).update(`alpha/member/${ids.adaMember}`).digest("hex") },
     { name: "a truncated signature", signature: (ids: { adaMember: string }) => sign(ids.adaMember).slice(0, 63) },
     { name: "a signature that is not hex", signature: () => "z".repeat(64) },
   ])("answers 401 `signature invalid` for $name", async ({ signature }) => {
@@ -215,7 +221,7 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
   it("is not served for other types (only `member` has signed cards)", async () => {
     const t = await createV2TestApp();
     const m = (await t.engine.create("alpha", "membership", { membership_number: "1" })).id;
-    const res = await t.call("GET", `/api/v2/alpha/membership/${m}/card/?signature=${cardSignature(SECRET, "alpha", m)}`);
+    const res = await t.call("GET", `/api/v2/alpha/membership/${m}/card/?signature=${sign(m)}`);
     expect(res.status).toBe(404);
   });
 

@@ -41,6 +41,34 @@ describe("GET /api/v1/{flock}/triggers/", () => {
   });
 });
 
+describe("GET /api/v1/{flock}/triggers/: webhook URLs (issue 15)", () => {
+  const SECRET_URL = "https://hook-user:hook-pass@hooks.example.org/in/alpha?token=s3cr3t&sig=xyz#frag";
+  const triggers = validateTriggers([
+    { flock: "alpha", trigger: "contact_created", action: "send-json-webhook", url: SECRET_URL },
+    { flock: "alpha", trigger: "login", action: "send-json-webhook", url: "https://hooks.example.org/plain" },
+  ]).triggers;
+
+  it("a core key of the flock sees them without credentials or query string", async () => {
+    const t = await createTestApp({ triggers });
+    for (const key of [KEYS.alice, KEYS.carol]) {
+      const res = await t.call("GET", "/api/v1/alpha/triggers/", { key });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({
+        contact_created: [{ url: "https://***@hooks.example.org/in/alpha?***#***" }],
+        login: [{ url: "https://hooks.example.org/plain" }],
+      });
+      for (const secret of ["hook-user", "hook-pass", "s3cr3t", "xyz", "frag"]) expect(text).not.toContain(secret);
+    }
+  });
+
+  it("an administrator key (flocks [\"*\"]) sees them whole", async () => {
+    const t = await createTestApp({ triggers });
+    const res = await t.call("GET", "/api/v1/alpha/triggers/", { key: KEYS.admin });
+    expect(await res.json()).toMatchObject({ contact_created: [{ url: SECRET_URL }], login: [{ url: "https://hooks.example.org/plain" }] });
+  });
+});
+
 describe("GET /api/v1/{flock}/outbox/", () => {
   it("lists the flock's jobs newest first for administrator keys, filtered by status", async () => {
     const t = await createTestApp({ triggers: TRIGGERS });

@@ -19,6 +19,8 @@ export interface AccountStore {
   putApiKey(key: ApiKeyRow): void;
   getApiKey(tokenHash: string): ApiKeyRow | undefined;
   deleteApiKey(tokenHash: string): boolean;
+  deleteApiKeysOf(username: string): number;
+  replacePasswordHash(username: string, from: string, to: string): boolean;
   getSetting(name: string): string | undefined;
   initSetting(name: string, value: string): string;
   putSetting(name: string, value: string): void;
@@ -71,6 +73,12 @@ export function createAccountStore(db: Db): AccountStore {
       .prepare(),
     selKey: db.select().from(apiKeys).where(eq(apiKeys.tokenHash, p("tokenHash"))).prepare(),
     delKey: db.delete(apiKeys).where(eq(apiKeys.tokenHash, p("tokenHash"))).prepare(),
+    delKeysOf: db.delete(apiKeys).where(eq(apiKeys.username, p("username"))).prepare(),
+    casHash: db
+      .update(users)
+      .set({ passwordHash: sql`${p("to")}` })
+      .where(and(eq(users.username, p("username")), eq(users.passwordHash, p("from"))))
+      .prepare(),
     selSetting: db.select().from(settings).where(eq(settings.name, p("name"))).prepare(),
     insSetting: db.insert(settings).values({ name: p("name"), value: p("value") }).onConflictDoNothing().prepare(),
     putSetting: db
@@ -103,6 +111,8 @@ export function createAccountStore(db: Db): AccountStore {
     },
     getApiKey: (tokenHash) => q.selKey.get({ tokenHash }),
     deleteApiKey: (tokenHash) => q.delKey.run({ tokenHash }).changes > 0,
+    deleteApiKeysOf: (username) => q.delKeysOf.run({ username }).changes,
+    replacePasswordHash: (username, from, to) => q.casHash.run({ username, from, to }).changes > 0,
     getSetting: (name) => q.selSetting.get({ name })?.value,
     initSetting(name, value) {
       q.insSetting.run({ name, value });

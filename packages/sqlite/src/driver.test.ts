@@ -17,7 +17,14 @@ const tempPath = () => join(dir, `t${++fileNo}`, "records.db");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 runStorageTests({ name: "sqlite :memory:", create: () => createSqliteStorage({ path: ":memory:" }) });
-runStorageTests({ name: "sqlite file", create: () => createSqliteStorage({ path: tempPath() }) });
+runStorageTests({
+  name: "sqlite file",
+  create: () => createSqliteStorage({ path: tempPath() }),
+  openShared: () => {
+    const path = tempPath();
+    return [createSqliteStorage({ path }), createSqliteStorage({ path })];
+  },
+});
 
 const rec = (n: number, data: Record<string, unknown>, over: Partial<StoredRecord> = {}): StoredRecord => ({
   id: n.toString(16).padStart(24, "0"),

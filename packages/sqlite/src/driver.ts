@@ -8,6 +8,7 @@ import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@r
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
+import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
@@ -45,6 +46,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     if (changes) apply(changes);
   });
   const purge = createRecordPurger(db, catalog);
+  const limits = createLimitStore(db.$client);
 
   return {
     createFlock: _async(accounts.createFlock),
@@ -56,6 +58,9 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     putApiKey: _async(accounts.putApiKey),
     getApiKey: _async(cached.getApiKey),
     deleteApiKey: _async(accounts.deleteApiKey),
+    deleteApiKeysOf: _async(accounts.deleteApiKeysOf),
+    replacePasswordHash: _async(accounts.replacePasswordHash),
+    updateLimit: _async(limits.update),
     getSetting: _async(accounts.getSetting),
     initSetting: _async(accounts.initSetting),
     putSetting: _async(accounts.putSetting),

@@ -40,6 +40,21 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_username_idx").on(t.username)],
 );
 
+/**
+ * Small keyed state rows with an expiry (`Storage.updateLimit`): login failures and
+ * lockouts, shared by every process on the file. `expires_at` is epoch milliseconds; rows
+ * are purged by it (its index), never by count.
+ */
+export const limits = sqliteTable(
+  "limits",
+  {
+    key: text("key").primaryKey(),
+    value: text("value").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("limits_expires_at_idx").on(t.expiresAt)],
+);
+
 /** Small named values, e.g. the generated signing secret. */
 export const settings = sqliteTable("settings", {
   name: text("name").primaryKey(),
@@ -198,6 +213,7 @@ export const schema = {
   flocks,
   users,
   apiKeys,
+  limits,
   settings,
   collections,
   fields,

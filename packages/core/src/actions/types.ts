@@ -38,7 +38,10 @@ export interface ActionRunContext {
    */
   contact?: StoredRecord;
   flock: FlockRow;
-  /** The HMAC secret in force. */
+  /**
+   * The secret in force. Actions never sign with it: they derive a key per purpose (the
+   * server's webhook action signs with the flock's webhook key, HKDF of this secret).
+   */
   secret: string;
   /** The time of this attempt. */
   now: Date;

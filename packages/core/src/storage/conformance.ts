@@ -8,6 +8,7 @@
  * runStorageTests({ name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./conformance-limits.js";
 import { describeListing } from "./conformance-list.js";
 import { describeOutbox } from "./conformance-outbox.js";
 import { describePurge } from "./conformance-purge.js";
@@ -24,6 +25,11 @@ export interface StorageTestOptions {
   create: () => Promise<Storage> | Storage;
   /** Names of tests or groups to skip (a test's name, its group's name, or `group > test`). */
   skip?: string[];
+  /**
+   * Two Storages over one fresh, empty database, as two processes would open it (closed
+   * after each test). The tests of state shared between processes run only when given.
+   */
+  openShared?: OpenShared;
 }
 
 /**
@@ -37,6 +43,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     const h = _harness(opts);
     _describeFlocks(h);
     _describeAccounts(h);
+    describeAccountProtection(h);
     _describeSettings(h);
     describeRecords(h);
     describeListing(h);
@@ -45,6 +52,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describePurge(h);
     describeScan(h);
   });
+  if (opts.openShared) describeSharedDatabase(opts.name, opts.openShared);
 }
 
 // --- internal ---

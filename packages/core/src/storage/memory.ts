@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { holdsReference } from "../schema/references.js";
+import { createMemoryLimits } from "./memory-limits.js";
 import type {
   ApiKeyRow,
   ChangeSet,
@@ -33,6 +34,7 @@ export function createMemoryStorage(): Storage {
   const flocks = new Map<string, FlockRow>();
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
+  const limits = createMemoryLimits();
   const settings = new Map<string, string>();
   /** By id, in insertion order (an update keeps the record's place). */
   const records = new Map<string, StoredRecord>();
@@ -106,6 +108,23 @@ export function createMemoryStorage(): Storage {
     async deleteApiKey(tokenHash) {
       generation += 1;
       return keys.delete(tokenHash);
+    },
+    async deleteApiKeysOf(username) {
+      generation += 1;
+      let n = 0;
+      for (const [hash, k] of keys) if (k.username === username && keys.delete(hash)) n += 1;
+      return n;
+    },
+    async replacePasswordHash(username, from, to) {
+      const user = users.get(username);
+      if (!user || user.passwordHash !== from) return false;
+      generation += 1;
+      users.set(username, { ...user, passwordHash: to });
+      return true;
+    },
+
+    async updateLimit(key, now, fn) {
+      return limits.update(key, now, fn);
     },
 
     async getSetting(name) {

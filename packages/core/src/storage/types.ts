@@ -35,6 +35,23 @@ export interface ApiKeyRow {
   expires: string | null;
 }
 
+/**
+ * A small keyed state row with an expiry (`updateLimit`): login failures and lockouts now,
+ * throttle counters later. State every process on the database must share.
+ */
+export interface LimitRow {
+  /** Opaque text the caller encodes (usually JSON); adapters store it as given. */
+  value: string;
+  /** Epoch milliseconds at and after which the row counts as absent and may be purged. */
+  expiresAt: number;
+}
+
+/**
+ * What `updateLimit`'s function returns: the new row, `null` to delete the row, or
+ * `undefined` to leave it as it is (a read).
+ */
+export type LimitChange = LimitRow | null | undefined;
+
 /** One record as stored. `data` holds the resource's schema fields. */
 export interface StoredRecord {
   id: string;
@@ -199,6 +216,33 @@ export interface Storage {
   getApiKey(tokenHash: string): Promise<ApiKeyRow | undefined>;
   /** Revokes a token; returns false if there was none. */
   deleteApiKey(tokenHash: string): Promise<boolean>;
+  /**
+   * Revokes every token of `username`, expired ones included (a password change, `user
+   * revoke`); returns how many rows were deleted. Other users' tokens are untouched.
+   */
+  deleteApiKeysOf(username: string): Promise<number>;
+  /**
+   * Sets the user's `passwordHash` to `to` only while it is still `from` (compare and set, in
+   * one statement); returns whether it did. A rehash at login uses it, so it can never undo a
+   * password change committed meanwhile by another request or process. No such user: false.
+   */
+  replacePasswordHash(username: string, from: string, to: string): Promise<boolean>;
+
+  // --- limits (small state rows shared by every process: login guard, later throttling) ---
+  /**
+   * Atomically reads and rewrites the row `key`. `fn` gets its current value (undefined when
+   * there is none or its `expiresAt` is at or before `now`) and returns the change (see
+   * `LimitChange`). `fn` must be pure and synchronous: the adapter calls it exactly once,
+   * inside one transaction that holds the row against every other caller on the database
+   * (SQLite: an immediate transaction; PostgreSQL: insert the key if missing with an expired
+   * placeholder, then `SELECT ... FOR UPDATE`), so concurrent updates of one key from any
+   * number of processes apply one after the other. If the transaction fails, the call
+   * rejects and nothing changed. Resolves with the value stored afterwards (undefined: none).
+   * Keys are printable text of at most 200 characters. Expired rows are purged by expiry
+   * time as the adapter goes (bounded work per call), never by count: state cannot be
+   * evicted by filling the table.
+   */
+  updateLimit(key: string, now: number, fn: (current: string | undefined) => LimitChange): Promise<string | undefined>;
 
   // --- settings (small named values, e.g. the generated signing secret) ---
   getSetting(name: string): Promise<string | undefined>;

@@ -152,6 +152,31 @@ describe("webhookUrlProblem", () => {
     if (expected === null) expect(p).toBeNull();
     else expect(p).toMatch(expected);
   });
+
+  it.each([
+    { url: "https://10.0.0.5/hook", flags: {}, refused: true },
+    { url: "https://127.0.0.1:8443/hook", flags: {}, refused: true },
+    { url: "https://[::1]/hook", flags: {}, refused: true },
+    { url: "https://[::ffff:192.168.0.1]/hook", flags: {}, refused: true },
+    { url: "https://169.254.169.254/latest/meta-data", flags: {}, refused: true },
+    { url: "https://localhost/hook", flags: {}, refused: true },
+    { url: "https://10.0.0.5/hook", flags: { allowPrivateTargets: true }, refused: false },
+    { url: "http://127.0.0.1:9/hook", flags: { allowInsecureUrls: true }, refused: false },
+    { url: "https://hooks.example.org/hook", flags: {}, refused: false },
+    { url: "https://8.8.8.8/hook", flags: {}, refused: false },
+  ])("a literal private address or localhost: $url with $flags → refused: $refused", ({ url, flags, refused }) => {
+    const p = webhookUrlProblem(url, "allowInsecureUrls" in flags, "allowPrivateTargets" in flags);
+    if (refused) expect(p).toMatch(/points at .*; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets/);
+    else expect(p).toBeNull();
+  });
+
+  it("validateTriggers refuses a literal private address at config time, naming the entry", () => {
+    const entry = { ...hook, url: "https://192.168.1.20/hook" };
+    expect(problem([entry])).toBe(
+      'triggers[0] (contact_created, send-json-webhook): url "https://192.168.1.20/hook" points at 192.168.1.20, a private address; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set',
+    );
+    expect(validateTriggers([entry], { allowPrivateTargets: true }).triggers[0]!.url).toBe("https://192.168.1.20/hook");
+  });
 });
 
 describe("triggersView", () => {
@@ -174,5 +199,18 @@ describe("triggersView", () => {
     expect(Object.keys(triggersView(triggers))).toEqual(["contact_created", "expiring_2wk"]);
     expect(triggersView(triggers).contact_created).toHaveLength(3);
     expect(triggersView(triggers, "nobody")).toEqual({});
+  });
+
+  it("hides credentials and query strings of webhook URLs unless revealUrls (administrators)", () => {
+    const secretUrl = "https://user:pw@hooks.example.org/in?token=abc";
+    const { triggers } = validateTriggers([
+      { ...hook, url: secretUrl },
+      { ...email, action: "send-email-to-fixed-address", url: "ops@example.org" },
+    ]);
+    const shown = triggersView(triggers, "demo");
+    expect(shown.contact_created![0]!.url).toBe("https://***@hooks.example.org/in?***");
+    expect(shown.expiring_2wk![0]!.url).toBe("ops@example.org");
+    expect(JSON.stringify(shown)).not.toMatch(/pw|token|abc/);
+    expect(triggersView(triggers, "demo", { revealUrls: true }).contact_created![0]!.url).toBe(secretUrl);
   });
 });

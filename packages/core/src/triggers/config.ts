@@ -12,6 +12,8 @@ import { EVENT_CATALOGUE } from "../events/catalogue.js";
 import { findTrigger, suggestTriggerNames } from "../events/trigger-names.js";
 import type { Catalogue } from "../events/types.js";
 import { type ConditionalTemplateRules, parseConditionalTemplates } from "./conditional-templates.js";
+import { redactUrl } from "./redact-url.js";
+import { restrictedHostProblem } from "./target-address.js";
 
 /** The spec's actions. `send-webhook` is deprecated (accepted, with a warning). */
 export const TRIGGER_ACTIONS = [
@@ -66,8 +68,10 @@ export interface TriggerConfig {
 
 /** Options of `validateTriggers`. */
 export interface TriggerValidationOptions {
-  /** Accept `http://` webhook URLs (local development only). Default false. */
+  /** Accept `http://` webhook URLs (local development only; implies `allowPrivateTargets`). Default false. */
   allowInsecureUrls?: boolean;
+  /** Accept webhook URLs whose host is a private, loopback or link-local address (or `localhost`). Default false. */
+  allowPrivateTargets?: boolean;
   catalogue?: Catalogue;
   /** When given, every template an entry names must exist in its flock. */
   templateExists?: (flock: string, name: string) => boolean;
@@ -118,12 +122,15 @@ export function validateTriggers(
 
 /**
  * Why a webhook URL is refused, or null when it is accepted: a full `https://` URL with
- * a host (`http://` too when `allowInsecureUrls`).
+ * a host (`http://` too when `allowInsecureUrls`), whose host is not a literal private,
+ * loopback or link-local address nor `localhost` (unless `allowPrivateTargets` or
+ * `allowInsecureUrls`). Names are checked again on what they resolve to, at delivery.
  *
  * @example
  * webhookUrlProblem("http://example.org/hook", false) // "url \"http://example.org/hook\" must be a full https:// URL ..."
+ * webhookUrlProblem("https://192.168.1.5/hook") // "url ... points at 192.168.1.5, a private address; ..."
  */
-export function webhookUrlProblem(url: string | null | undefined, allowInsecureUrls = false): string | null {
+export function webhookUrlProblem(url: string | null | undefined, allowInsecureUrls = false, allowPrivateTargets = false): string | null {
   const wanted = allowInsecureUrls ? "a full https:// or http:// URL" : "a full https:// URL";
   if (url === null || url === undefined || url.trim() === "") return `url is required: ${wanted}`;
   let parsed: URL | undefined;
@@ -133,7 +140,7 @@ export function webhookUrlProblem(url: string | null | undefined, allowInsecureU
     parsed = undefined;
   }
   const schemeOk = parsed?.protocol === "https:" || (allowInsecureUrls && parsed?.protocol === "http:");
-  if (parsed && schemeOk && parsed.hostname !== "") return null;
+  if (parsed && schemeOk && parsed.hostname !== "") return allowInsecureUrls || allowPrivateTargets ? null : restrictedHostProblem(url);
   const hint = parsed?.protocol === "http:" ? " (http:// is accepted only with webhooks.allowInsecureUrls, for local development)" : "";
   return `url ${JSON.stringify(url)} must be ${wanted}${hint}`;
 }
@@ -151,8 +158,17 @@ export interface TriggerView {
 /**
  * The `GET /api/v1/{flock}/triggers/` body: an object keyed by trigger name, each an array
  * of trigger records, in configuration order. With `flock`, only that flock's triggers.
+ * Webhook URLs lose their credentials and query string (`redactUrl`) unless `revealUrls`
+ * (administrators).
+ *
+ * @example
+ * triggersView(triggers, "demo", { revealUrls: false }) // { contact_created: [{ url: "https://***@hooks.example.org/in?***", ... }] }
  */
-export function triggersView(triggers: readonly TriggerConfig[], flock?: string): Record<string, TriggerView[]> {
+export function triggersView(
+  triggers: readonly TriggerConfig[],
+  flock?: string,
+  options: { revealUrls?: boolean } = {},
+): Record<string, TriggerView[]> {
   const out: Record<string, TriggerView[]> = {};
   for (const t of triggers) {
     if (flock !== undefined && t.flock !== flock) continue;
@@ -160,7 +176,7 @@ export function triggersView(triggers: readonly TriggerConfig[], flock?: string)
       trigger: t.trigger,
       action: t.action,
       template: t.template ?? "",
-      url: t.url,
+      url: t.url !== null && WEBHOOK_ACTIONS.includes(t.action) && !options.revealUrls ? redactUrl(t.url) : t.url,
       active: t.active,
       comment: t.comment,
     };
@@ -235,7 +251,7 @@ function _checkUrl(
   report: (problem: string) => void,
 ): string | null {
   if (WEBHOOK_ACTIONS.includes(action)) {
-    const problem = webhookUrlProblem(url, options.allowInsecureUrls ?? false);
+    const problem = webhookUrlProblem(url, options.allowInsecureUrls ?? false, options.allowPrivateTargets ?? false);
     if (problem) report(problem);
     return url ?? null;
   }

@@ -15,12 +15,13 @@ export interface DefaultActionOptions {
 
 /**
  * Every action handler of the server: the webhook actions (with the config's
- * `webhooks.allowInsecureUrls`).
+ * `webhooks.allowInsecureUrls` and `allowPrivateTargets`).
  */
 export function createDefaultActionHandlers(ctx: WorkerContext, opts: DefaultActionOptions = {}): ActionHandler[] {
   return [
     ...createWebhookActions({
       allowInsecureUrls: ctx.config.webhooks.allowInsecureUrls,
+      allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets,
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     }),
     // The email actions: the config's templates, SMTP when `mail` is set.

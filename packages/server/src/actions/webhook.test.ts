@@ -1,6 +1,9 @@
 import { validateTriggers, type ActionRunContext } from "@records-service/core";
 import { describe, expect, it } from "vitest";
+import { webhookKey } from "../config/keys.js";
+import { verifyRecordsSignature, verifyStandardSignature } from "./signature.js";
 import { deliverWebhook } from "./webhook.js";
+import { createWebhookFetch } from "./webhook-fetch.js";
 
 function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
   const [trigger] = validateTriggers([{ flock: "demo", trigger: "login", action: "send-json-webhook", url }], { allowInsecureUrls: true }).triggers;
@@ -17,6 +20,21 @@ function ctx(url = "https://hooks.example.org/r"): ActionRunContext {
 }
 
 describe("deliverWebhook", () => {
+  it.each(["demo", "club"])("signs both headers with flock %s's own webhook key, not the secret or another flock's", async (flock) => {
+    let headers: Record<string, string> = {};
+    const fetch = (async (_u: unknown, i?: RequestInit) => ((headers = i!.headers as Record<string, string>), new Response("ok"))) as typeof globalThis.fetch;
+    const c = ctx();
+    await deliverWebhook({ ...c, flock: { ...c.flock, identifier: flock } }, { fetch });
+    const other = flock === "demo" ? "club" : "demo";
+    const check = (key: Buffer) => [
+      verifyRecordsSignature(key, c.body, headers["X-Records-Signature"]),
+      verifyStandardSignature(key, c.job.deliveryId, headers["webhook-timestamp"]!, c.body, headers["webhook-signature"]),
+    ];
+    expect(check(webhookKey(c.secret, flock))).toEqual([true, true]);
+    expect(check(webhookKey(c.secret, other))).toEqual([false, false]);
+    expect(check(Buffer.from(c.secret, "utf8"))).toEqual([false, false]);
+  });
+
   it("POSTs the body without following redirects; a 3xx is a failure", async () => {
     let init: RequestInit | undefined;
     const fetch = (async (_u: unknown, i?: RequestInit) => {
@@ -52,5 +70,24 @@ describe("deliverWebhook", () => {
     expect(out).toMatchObject({ ok: false, permanent: true });
     expect(called).toBe(false);
     expect(await deliverWebhook(ctx("http://hooks.example.org/r"), { fetch, allowInsecureUrls: true })).toMatchObject({ ok: true });
+  });
+
+  it("a literal private address (or localhost) is dead at once without the flags: only a config change fixes it", async () => {
+    let called = false;
+    const fetch = (async () => ((called = true), new Response())) as typeof globalThis.fetch;
+    for (const url of ["https://10.0.0.5/hook", "https://[::1]/hook", "https://localhost/hook"]) {
+      const out = await deliverWebhook(ctx(url), { fetch });
+      expect(out).toMatchObject({ ok: false, permanent: true, error: expect.stringContaining("webhooks.allowPrivateTargets") });
+    }
+    expect(called).toBe(false);
+    expect(await deliverWebhook(ctx("https://10.0.0.5/hook"), { fetch, allowPrivateTargets: true })).toMatchObject({ ok: true });
+  });
+
+  it("a name resolving to a private address at connect time fails the attempt with a clear error, to be retried", async () => {
+    const fetch = createWebhookFetch({ allowPrivateTargets: false, resolve: (_h, _o, cb) => cb(null, [{ address: "192.168.7.7", family: 4 }]) });
+    expect(await deliverWebhook(ctx("https://hooks.example.org/r"), { fetch })).toEqual({
+      ok: false,
+      error: "refused: hooks.example.org resolves to 192.168.7.7 (private); webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set",
+    });
   });
 });

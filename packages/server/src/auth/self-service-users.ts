@@ -1,17 +1,17 @@
 /**
  * @module auth/self-service-users
  * Members' own accounts (contract, "Self-service users"): created by a core key for one
- * flock, with the member's email address as username and role `self-service`. Their logins
- * are sessions that expire, unlike core API keys.
+ * flock, with the member's email address as username and role `self-service`, in that
+ * flock's own account namespace. Their logins are sessions of 24 hours.
  */
 import { badRequest, conflict, formatTimestamp, type Clock, type Storage } from "@records-service/core";
-import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, normalizeUsername } from "./accounts.js";
-import { hashPassword } from "./passwords.js";
+import { defaultPasswordHasher, type PasswordHasher } from "./passwords.js";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, memberAccountKey, MIN_PASSWORD_LENGTH, normalizeUsername } from "./usernames.js";
 
 /** How long a self-service session lasts: 24 hours from login. */
 export const SELF_SERVICE_SESSION_MS = 24 * 60 * 60 * 1000;
-/** Shortest password accepted for a member account created through the API. */
-export const SELF_SERVICE_MIN_PASSWORD_LENGTH = 8;
+/** Shortest password accepted for a member account (the same minimum as for staff). */
+export const SELF_SERVICE_MIN_PASSWORD_LENGTH = MIN_PASSWORD_LENGTH;
 
 /**
  * Checks and normalises a member's email address: one `@`, a dot in the domain, no spaces
@@ -33,9 +33,11 @@ export function checkEmail(raw: unknown): string {
 }
 
 /**
- * Creates the self-service user of `email` in `flock`. 409 `existing user account found`
- * when any user (of any flock or role) already has that username; 400 for a bad email or
- * a password shorter than 8 characters.
+ * Creates flock `flock`'s member account for `email` (stored as `"{flock} {email}"`, see
+ * auth/usernames): 409 `existing user account found` only when this flock already has a
+ * member account for that email. Accounts elsewhere (other flocks' members, staff,
+ * administrators) are different accounts: they neither block this one nor show through
+ * it. 400 for a bad email or a password shorter than 8 characters.
  *
  * @example
  * await createSelfServiceUser(storage, clock, "demo", "ada@example.org", "a long password")
@@ -47,27 +49,28 @@ export async function createSelfServiceUser(
   flock: string,
   rawEmail: unknown,
   password: unknown,
+  passwords: PasswordHasher = defaultPasswordHasher(),
 ): Promise<{ email: string; username: string }> {
   const email = checkEmail(rawEmail);
-  if (typeof password !== "string" || password.length < SELF_SERVICE_MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  if (typeof password !== "string" || password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw badRequest(
       "invalid password",
-      `password must be a string of ${SELF_SERVICE_MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+      `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters (the minimum password length is ${MIN_PASSWORD_LENGTH})`,
     );
   }
   const username = normalizeUsername(email);
-  // Hash first, so no slow step sits between the existence check and the write.
-  const passwordHash = await hashPassword(password);
-  if (await storage.getUser(username)) {
-    throw conflict("existing user account found", `a user account with the username ${JSON.stringify(username)} already exists`);
-  }
-  await storage.putUser({
-    username,
-    passwordHash,
-    flocks: [flock],
-    role: "self-service",
-    created: formatTimestamp(clock.now()),
-  });
+  const key = memberAccountKey(flock, username);
+  const exists = async () => {
+    if (await storage.getUser(key)) {
+      throw conflict("existing user account found", `flock ${JSON.stringify(flock)} already has a member account for ${JSON.stringify(username)}`);
+    }
+  };
+  // Checked before hashing (a refused request costs no hash) and again after (no slow step
+  // between the last check and the write).
+  await exists();
+  const passwordHash = await passwords.hash(password);
+  await exists();
+  await storage.putUser({ username: key, passwordHash, flocks: [flock], role: "self-service", created: formatTimestamp(clock.now()) });
   return { email, username };
 }
 

@@ -60,15 +60,39 @@ describe("parseCommand", () => {
     },
     {
       name: "user add with several flocks",
-      argv: ["user", "add", "ada@example.org", "--password", "pw", "--flock", "a", "--flock", "b", "--role", "self-service"],
+      argv: ["user", "add", "ada@example.org", "--password", "a long password", "--flock", "a", "--flock", "b", "--role", "self-service"],
       env: {},
-      expected: { kind: "user-add", db: DEFAULT_DB, username: "ada@example.org", password: "pw", flocks: ["a", "b"], role: "self-service" },
+      expected: { kind: "user-add", db: DEFAULT_DB, username: "ada@example.org", password: "a long password", flocks: ["a", "b"], role: "self-service" },
     },
     {
       name: "user add with every flock, default role",
-      argv: ["user", "add", "root", "--flock", "*", "--password", "pw", "--db", ":memory:"],
+      argv: ["user", "add", "root", "--flock", "*", "--password", "a long password", "--db", ":memory:"],
       env: {},
-      expected: { kind: "user-add", db: ":memory:", username: "root", password: "pw", flocks: ["*"], role: "core" },
+      expected: { kind: "user-add", db: ":memory:", username: "root", password: "a long password", flocks: ["*"], role: "core" },
+    },
+    {
+      name: "user revoke of a core user",
+      argv: ["user", "revoke", "Ada@Example.org", "--db", "x.db"],
+      env: {},
+      expected: { kind: "user-revoke", db: "x.db", username: "Ada@Example.org", flock: undefined },
+    },
+    {
+      name: "user revoke of a flock's member",
+      argv: ["user", "revoke", "ada@example.org", "--flock", "demo"],
+      env: {},
+      expected: { kind: "user-revoke", db: DEFAULT_DB, username: "ada@example.org", flock: "demo" },
+    },
+    {
+      name: "user revoke on DATABASE_URL",
+      argv: ["user", "revoke", "ada"],
+      env: { DATABASE_URL: "postgres://app@db:5432/records" },
+      expected: { kind: "user-revoke", db: "postgres://app@db:5432/records", username: "ada", flock: undefined },
+    },
+    {
+      name: "webhook-secret on DATABASE_URL",
+      argv: ["webhook-secret", "club"],
+      env: { DATABASE_URL: "postgres://app@db:5432/records" },
+      expected: { kind: "webhook-secret", db: "postgres://app@db:5432/records", flock: "club", config: undefined },
     },
   ])("parses $name", ({ argv, env, expected }) => {
     expect(parseCommand(argv, env)).toEqual(expected);
@@ -82,6 +106,7 @@ describe("parseCommand", () => {
     { argv: ["flock", "--help"], text: USAGE["flock add"] },
     { argv: ["flock", "add", "-h"], text: USAGE["flock add"] },
     { argv: ["user", "add", "--help"], text: USAGE["user add"] },
+    { argv: ["user", "revoke", "--help"], text: USAGE["user revoke"] },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
@@ -90,10 +115,14 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, card-url, jobs or copy' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|card-url|jobs (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs or copy' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy (see --help)" },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
-    { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": the only one is "user add"' },
+    { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": expected "user add" or "user revoke"' },
+    { argv: ["flock", "remove", "x"], message: 'unknown subcommand "flock remove": expected "flock add"' },
+    { argv: ["user", "revoke"], message: "missing argument: records-service user revoke USERNAME [--flock ID] [--db PATH]" },
+    { argv: ["user", "revoke", "ada", "bob"], message: 'records-service user revoke: unexpected argument "bob"' },
+    { argv: ["user", "revoke", "ada", "--flock", "Bad"], message: 'bad flock identifier "Bad" in --flock: expected 1 to 63 of a-z 0-9 _ -' },
     { argv: ["serve", "--verbose"], message: "records-service serve: Unknown option '--verbose' (see records-service serve --help)" },
     { argv: ["serve", "--port"], message: "records-service serve: Option '--port <value>' argument missing (see records-service serve --help)" },
     { argv: ["serve", "--db", "--port", "1"], message: "records-service serve: Option '--db' argument is ambiguous (see records-service serve --help)" },
@@ -114,9 +143,9 @@ describe("parseCommand", () => {
     { argv: ["flock", "add", "a", "--name", " "], message: "bad name: --name must not be empty" },
     { argv: ["user", "add"], message: "missing argument: records-service user add USERNAME --password PW --flock ID" },
     { argv: ["user", "add", "ada", "--flock", "demo"], message: "missing --password PW for user add" },
-    { argv: ["user", "add", "ada", "--password", "pw"], message: 'missing --flock ID for user add (repeat it for several flocks; "*" for every flock)' },
-    { argv: ["user", "add", "ada", "--password", "pw", "--flock", "Bad"], message: 'bad flock identifier "Bad" in --flock: expected a-z 0-9 _ - or "*"' },
-    { argv: ["user", "add", "ada", "--password", "pw", "--flock", "a", "--role", "admin"], message: 'bad role "admin": expected core or self-service' },
+    { argv: ["user", "add", "ada", "--password", "a long password"], message: 'missing --flock ID for user add (repeat it for several flocks; "*" for every flock)' },
+    { argv: ["user", "add", "ada", "--password", "a long password", "--flock", "Bad"], message: 'bad flock identifier "Bad" in --flock: expected a-z 0-9 _ - or "*"' },
+    { argv: ["user", "add", "ada", "--password", "a long password", "--flock", "a", "--role", "admin"], message: 'bad role "admin": expected core or self-service' },
   ])("refuses $argv", ({ argv, message }) => {
     expect(() => parseCommand(argv, {})).toThrow(new UsageError(message));
   });

@@ -27,7 +27,9 @@ export type Command =
   | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
+  | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
+  | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number };
 
@@ -48,24 +50,27 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|card-url|jobs (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
+  if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
   if (first === "flock" || first === "user") {
     if (second === "--help" || second === "-h") return { kind: "help", text: USAGE[`${first} add`] };
     if (second !== "add") {
+      const others = first === "user" ? '"user add" or "user revoke"' : '"flock add"';
       throw new UsageError(
         second === undefined
           ? `missing subcommand: records-service ${first} add ...`
-          : `unknown subcommand "${first} ${second}": the only one is "${first} add"`,
+          : `unknown subcommand "${first} ${second}": expected ${others}`,
       );
     }
     return first === "flock" ? _flockAdd(argv.slice(2), env) : _userAdd(argv.slice(2), env);
   }
   if (first === "card-url") return _cardUrl(argv.slice(1), env);
+  if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
   if (first === "copy") return _copy(argv.slice(1));
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, card-url, jobs or copy`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs or copy`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -142,6 +147,17 @@ function _userAdd(args: string[], env: CliEnv): Command {
   return { kind: "user-add", db: _db(v.db, env), username, password: v.password, flocks, role: role as Role };
 }
 
+function _userRevoke(args: string[], env: CliEnv): Command {
+  const { values: v, positionals } = _parse(args, "user revoke", { ...DB, ...HELP, flock: { type: "string" } }, 1);
+  if (v.help) return { kind: "help", text: USAGE["user revoke"] };
+  const username = positionals[0];
+  if (username === undefined || username.trim() === "") throw new UsageError("missing argument: records-service user revoke USERNAME [--flock ID] [--db PATH]");
+  if (v.flock !== undefined && !FLOCK_ID_RE.test(v.flock)) {
+    throw new UsageError(`bad flock identifier ${JSON.stringify(v.flock)} in --flock: expected 1 to 63 of a-z 0-9 _ -`);
+  }
+  return { kind: "user-revoke", db: _db(v.db, env), username, flock: v.flock };
+}
+
 function _cardUrl(args: string[], env: CliEnv): Command {
   const { values: v, positionals } = _parse(args, "card-url", { ...DB, ...HELP, "base-url": { type: "string" } }, 2);
   if (v.help) return { kind: "help", text: USAGE["card-url"] };
@@ -156,6 +172,15 @@ function _cardUrl(args: string[], env: CliEnv): Command {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
   return { kind: "card-url", db: _db(v.db, env), flock, memberId, baseUrl };
+}
+
+function _webhookSecret(args: string[], env: CliEnv): Command {
+  const { values: v, positionals } = _parse(args, "webhook-secret", { ...DB, ...HELP, config: { type: "string" } }, 1);
+  if (v.help) return { kind: "help", text: USAGE["webhook-secret"] };
+  const flock = positionals[0];
+  if (flock === undefined) throw new UsageError("missing argument: records-service webhook-secret FLOCK [--db PATH] [--config FILE]");
+  if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
+  return { kind: "webhook-secret", db: _db(v.db, env), flock, config: _nonEmpty(v.config, "--config") };
 }
 
 /** Statuses `jobs --status` accepts, and the most jobs it lists. */

@@ -1,5 +1,6 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine } from "@records-service/core";
 import { describe, expect, it } from "vitest";
+import { cardKey } from "../config/keys.js";
 import { verifyCardSignature } from "../derived/card-signature.js";
 import { memberCardUrl, storedSecret } from "../derived/card-url.js";
 import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
@@ -43,7 +44,7 @@ describe("memberCardUrl", () => {
     expect(url.href.startsWith(`https://r.example.org/base/api/v2/demo/member/${member.id}/card/?signature=`)).toBe(true);
     const secret = await storedSecret(storage);
     expect(await storedSecret(storage)).toBe(secret);
-    expect(verifyCardSignature(secret, "demo", member.id, url.searchParams.get("signature") ?? undefined)).toBe("ok");
+    expect(verifyCardSignature(cardKey(secret), "demo", member.id, url.searchParams.get("signature") ?? undefined)).toBe("ok");
     await engine.delete("demo", "member", member.id);
     await expect(memberCardUrl(storage, { flock: "demo", memberId: member.id })).rejects.toThrow("unknown member");
   });

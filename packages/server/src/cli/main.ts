@@ -13,6 +13,8 @@ import { runFlockAdd } from "./flock-add.js";
 import type { CliIo } from "./io.js";
 import { runServe } from "./serve.js";
 import { runUserAdd } from "./user-add.js";
+import { runUserRevoke } from "./user-revoke.js";
+import { runWebhookSecret } from "./webhook-secret.js";
 
 /**
  * Runs one command line; resolves with the exit code.
@@ -40,8 +42,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runFlockAdd(cmd, io);
       case "user-add":
         return await runUserAdd(cmd, io);
+      case "user-revoke":
+        return await runUserRevoke(cmd, io);
       case "card-url":
         return await runCardUrl(cmd, io);
+      case "webhook-secret":
+        return await runWebhookSecret(cmd, io);
       case "jobs":
         return await runJobs(cmd, io);
       case "copy":

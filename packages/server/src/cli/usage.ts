@@ -27,13 +27,30 @@ NAME defaults to ID. Fails (exit 1) if the flock exists.`;
 const USER_ADD = `Usage: records-service user add USERNAME --password PW --flock ID [--flock ID ...] [--role core|self-service] [--db PATH]
 
 Creates the user, or replaces the one with this username, with access to the named flocks
-(--flock "*" for every flock). The flocks must exist (exit 1 otherwise).`;
+(--flock "*" for every flock). The flocks must exist (exit 1 otherwise). Passwords are 8 to
+1024 characters. A new password ends every key and session the user had. A self-service
+user gets one member account per flock (as POST /api/v1/{flock}/user/ makes them), and a
+core user of the same name is disabled.`;
+
+const USER_REVOKE = `Usage: records-service user revoke USERNAME [--flock ID] [--db PATH]
+
+Ends every API key and session of the user at once (the password stays). With --flock,
+the user is that flock's self-service member USERNAME (an email address). Fails (exit 1)
+for an unknown user.`;
 
 const CARD_URL = `Usage: records-service card-url FLOCK MEMBER_ID [--db PATH] [--base-url URL]
 
 Prints the signed card link of a member record (GET /api/v2/FLOCK/member/MEMBER_ID/card/),
-signed with the database's secret. --base-url is the server's public origin (default
-http://127.0.0.1:8080). Fails (exit 1) if the flock or the member does not exist.`;
+signed with the card key derived from the database's secret. --base-url is the server's
+public origin (default http://127.0.0.1:8080). Fails (exit 1) if the flock or the member
+does not exist.`;
+
+const WEBHOOK_SECRET = `Usage: records-service webhook-secret FLOCK [--db PATH] [--config FILE]
+
+Prints the key that signs the flock's webhook deliveries (whsec_ and base64), the one to
+give that flock's receivers; it signs nothing else. It is derived from the secret: the
+config file's "secret" when --config names one, else the database's; a new secret gives
+every flock a new key. Fails (exit 1) if the flock is in neither.`;
 
 const JOBS = `Usage: records-service jobs [--db PATH] [--status pending|done|dead] [--flock ID] [--limit N]
 
@@ -56,7 +73,9 @@ Commands:
   serve       serve the HTTP API
   flock add   create a flock
   user add    create or replace a user
+  user revoke end every key and session of a user
   card-url    print a member's signed card link
+  webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
   copy        copy a SQLite database into PostgreSQL
 
@@ -69,7 +88,11 @@ ${FLOCK_ADD}
 
 ${USER_ADD}
 
+${USER_REVOKE}
+
 ${CARD_URL}
+
+${WEBHOOK_SECRET}
 
 ${JOBS}
 
@@ -81,7 +104,9 @@ export const USAGE = {
   serve: SERVE,
   "flock add": FLOCK_ADD,
   "user add": USER_ADD,
+  "user revoke": USER_REVOKE,
   "card-url": CARD_URL,
+  "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
   copy: COPY,
 } as const;

@@ -2,10 +2,12 @@
  * @module config/apply
  * Writes the parts of a config that live in the database: the signing secret, the flocks
  * and the users. Idempotent: applying the same config twice creates nothing twice and
- * leaves every row as it was.
+ * leaves every row as it was, so no one is logged out by a restart; a user whose password
+ * changed loses its keys and sessions (see auth/accounts).
  */
 import { formatTimestamp, isRecordsError, type Clock, type Storage } from "@records-service/core";
 import { createUser } from "../auth/accounts.js";
+import { defaultPasswordHasher, type PasswordHasher } from "../auth/passwords.js";
 import { SECRET_SETTING, storedSecret } from "./secret.js";
 import { ConfigError } from "./issues.js";
 import { checkFlocksExist } from "./references.js";
@@ -28,7 +30,12 @@ export interface AppliedConfig {
  * @example
  * await applyConfig(storage, systemClock, parseConfig({ flocks: [{ identifier: "demo" }] }));
  */
-export async function applyConfig(storage: Storage, clock: Clock, config: Config): Promise<AppliedConfig> {
+export async function applyConfig(
+  storage: Storage,
+  clock: Clock,
+  config: Config,
+  passwords: PasswordHasher = defaultPasswordHasher(),
+): Promise<AppliedConfig> {
   const existing = new Map((await storage.listFlocks()).map((f) => [f.identifier, f]));
   checkFlocksExist(config, new Set(existing.keys()));
 
@@ -48,7 +55,7 @@ export async function applyConfig(storage: Storage, clock: Clock, config: Config
   }
   for (const [i, u] of config.users.entries()) {
     try {
-      await createUser(storage, clock, { username: u.username, password: u.password, flocks: u.flocks, role: u.role });
+      await createUser(storage, clock, { username: u.username, password: u.password, flocks: u.flocks, role: u.role }, passwords);
     } catch (e) {
       if (isRecordsError(e)) throw new ConfigError(`config: "users[${i}]" ${e.detail}`);
       throw e;

@@ -25,6 +25,7 @@ export function resolveConsistency(parsed: Parsed): Config {
   try {
     const { triggers, warnings } = validateTriggers(parsed.triggers, {
       allowInsecureUrls: parsed.webhooks.allowInsecureUrls,
+      allowPrivateTargets: parsed.webhooks.allowPrivateTargets,
       templateExists: (flock, name) => templates.has(`${flock}/${name}`),
     });
     return { ...parsed, triggers, warnings: warnings.map((w) => `config: ${w}`) };

@@ -8,7 +8,7 @@ import { TriggerEntrySchema, type TriggerConfig } from "@records-service/core";
 import { Cron } from "croner";
 import { Eta } from "eta";
 import * as v from "valibot";
-import { MAX_USERNAME_LENGTH, ROLES } from "../auth/accounts.js";
+import { DEFAULT_KEY_TTL_HOURS, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
 
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
 export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -27,11 +27,16 @@ export const CONFIG_DEFAULTS = {
   /** Every minute, at second 0 (croner syntax, seconds field first). */
   scheduler: { cron: "0 * * * * *" },
   /** First retry after a minute, doubling, for 7 days (spec: retried for about 7 days). */
-  webhooks: { allowInsecureUrls: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
+  webhooks: { allowInsecureUrls: false, allowPrivateTargets: false, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
   throttle: { unattributedPerMinute: 60 },
   /** PostgreSQL connections (ignored for a SQLite file): pool size, statement timeout (0 = none). */
   database: { poolSize: 10, statementTimeoutMs: 30_000 },
+  /** Core API keys last 30 days; self-service sessions a fixed 24 hours. */
+  auth: { keyTtlHours: DEFAULT_KEY_TTL_HOURS },
 } as const;
+
+/** Longest `auth.keyTtlHours`: ten years. */
+export const MAX_KEY_TTL_HOURS = 87_600;
 
 const flockId = v.pipe(
   v.string(),
@@ -52,7 +57,11 @@ const userSchema = v.strictObject({
     v.maxLength(MAX_USERNAME_LENGTH, `must be at most ${MAX_USERNAME_LENGTH} characters`),
     v.regex(/^[^\s\p{Cc}]+$/u, "must not contain spaces or control characters"),
   ),
-  password: nonEmpty,
+  password: v.pipe(
+    v.string(),
+    v.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters (the minimum password length)`),
+    v.maxLength(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  ),
   flocks: v.pipe(
     v.array(
       v.pipe(
@@ -85,6 +94,7 @@ const schedulerSchema = v.strictObject({
 
 const webhooksSchema = v.strictObject({
   allowInsecureUrls: v.optional(v.boolean(), CONFIG_DEFAULTS.webhooks.allowInsecureUrls),
+  allowPrivateTargets: v.optional(v.boolean(), CONFIG_DEFAULTS.webhooks.allowPrivateTargets),
   firstRetryDelayMs: v.optional(positiveInt, CONFIG_DEFAULTS.webhooks.firstRetryDelayMs),
   retryWindowHours: v.optional(
     v.pipe(v.number(), v.minValue(0, "must not be negative"), v.finite("must be a finite number")),
@@ -101,6 +111,13 @@ const databaseSchema = v.strictObject({
   statementTimeoutMs: v.optional(
     v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative (0 = no timeout)")),
     CONFIG_DEFAULTS.database.statementTimeoutMs,
+  ),
+});
+
+const authSchema = v.strictObject({
+  keyTtlHours: v.optional(
+    v.pipe(positiveInt, v.maxValue(MAX_KEY_TTL_HOURS, `must be at most ${MAX_KEY_TTL_HOURS} (ten years)`)),
+    CONFIG_DEFAULTS.auth.keyTtlHours,
   ),
 });
 
@@ -123,6 +140,7 @@ export const configSchema = v.strictObject({
   webhooks: v.optional(webhooksSchema, {}),
   throttle: v.optional(throttleSchema, {}),
   database: v.optional(databaseSchema, {}),
+  auth: v.optional(authSchema, {}),
   mail: v.optional(mailSchema),
 });
 
@@ -141,6 +159,7 @@ export type SchedulerConfig = Config["scheduler"];
 export type WebhooksConfig = Config["webhooks"];
 export type ThrottleConfig = Config["throttle"];
 export type DatabaseConfig = Config["database"];
+export type AuthConfig = Config["auth"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

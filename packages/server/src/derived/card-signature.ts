@@ -1,11 +1,14 @@
 /**
  * @module derived/card-signature
- * Signed member card links. The signature is the lower-case hex HMAC-SHA256, keyed with the
- * server's `secret`, of `{flock}/member/{id}` (contract: "Signed member card"). Checking
+ * Signed member card links. The signature is the lower-case hex HMAC-SHA256 of
+ * `{flock}/member/{id}` (contract: "Signed member card"), keyed with the card key derived
+ * from the server's `secret` (config/keys `cardKey`), not with the secret itself, so no
+ * other holder of a derived key (a flock's webhook receiver) can make card links. Checking
  * compares the decoded bytes in constant time, so timing reveals nothing about the expected
  * value; malformed signatures are refused before any comparison, without throwing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { cardKey } from "../config/keys.js";
 
 /** The outcome of a signature check: the route answers 401 for anything but `ok`. */
 export type SignatureCheck = "ok" | "missing" | "invalid";
@@ -21,13 +24,13 @@ export interface SignatureErrorBody {
 export const SIGNATURE_HELP_HREF = "/docs/v2#signed-member-cards";
 
 /**
- * The signature of a member card.
+ * The signature of a member card, with the card key (`cardKey(secret)`).
  *
  * @example
- * cardSignature("s3cret", "demo", "6930f1c2a1b2c3d4e5000001") // 64 lower-case hex characters
+ * cardSignature(cardKey(secret), "demo", "6930f1c2a1b2c3d4e5000001") // 64 lower-case hex characters
  */
-export function cardSignature(secret: string, flock: string, memberId: string): string {
-  return createHmac("sha256", secret).update(_signedText(flock, memberId)).digest("hex");
+export function cardSignature(key: Uint8Array, flock: string, memberId: string): string {
+  return createHmac("sha256", key).update(_signedText(flock, memberId)).digest("hex");
 }
 
 /**
@@ -35,24 +38,25 @@ export function cardSignature(secret: string, flock: string, memberId: string): 
  * Anything but 64 hex characters (either case) holding the right HMAC: `invalid`.
  *
  * @example
- * verifyCardSignature(secret, "demo", id, c.req.query("signature")) // "ok" | "missing" | "invalid"
+ * verifyCardSignature(cardKey(secret), "demo", id, c.req.query("signature")) // "ok" | "missing" | "invalid"
  */
 export function verifyCardSignature(
-  secret: string,
+  key: Uint8Array,
   flock: string,
   memberId: string,
   signature: string | undefined,
 ): SignatureCheck {
   if (signature === undefined || signature === "") return "missing";
   if (!HEX_64_RE.test(signature)) return "invalid";
-  const expected = createHmac("sha256", secret).update(_signedText(flock, memberId)).digest();
+  const expected = createHmac("sha256", key).update(_signedText(flock, memberId)).digest();
   const given = Buffer.from(signature, "hex");
   // Both are 32 bytes here (the regex fixed the length), as timingSafeEqual requires.
   return given.length === expected.length && timingSafeEqual(given, expected) ? "ok" : "invalid";
 }
 
 /**
- * The full signed card URL of a member.
+ * The full signed card URL of a member, given the server's secret (the card key is derived
+ * from it here).
  *
  * @example
  * cardUrl("http://127.0.0.1:8080/", secret, "demo", id)
@@ -61,7 +65,7 @@ export function verifyCardSignature(
 export function cardUrl(baseUrl: string, secret: string, flock: string, memberId: string): string {
   const base = baseUrl.replace(/\/+$/, "");
   const path = `/api/v2/${encodeURIComponent(flock)}/member/${encodeURIComponent(memberId)}/card/`;
-  return `${base}${path}?signature=${cardSignature(secret, flock, memberId)}`;
+  return `${base}${path}?signature=${cardSignature(cardKey(secret), flock, memberId)}`;
 }
 
 /** The 401 body for a card request without a signature. */

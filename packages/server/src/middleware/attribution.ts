@@ -84,8 +84,15 @@ const UNTHROTTLED: readonly RegExp[] = [
   /^\/api\/v2\/[^/]+\/member\/[^/]+\/card\/?$/,
 ];
 
-/** A Bearer token's hash (the key is throttled whoever holds it), else the client address. */
+/** The login paths: a Bearer header there authenticates nothing, so it picks no throttle key. */
+const LOGIN_PATH = /^\/api\/v1\/(auth|[^/]+\/user\/auth)\/?$/;
+
+/**
+ * A Bearer token's hash (the key is throttled whoever holds it), else the client address.
+ * Logins always count against the address: a made-up token per request must not buy a
+ * fresh window (the login guard limits failures whatever the headers).
+ */
 function _throttleKey(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
-  const token = bearerToken(c.req.header("authorization"));
+  const token = LOGIN_PATH.test(c.req.path) ? undefined : bearerToken(c.req.header("authorization"));
   return token ? `key:${hashToken(token)}` : `address:${clientAddress(c)}`;
 }

@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { assertFlockAccess } from "../auth/access.js";
 import type { Role } from "../auth/accounts.js";
 import { hashToken } from "../auth/tokens.js";
+import { accountKind } from "../auth/usernames.js";
 import type { AppEnv } from "../http/env.js";
 
 /** Tokens longer than this are refused without hashing (ours are 64 characters). */
@@ -34,6 +35,8 @@ export function createRequireKey(storage: Storage, clock: Clock, roles: readonly
     }
     const user = await storage.getUser(key.username);
     if (!user) throw _unauthorized("the API key's user no longer exists");
+    // A row whose role disagrees with its username's namespace is never trusted.
+    if (accountKind(user.username) !== user.role) throw _unauthorized("the API key's account is not valid");
     if (!roles.includes(user.role)) {
       throw new RecordsError("forbidden", "forbidden", `a ${user.role} token cannot use this path`);
     }

@@ -1,187 +1,173 @@
 /**
  * @module protection/login-guard
  * Slows password guessing without handing an attacker a way to lock a user out. Failed
- * logins are counted per (username, client address) pair, an IPv6 address counting as its
+ * logins are counted per (account, client address) pair, an IPv6 address counting as its
  * /64 network (one host holds a whole /64). Five failures within the window lock that
  * pair: 1 minute, doubling with each further lockout, capped at 15 minutes, expiring by
  * itself. While locked, `check` refuses even the right password, so a lockout reveals
- * nothing. Failures across addresses are also counted per username, but that limit only
+ * nothing. Failures across addresses are also counted per account, but that limit only
  * slows guessing down: a short fixed pause (30 s), never growing, and never applied to an
- * address the user logged in from within the last 30 days. A pair that has been locked in
- * the window adds nothing more to the username's count, so one attacking address cannot
- * slow down anyone else; many addresses can only slow down new addresses, briefly. A
- * lockout reports `multipleFailed` once, for the `multiple_failed_login` event.
+ * address the account logged in from within the last 30 days. A pair that has been locked
+ * in the window adds nothing more to the account's count, so one attacking address cannot
+ * slow down anyone else; many addresses can only slow down new addresses, briefly.
+ * Failures from one address across all accounts are counted too (30 in the window lock the
+ * address like a pair, doubling), so one address cannot spray guesses over many accounts;
+ * that lock also spares accounts that know the address. A lockout reports `multipleFailed`
+ * once, for the `multiple_failed_login` event.
+ *
+ * The state lives in the database (`Storage.updateLimit`), not in this process: it cannot
+ * be evicted by filling a table (rows leave by expiry only), survives a restart, and is
+ * shared by every process on the database. Keys are hashes, so no typed username (often a
+ * password typed in the wrong field) is stored in clear.
  */
-import type { Clock } from "@records-service/core";
+import { createHash } from "node:crypto";
+import type { Clock, Storage } from "@records-service/core";
 
 /** Options of `createLoginGuard`; every limit has a default. */
 export interface LoginGuardOptions {
+  /** Where the counters live (shared by every process on the database). */
+  storage: Storage;
   clock: Clock;
   /** Failures of one pair within `windowMs` that lock it. Default 5. */
   maxFailures?: number;
-  /** Failures of one username, any address, within `windowMs` that pause it. Default 20. */
+  /** Failures of one account, any address, within `windowMs` that pause it. Default 20. */
   maxFailuresPerUser?: number;
-  /** The username-wide pause: fixed, never growing. Default 30 seconds. */
+  /** Failures from one address, any account, within `windowMs` that lock the address. Default 30. */
+  maxFailuresPerAddress?: number;
+  /** The account-wide pause: fixed, never growing. Default 30 seconds. */
   userLockMs?: number;
-  /** How long a successful login keeps its address exempt from the username-wide pause. Default 30 days. */
+  /** How long a successful login keeps its address exempt from the account-wide and address-wide locks. Default 30 days. */
   knownAddressMs?: number;
-  /** Known addresses remembered per username; the least recent go first. Default 10. */
+  /** Known addresses remembered per account; the least recent go first. Default 10. */
   maxKnownAddresses?: number;
   /** How far back failures count. Default 15 minutes. */
   windowMs?: number;
-  /** The first lockout. Default 1 minute; each further one doubles it. */
+  /** The first lockout of a pair or an address. Default 1 minute; each further one doubles it. */
   baseLockMs?: number;
   /** The longest lockout. Default 15 minutes. */
   maxLockMs?: number;
-  /** Most pairs and usernames tracked at once; the least recently seen go first. Default 50,000. */
-  maxEntries?: number;
 }
 
 export type LoginCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface LoginFailure {
-  /** True exactly once per lockout: emit `multiple_failed_login`. */
+  /** True exactly once per lockout of the pair or the account: emit `multiple_failed_login`. */
   multipleFailed: boolean;
   /** Set when this failure started (or met) a lockout: seconds until it ends. */
   lockedForSeconds?: number;
 }
 
 export interface LoginGuard {
-  /** Before checking the password: may this username (from this address) try now? */
-  check(username: string, address?: string): LoginCheck;
-  /** After a wrong password. */
-  fail(username: string, address?: string): LoginFailure;
-  /** After a right password: forgets the failures and lockout history of the pair and username, and remembers the address as known-good. */
-  succeed(username: string, address?: string): void;
-  /** Failure entries tracked (for tests and metrics). */
-  size(): number;
+  /** Before checking the password: may this account (from this address) try now? */
+  check(account: string, address?: string): Promise<LoginCheck>;
+  /** After a wrong password (or any refused attempt). */
+  fail(account: string, address?: string): Promise<LoginFailure>;
+  /** After a right password: forgets the failures and lockout history of the pair and account, and remembers the address as known-good. */
+  succeed(account: string, address?: string): Promise<void>;
 }
 
 export const LOGIN_GUARD_DEFAULTS = {
   maxFailures: 5,
   maxFailuresPerUser: 20,
+  maxFailuresPerAddress: 30,
   userLockMs: 30_000,
   knownAddressMs: 30 * 24 * 60 * 60_000,
   maxKnownAddresses: 10,
   windowMs: 15 * 60_000,
   baseLockMs: 60_000,
   maxLockMs: 15 * 60_000,
-  maxEntries: 50_000,
 } as const;
 
 /**
- * The guard of the login endpoints.
+ * The guard of the login endpoints, over the database's limit rows.
  *
  * @example
- * const guard = createLoginGuard({ clock });
- * const gate = guard.check(username, address);
+ * const guard = createLoginGuard({ storage, clock });
+ * const gate = await guard.check(account, address);
  * if (!gate.allowed) return tooManyAttempts(gate.retryAfterSeconds);
- * if (!passwordOk) { if (guard.fail(username, address).multipleFailed) emit("multiple_failed_login"); return forbidden(); }
- * guard.succeed(username, address);
+ * if (!passwordOk) { if ((await guard.fail(account, address)).multipleFailed) emit("multiple_failed_login"); return forbidden(); }
+ * await guard.succeed(account, address);
  */
 export function createLoginGuard(options: LoginGuardOptions): LoginGuard {
-  const o = { ...LOGIN_GUARD_DEFAULTS, ...options };
-  for (const name of ["maxFailures", "maxFailuresPerUser", "userLockMs", "knownAddressMs", "maxKnownAddresses", "windowMs", "baseLockMs", "maxLockMs", "maxEntries"] as const) {
-    _positiveInteger(name, o[name]);
-  }
-  // Map order is least-recently-touched first: every touch re-inserts the entry.
-  const entries = new Map<string, _Entry>();
-  // Per username: address group → time of the last successful login from it.
-  const known = new Map<string, Map<string, number>>();
-  let lastSweep = -Infinity;
-  const now = () => o.clock.now().getTime();
+  const { storage, clock, ...limits } = options;
+  const o = { ...LOGIN_GUARD_DEFAULTS, ...limits };
+  for (const name of Object.keys(LOGIN_GUARD_DEFAULTS) as (keyof typeof LOGIN_GUARD_DEFAULTS)[]) _positiveInteger(name, o[name]);
+  const now = () => clock.now().getTime();
 
-  const touch = (key: string, t: number): _Entry => {
-    const found = entries.get(key);
-    const entry = found && !_forgettable(found, t, o.windowMs) ? found : { failures: [], lockedUntil: 0, lockouts: 0, lastSeen: t };
-    entries.delete(key);
-    entry.lastSeen = t;
-    entries.set(key, entry);
-    for (const oldest of entries.keys()) {
-      if (entries.size <= o.maxEntries) break;
-      entries.delete(oldest);
-    }
-    return entry;
-  };
+  const read = async (key: string, t: number): Promise<string | undefined> => storage.updateLimit(key, t, () => undefined);
+  const entryAt = async (key: string, t: number) => _parseEntry(await read(key, t));
 
-  const sweep = (t: number) => {
-    if (t - lastSweep < o.windowMs) return;
-    lastSweep = t;
-    for (const [key, entry] of entries) if (_forgettable(entry, t, o.windowMs)) entries.delete(key);
-  };
-
-  const isKnown = (username: string, group: string, t: number): boolean => {
-    const at = known.get(_userKey(username))?.get(group);
+  const isKnown = async (account: string, group: string, t: number): Promise<boolean> => {
+    const at = _parseKnown(await read(_key("known", account), t)).find(([g]) => g === group)?.[1];
     return at !== undefined && t - at < o.knownAddressMs;
   };
 
-  /** Records a failure on one entry; returns the lock length when it locks now. */
-  const failOn = (key: string, threshold: number, t: number, fixedLockMs?: number): number | undefined => {
-    const entry = touch(key, t);
-    entry.failures = entry.failures.filter((at) => at > t - o.windowMs);
-    entry.failures.push(t);
-    if (entry.failures.length < threshold) return undefined;
-    const lockMs = fixedLockMs ?? Math.min(o.baseLockMs * 2 ** entry.lockouts, o.maxLockMs);
-    entry.lockouts += 1;
-    entry.lockedUntil = t + lockMs;
-    entry.failures = [];
-    return lockMs;
-  };
-
-  const check = (username: string, group: string, t: number): LoginCheck => {
-    const until = Math.max(
-      entries.get(_pairKey(username, group))?.lockedUntil ?? 0,
-      isKnown(username, group, t) ? 0 : (entries.get(_userKey(username))?.lockedUntil ?? 0),
-    );
+  const gate = async (account: string, group: string, t: number): Promise<LoginCheck> => {
+    const pair = await entryAt(_key("pair", account, group), t);
+    let until = pair?.until ?? 0;
+    const user = await entryAt(_key("user", account), t);
+    const address = await entryAt(_key("address", group), t);
+    if (Math.max(user?.until ?? 0, address?.until ?? 0) > Math.max(t, until) && !(await isKnown(account, group, t))) {
+      until = Math.max(until, user?.until ?? 0, address?.until ?? 0);
+    }
     return until > t ? { allowed: false, retryAfterSeconds: Math.ceil((until - t) / 1000) } : { allowed: true };
   };
 
-  const remember = (username: string, group: string, t: number) => {
-    const key = _userKey(username);
-    const groups = known.get(key) ?? new Map<string, number>();
-    known.delete(key);
-    known.set(key, groups);
-    groups.delete(group);
-    groups.set(group, t);
-    for (const oldest of groups.keys()) {
-      if (groups.size <= o.maxKnownAddresses) break;
-      groups.delete(oldest);
-    }
-    for (const oldest of known.keys()) {
-      if (known.size <= o.maxEntries) break;
-      known.delete(oldest);
-    }
+  /** Records a failure on one entry, atomically; the lock it started (ms, 0 for none) and whether it had locked before. */
+  const failOn = async (key: string, threshold: number, t: number, fixedLockMs?: number) => {
+    let lockMs = 0;
+    let lockedBefore = false;
+    await storage.updateLimit(key, t, (value) => {
+      const e = _parseEntry(value) ?? { f: [], until: 0, n: 0, seen: t };
+      lockedBefore = e.n > 0;
+      e.f = e.f.filter((at) => at > t - o.windowMs);
+      e.f.push(t);
+      e.seen = t;
+      if (e.f.length >= threshold) {
+        lockMs = fixedLockMs ?? Math.min(o.baseLockMs * 2 ** e.n, o.maxLockMs);
+        e.n += 1;
+        e.until = t + lockMs;
+        e.f = [];
+      }
+      // Forgettable (no counting failure, growth starts over) a whole window after the last event.
+      return { value: JSON.stringify(e), expiresAt: Math.max(e.seen, e.until) + o.windowMs };
+    });
+    return { lockMs, lockedBefore };
   };
 
   return {
-    check(username, address = "") {
-      const t = now();
-      sweep(t);
-      return check(username, addressGroup(address), t);
+    async check(account, address = "") {
+      return gate(account, addressGroup(address), now());
     },
-    fail(username, address = "") {
+    async fail(account, address = "") {
       const t = now();
-      sweep(t);
+      const group = addressGroup(address);
       // A failure while locked should not happen (check refused before the password was
       // tried); if it does, it neither counts nor extends the lock.
-      const group = addressGroup(address);
-      const gate = check(username, group, t);
-      if (!gate.allowed) return { multipleFailed: false, lockedForSeconds: gate.retryAfterSeconds };
-      const pair = entries.get(_pairKey(username, group));
-      // A pair already locked in this window has had its say: it adds nothing to the username's count.
-      const pairLockedBefore = pair !== undefined && !_forgettable(pair, t, o.windowMs) && pair.lockouts > 0;
-      const pairLock = failOn(_pairKey(username, group), o.maxFailures, t) ?? 0;
-      const userLock = pairLockedBefore ? 0 : (failOn(_userKey(username), o.maxFailuresPerUser, t, o.userLockMs) ?? 0);
-      const lockMs = Math.max(pairLock, userLock);
-      return lockMs > 0 ? { multipleFailed: true, lockedForSeconds: Math.ceil(lockMs / 1000) } : { multipleFailed: false };
+      const current = await gate(account, group, t);
+      if (!current.allowed) return { multipleFailed: false, lockedForSeconds: current.retryAfterSeconds };
+      const pair = await failOn(_key("pair", account, group), o.maxFailures, t);
+      // A pair already locked in this window has had its say: it adds nothing to the account's count.
+      const user = pair.lockedBefore ? undefined : await failOn(_key("user", account), o.maxFailuresPerUser, t, o.userLockMs);
+      const address_ = await failOn(_key("address", group), o.maxFailuresPerAddress, t);
+      const reported = Math.max(pair.lockMs, user?.lockMs ?? 0);
+      const lockMs = Math.max(reported, address_.lockMs);
+      if (lockMs === 0) return { multipleFailed: false };
+      return { multipleFailed: reported > 0, lockedForSeconds: Math.ceil(lockMs / 1000) };
     },
-    succeed(username, address = "") {
+    async succeed(account, address = "") {
+      const t = now();
       const group = addressGroup(address);
-      entries.delete(_pairKey(username, group));
-      entries.delete(_userKey(username));
-      remember(username, group, now());
+      await storage.updateLimit(_key("pair", account, group), t, () => null);
+      await storage.updateLimit(_key("user", account), t, () => null);
+      // The address's own count stays: logging in to one's own account must not wipe the
+      // failures one made against others.
+      await storage.updateLimit(_key("known", account), t, (value) => {
+        const known = _parseKnown(value).filter(([g, at]) => g !== group && t - at < o.knownAddressMs);
+        known.push([group, t]);
+        return { value: JSON.stringify(known.slice(-o.maxKnownAddresses)), expiresAt: t + o.knownAddressMs };
+      });
     },
-    size: () => entries.size,
   };
 }
 
@@ -203,26 +189,41 @@ export function addressGroup(address: string): string {
 
 // --- internal ---
 
+/** One counted thing (a pair, an account, an address), as stored. */
 interface _Entry {
-  /** Times of failures inside the window (at most the threshold). */
-  failures: number[];
-  lockedUntil: number;
-  /** Lockouts so far: the next lasts base × 2^lockouts, up to the cap. */
-  lockouts: number;
-  lastSeen: number;
+  /** Times of failures inside the window (fewer than the threshold). */
+  f: number[];
+  /** Locked until this time (epoch ms); 0 when never locked. */
+  until: number;
+  /** Lockouts so far: the next lasts base × 2^n, up to the cap. */
+  n: number;
+  /** The last failure. */
+  seen: number;
 }
 
 /**
- * An entry can be dropped once it is unlocked and quiet for a whole window after its last
- * failure or lock: then it has no failures that count, and its lockout growth starts over.
+ * The limit-row key of a pair, an account, an address or an account's known addresses: a
+ * hash of its parts (accounts are compared trimmed and case-folded), so keys are short,
+ * printable and hold no username.
  */
-function _forgettable(entry: _Entry, t: number, windowMs: number): boolean {
-  return entry.lockedUntil <= t && Math.max(entry.lastSeen, entry.lockedUntil) + windowMs <= t;
+function _key(kind: "pair" | "user" | "address" | "known", ...parts: string[]): string {
+  const normalized = kind === "address" ? parts : [parts[0]!.trim().toLowerCase(), ...parts.slice(1)];
+  // A very long input costs hashing time only up to a bound.
+  const text = JSON.stringify(normalized.map((p) => p.slice(0, 1024)));
+  return `login:${kind}:${createHash("sha256").update(text).digest("base64url")}`;
 }
 
-/** Usernames are emails: compare them trimmed and case-folded. */
-function _userKey(username: string): string {
-  return `u\u0000${username.trim().toLowerCase()}`;
+function _parseEntry(value: string | undefined): _Entry | undefined {
+  if (value === undefined) return undefined;
+  const e = JSON.parse(value) as Partial<_Entry>;
+  return { f: Array.isArray(e.f) ? e.f : [], until: Number(e.until) || 0, n: Number(e.n) || 0, seen: Number(e.seen) || 0 };
+}
+
+/** Known addresses of an account: `[group, last login]`, least recent first. */
+function _parseKnown(value: string | undefined): [string, number][] {
+  if (value === undefined) return [];
+  const known = JSON.parse(value) as unknown;
+  return Array.isArray(known) ? (known as [string, number][]) : [];
 }
 
 /** The eight groups of an IPv6 address, or undefined when it is not one. */
@@ -240,10 +241,6 @@ function _expandIpv6(a: string): string[] | undefined {
   const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
   const hex = v4 ? groups.slice(0, -1) : groups;
   return hex.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups : undefined;
-}
-
-function _pairKey(username: string, address: string): string {
-  return `p\u0000${username.trim().toLowerCase()}\u0000${address}`;
 }
 
 function _positiveInteger(name: string, value: number): void {

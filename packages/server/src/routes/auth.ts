@@ -4,9 +4,8 @@
  * form-encoded or multipart fields, as clients of the hosted service send them. Attempts go
  * through the login flow: the login guard (429 while locked) and the login data events.
  */
-import { badRequest, RecordsError, type Clock, type Storage } from "@records-service/core";
+import { badRequest, RecordsError } from "@records-service/core";
 import { Hono, type Context } from "hono";
-import { issueToken } from "../auth/credentials.js";
 import type { LoginFlow } from "../auth/login-flow.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
@@ -14,14 +13,15 @@ import { errorResponse } from "../http/errors.js";
 import { clientAddress } from "../middleware/client-address.js";
 
 /**
- * Routes `POST /auth` → 200 `{api_key}`; 403 when the credentials match no account; 429
- * with `Retry-After` while the username is locked after repeated failures; 400 when a
- * field is missing or the body unreadable.
+ * Routes `POST /auth` → 200 `{api_key}` (valid for config `auth.keyTtlHours`); 403 when the
+ * credentials match no core account (a member's credentials included: members log in at
+ * `/{flock}/user/auth/`); 429 with `Retry-After` while the account or address is locked
+ * after repeated failures; 400 when a field is missing or the body unreadable.
  *
  * @example
- * app.route("/api/v1", createAuthRoutes(storage, clock, createLoginFlow(engine, guard)));
+ * app.route("/api/v1", createAuthRoutes(createLoginFlow(engine, guard, options)));
  */
-export function createAuthRoutes(storage: Storage, clock: Clock, flow: LoginFlow): Hono<AppEnv> {
+export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   routes.post("/auth", async (c) => {
     const fields = await readFields(c);
@@ -29,13 +29,16 @@ export function createAuthRoutes(storage: Storage, clock: Clock, flow: LoginFlow
     if (missing.length > 0) {
       throw badRequest("missing credentials", `${missing.join(" and ")} required (strings, as JSON or form fields)`);
     }
-    const outcome = await flow.attempt({ username: fields.username!, password: fields.password!, address: clientAddress(c) });
+    const outcome = await flow.attempt({
+      account: { kind: "core", username: fields.username! },
+      password: fields.password!,
+      address: clientAddress(c),
+    });
     if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {
       throw new RecordsError("forbidden", "invalid credentials", "username and password do not match an account");
     }
-    const { token } = await issueToken(storage, clock, outcome.user.username);
-    return c.json({ api_key: token });
+    return c.json({ api_key: outcome.token });
   });
   return routes;
 }
@@ -49,8 +52,8 @@ export function tooManyLogins(c: Context, retryAfterSeconds: number): Response {
     status: 429,
     error: "too many failed logins",
     detail:
-      `too many failed logins for this username; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} ` +
-      "(repeated failures lock a username for 1 minute, doubling up to 15 minutes)",
+      `too many failed logins for this account or from this address; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} ` +
+      "(repeated failures lock logins for 1 minute, doubling up to 15 minutes)",
     headers: { "Retry-After": String(retryAfterSeconds) },
   });
 }

@@ -17,13 +17,14 @@ import {
 } from "@records-service/core";
 import { Hono } from "hono";
 import { parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
+import { cardKey } from "../config/keys.js";
 import { renderCard } from "../derived/card.js";
 import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { INLINE_CONTENT_TYPES, mimeType, toArrayBuffer } from "./files.js";
 
-/** Supplies the HMAC secret of card signatures (read once from settings, or given). */
+/** Supplies the server's secret (read once from settings, or given); card links are checked with the card key derived from it. */
 export type SecretSource = () => Promise<string>;
 
 /**
@@ -38,7 +39,7 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
 
   routes.get("/:flock/member/:id/card", async (c) => {
     const { flock, id } = c.req.param();
-    const check = verifyCardSignature(await secret(), flock, id, c.req.query("signature"));
+    const check = verifyCardSignature(cardKey(await secret()), flock, id, c.req.query("signature"));
     if (check !== "ok") return c.json(signatureErrorBody(check), 401, PRIVATE_HEADERS);
     const flockRow = await storage.getFlock(flock);
     if (!flockRow) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);

@@ -8,11 +8,11 @@
  */
 import { badRequest, RecordsError, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
-import { isAdmin } from "../auth/access.js";
 import { findCallerPerson } from "../auth/caller-person.js";
-import { issueToken } from "../auth/credentials.js";
 import type { LoginFlow } from "../auth/login-flow.js";
-import { createSelfServiceUser, SELF_SERVICE_SESSION_MS } from "../auth/self-service-users.js";
+import type { PasswordHasher } from "../auth/passwords.js";
+import { createSelfServiceUser } from "../auth/self-service-users.js";
+import { accountEmail } from "../auth/usernames.js";
 import { hashToken } from "../auth/tokens.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
@@ -26,15 +26,15 @@ import { tooManyLogins } from "./auth.js";
  * session_expiry, status}`; `DELETE /:flock/user/auth` (the session's token) → 200.
  *
  * @example
- * app.route("/api/v1", createSelfServiceUserRoutes(engine, flow));
+ * app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
  */
-export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow): Hono<AppEnv> {
+export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, passwords: PasswordHasher): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
 
   routes.post("/:flock/user", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const fields = await readFields(c);
-    const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password);
+    const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password, passwords);
     return c.json({ email, status: "created", username }, 201);
   });
 
@@ -45,28 +45,26 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
     if (missing.length > 0) {
       throw badRequest("missing credentials", `${missing.join(" and ")} required (strings, as JSON or form fields)`);
     }
+    // Only this flock's member accounts can match; staff accounts use POST /api/v1/auth/.
     const outcome = await flow.attempt({
-      username: fields.email!,
+      account: { kind: "member", flock, email: fields.email! },
       password: fields.password!,
       address: clientAddress(c),
-      // A member logs in to a flock of its own; staff accounts use POST /api/v1/auth/.
-      accept: async (u) => u.role === "self-service" && (isAdmin(u) || u.flocks.includes(flock)) && !!(await storage.getFlock(flock)),
     });
     if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {
       throw new RecordsError("forbidden", "invalid credentials", "email and password do not match a member account of this flock");
     }
-    const { username } = outcome.user;
-    const { token, expires } = await issueToken(storage, clock, username, SELF_SERVICE_SESSION_MS);
-    const person = await findCallerPerson(engine, flock, username);
+    const email = accountEmail(outcome.user.username);
+    const person = await findCallerPerson(engine, flock, email);
     return c.json(
       {
-        bearer_token: token,
-        email: username,
-        username,
+        bearer_token: outcome.token,
+        email,
+        username: email,
         first_name: _text(person?.data["first_name"]),
         last_name: _text(person?.data["last_name"]),
-        session_expiry: expires,
+        session_expiry: outcome.expires,
         status: "authenticated",
       },
       201,

@@ -9,6 +9,7 @@
 import { isRecordsError, notFound, parseListQuery, parseRecordUri, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
 import { Hono, type Context } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
+import { accountEmail } from "../auth/usernames.js";
 import {
   cancellationPatch,
   isOwnReservation,
@@ -62,10 +63,10 @@ export function createSelfServiceRoutes(engine: RecordEngine): Hono<AppEnv> {
 
 async function _caller(engine: RecordEngine, c: Context<AppEnv>): Promise<{ flock: string; person: StoredRecord }> {
   const flock = c.req.param("flock")!;
-  const username = c.get("user").username;
-  const person = await findCallerPerson(engine, flock, username);
+  const email = accountEmail(c.get("user").username);
+  const person = await findCallerPerson(engine, flock, email);
   if (!person) {
-    throw notFound("person not found", `no person in this flock has the email address ${JSON.stringify(username)}`);
+    throw notFound("person not found", `no person in this flock has the email address ${JSON.stringify(email)}`);
   }
   return { flock, person };
 }

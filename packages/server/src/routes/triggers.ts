@@ -2,10 +2,13 @@
  * @module routes/triggers
  * `GET /:flock/triggers/`: the flock's configured triggers in the spec's shape, an object
  * keyed by trigger name whose values are arrays of trigger records. Read-only: triggers
- * come from the config file and the library API, never from requests.
+ * come from the config file and the library API, never from requests. Webhook URLs carry
+ * receivers' credentials (userinfo, tokens in the query): only administrator keys (flocks
+ * `["*"]`, the operator's) see them whole; a flock's staff see them redacted.
  */
 import { triggersView, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
+import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 
@@ -21,7 +24,7 @@ export function createTriggerRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   routes.get("/:flock/triggers", createRequireKey(storage, clock), createRequireFlock(storage), (c) => {
     const flock = c.req.param("flock");
-    return c.json(triggersView(engine.context.triggers(flock), flock));
+    return c.json(triggersView(engine.context.triggers(flock), flock, { revealUrls: isAdmin(c.get("user")) }));
   });
   return routes;
 }

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { formatTimestamp, type Clock, type Storage } from "@records-service/core";
 import { createUser } from "../auth/accounts.js";
+import { defaultPasswordHasher, type PasswordHasher } from "../auth/passwords.js";
 
 export const DEMO_FLOCK = { identifier: "demo", name: "Demo" } as const;
 export const ADMIN_USERNAME = "admin";
@@ -25,12 +26,16 @@ export interface FirstStartCredentials {
  * @example
  * const created = await seedIfEmpty(storage, systemClock); // { flock: "demo", username: "admin", password: "..." }
  */
-export async function seedIfEmpty(storage: Storage, clock: Clock): Promise<FirstStartCredentials | undefined> {
+export async function seedIfEmpty(
+  storage: Storage,
+  clock: Clock,
+  passwords: PasswordHasher = defaultPasswordHasher(),
+): Promise<FirstStartCredentials | undefined> {
   if ((await storage.listFlocks()).length > 0) return undefined;
   if (await storage.getUser(ADMIN_USERNAME)) return undefined;
   await storage.createFlock({ ...DEMO_FLOCK, created: formatTimestamp(clock.now()) });
   // 18 random bytes: 24 URL-safe characters, easy to copy from a terminal.
   const password = randomBytes(18).toString("base64url");
-  await createUser(storage, clock, { username: ADMIN_USERNAME, password, flocks: ["*"], role: "core" });
+  await createUser(storage, clock, { username: ADMIN_USERNAME, password, flocks: ["*"], role: "core" }, passwords);
   return { flock: DEMO_FLOCK.identifier, username: ADMIN_USERNAME, password };
 }

@@ -20,7 +20,10 @@ export function resolveTriggers(config: Config, extra: readonly unknown[] = []):
   if (extra.length === 0) return { triggers: config.triggers, warnings: [] };
   let checked: { triggers: TriggerConfig[]; warnings: string[] };
   try {
-    checked = validateTriggers(extra, { allowInsecureUrls: config.webhooks.allowInsecureUrls });
+    checked = validateTriggers(extra, {
+      allowInsecureUrls: config.webhooks.allowInsecureUrls,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    });
   } catch (e) {
     if (isRecordsError(e)) throw new ConfigError(`triggers option: ${e.detail}`);
     throw e;

@@ -21,7 +21,7 @@ export interface WorkerContext {
   engine: RecordEngine;
   config: Config;
   clock: Clock;
-  /** The HMAC secret in force (config, or generated and stored on first start). */
+  /** The secret in force (config, or generated and stored on first start); signing keys are derived from it (config/keys). */
   secret: string;
   /** One line of operator output (start-up and failures). */
   out: (line: string) => void;

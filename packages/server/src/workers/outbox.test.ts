@@ -14,11 +14,14 @@ import type { MailTransport, OutgoingMail } from "../actions/email/transport.js"
 import { createActionRegistry } from "../actions/registry.js";
 import { verifyRecordsSignature, verifyStandardSignature } from "../actions/signature.js";
 import { createWebhookActions } from "../actions/webhook.js";
+import { webhookKey } from "../config/keys.js";
 import { attemptJob } from "./outbox-attempt.js";
 import { createOutboxRunner } from "./outbox.js";
 import { HOOK, outboxSetup, SECRET } from "./outbox-test-helpers.js";
 
 const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
+/** What flock demo's receivers hold (`records-service webhook-secret demo`). */
+const KEY = webhookKey(SECRET, "demo");
 
 async function onlyEvent(storage: Awaited<ReturnType<typeof outboxSetup>>["storage"]): Promise<StoredRecord> {
   const page = await storage.listRecords("demo", DATA_EVENT_TYPE, { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 10 });
@@ -47,8 +50,11 @@ describe("outbox worker: delivery", () => {
     expect(req.headers["x-records-delivery"]).toBe(job!.deliveryId);
     expect(req.headers["webhook-id"]).toBe(job!.deliveryId);
     expect(req.headers["webhook-timestamp"]).toBe(String(Date.parse("2026-01-15T10:00:00Z") / 1000));
-    expect(verifyRecordsSignature(SECRET, req.body, req.headers["x-records-signature"])).toBe(true);
-    expect(verifyStandardSignature(SECRET, job!.deliveryId, req.headers["webhook-timestamp"]!, req.body, req.headers["webhook-signature"])).toBe(true);
+    expect(verifyRecordsSignature(KEY, req.body, req.headers["x-records-signature"])).toBe(true);
+    expect(verifyStandardSignature(KEY, job!.deliveryId, req.headers["webhook-timestamp"]!, req.body, req.headers["webhook-signature"])).toBe(true);
+    // Signed with demo's key only: neither another flock's key nor the secret itself verifies it.
+    expect(verifyRecordsSignature(webhookKey(SECRET, "club"), req.body, req.headers["x-records-signature"])).toBe(false);
+    expect(verifyRecordsSignature(Buffer.from(SECRET), req.body, req.headers["x-records-signature"])).toBe(false);
     expect(job).toMatchObject({ status: "done", attempts: 1, lastStatus: 201, lastError: null, firstAttemptAt: "2026-01-15T10:00:00.000000", body: null });
     expect((await onlyEvent(storage)).data.tags).toEqual(["send-json-webhook"]);
     expect(await runner.runOnce()).toEqual(SUMMARY);
@@ -79,7 +85,7 @@ describe("outbox worker: delivery", () => {
     expect(new Set(seen.map((r) => r.body)).size).toBe(1);
     expect(JSON.parse(seen[2]!.body).contact.first_name).toBe("Ada");
     expect(seen.map((r) => r.headers["webhook-timestamp"])).toEqual(["1768471200", "1768471245", "1768471335"]);
-    for (const r of seen) expect(verifyStandardSignature(SECRET, job!.deliveryId, r.headers["webhook-timestamp"]!, r.body, r.headers["webhook-signature"])).toBe(true);
+    for (const r of seen) expect(verifyStandardSignature(KEY, job!.deliveryId, r.headers["webhook-timestamp"]!, r.body, r.headers["webhook-signature"])).toBe(true);
     [job] = await storage.listJobs({});
     expect(job).toMatchObject({ status: "done", attempts: 3, lastStatus: 200, lastError: null, body: null });
   });

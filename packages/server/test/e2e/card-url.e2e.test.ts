@@ -1,7 +1,9 @@
 /**
  * End to end: `records-service card-url` prints a signed card link that the running server
- * (same database) accepts; bad arguments exit 2, an unknown member exits 1.
+ * (same database) accepts, and the flock's webhook key (`webhook-secret`) cannot forge one;
+ * bad arguments exit 2, an unknown member or flock exits 1.
  */
+import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +48,16 @@ describe("records-service card-url", () => {
     expect(card.status).toBe(200);
     expect(await card.text()).toContain("Ada Lovelace");
 
+    // Issue 15: a flock's webhook receiver holds `webhook-secret`'s key; it cannot sign card links.
+    const webhookKey = await runCliToEnd(["webhook-secret", "demo", "--db", db]);
+    expect(webhookKey).toMatchObject({ code: 0, stderr: [] });
+    const keyBytes = Buffer.from(webhookKey.stdout[0]!.replace(/^whsec_/, ""), "base64");
+    const forged = createHmac("sha256", keyBytes).update(`demo/member/${member}`).digest("hex");
+    expect((await fetch(`${url}/api/v2/demo/member/${member}/card/?signature=${forged}`)).status).toBe(401);
+    const noSuchFlock = await runCliToEnd(["webhook-secret", "ghost", "--db", db]);
+    expect(noSuchFlock).toMatchObject({ code: 1, stdout: [] });
+    expect(noSuchFlock.stderr).toHaveLength(1);
+
     const unknown = await runCliToEnd(["card-url", "demo", "0123456789abcdef01234567", "--db", db]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.join("\n")).toContain("no member");
@@ -62,6 +74,8 @@ describe("records-service card-url", () => {
     { name: "a bad flock", args: ["card-url", "Demo!", "0123456789abcdef01234567"] },
     { name: "a base URL that is not http(s)", args: ["card-url", "demo", "0123456789abcdef01234567", "--base-url", "ftp://x"] },
     { name: "an unknown flag", args: ["card-url", "demo", "0123456789abcdef01234567", "--secret", "x"] },
+    { name: "webhook-secret without a flock", args: ["webhook-secret"] },
+    { name: "webhook-secret with a bad flock", args: ["webhook-secret", "Demo!"] },
   ])("exits 2 with one line on stderr for $name", async ({ args }) => {
     const r = await runCliToEnd([...args, "--db", join(tmp, "unused.db")]);
     expect(r.code).toBe(2);

@@ -42,6 +42,16 @@ async function login(url: string, username: string, password: string): Promise<{
   return { status: res.status, ...(body.api_key ? { key: body.api_key } : {}) };
 }
 
+/** `GET /api/v1/` with `key` until it answers `want` (at most a second), then its status. */
+async function statusWithin(url: string, key: string, want: number): Promise<number> {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    const status = (await fetch(`${url}/api/v1/`, { headers: { authorization: `Bearer ${key}`, application: "e2e/records-service/1" } })).status;
+    if (status === want || Date.now() > deadline) return status;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
 function client(url: string, key: string) {
   return async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
@@ -53,7 +63,9 @@ function client(url: string, key: string) {
   };
 }
 
-describe.concurrent("records-service serve", () => {
+// Every start and login hashes at the shipped scrypt cost (N = 2^17), several servers at
+// once on a shared machine: each test gets a minute.
+describe.concurrent("records-service serve", { timeout: 60_000 }, () => {
   it("serves the API, logs each request, stops on SIGTERM and keeps the data", async () => {
     const db = freshDb();
     const { p, url } = await serve(["--db", db]);
@@ -104,27 +116,49 @@ describe.concurrent("records-service serve", () => {
     expect(await again.p.exited()).toBe(0);
   });
 
-  it("applies a config file at start, and again without creating anything twice", async () => {
+  it("applies a config file at start, again without logging anyone out, and a new password ends the old keys", async () => {
     const db = freshDb();
     const config = join(tmp, `config-${++n}.json`);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        flocks: [{ identifier: "society", name: "The Society" }],
-        users: [{ username: "ada@example.org", password: "pw-1", flocks: ["society"] }],
-        webhooks: { allowInsecureUrls: true },
-      }),
-    );
+    const write = (password: string) =>
+      writeFileSync(
+        config,
+        JSON.stringify({
+          flocks: [{ identifier: "society", name: "The Society" }],
+          users: [{ username: "ada@example.org", password, flocks: ["society"] }],
+          webhooks: { allowInsecureUrls: true },
+        }),
+      );
+    write("ada's first password");
+    let firstKey: string | undefined;
     for (let run = 0; run < 2; run++) {
       const { p, url } = await serve(["--db", db, "--config", config, "--quiet"]);
       // The config made the database non-empty: no demo flock, no admin.
       expect(p.stdout.join("\n")).not.toContain("password:");
-      const { key } = await login(url, "ada@example.org", "pw-1");
+      const { key } = await login(url, "ada@example.org", "ada's first password");
+      firstKey ??= key;
       const flocks = await client(url, key!)("GET", "/api/v1/");
       expect(flocks.body.flocks).toEqual([{ identifier: "society", name: "The Society" }]);
+      // Applying the same config at the second start kept the first start's key.
+      expect((await client(url, firstKey!)("GET", "/api/v1/")).status).toBe(200);
       p.child.kill("SIGTERM");
       expect(await p.exited()).toBe(0);
     }
+
+    write("ada's second password");
+    const { p, url } = await serve(["--db", db, "--config", config, "--quiet"]);
+    expect((await client(url, firstKey!)("GET", "/api/v1/")).status).toBe(401);
+    expect((await login(url, "ada@example.org", "ada's first password")).status).toBe(403);
+    expect((await login(url, "ada@example.org", "ada's second password")).status).toBe(200);
+    p.child.kill("SIGTERM");
+    expect(await p.exited()).toBe(0);
+  });
+
+  it("refuses a config password shorter than 8 characters, naming the rule", async () => {
+    const config = join(tmp, `short-${++n}.json`);
+    writeFileSync(config, JSON.stringify({ flocks: [{ identifier: "demo" }], users: [{ username: "ada", password: "pw", flocks: ["demo"] }] }));
+    const r = await runCliToEnd(["serve", "--db", ":memory:", "--port", "0", "--config", config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toEqual(['config: "users[0].password" must be at least 8 characters (the minimum password length)']);
   });
 
   it("serves :memory: with HOST and PORT from the environment", async () => {
@@ -163,7 +197,7 @@ describe.concurrent("records-service serve", () => {
   });
 });
 
-describe.concurrent("records-service flock add / user add", () => {
+describe.concurrent("records-service flock add / user add", { timeout: 60_000 }, () => {
   it("creates a flock and a user who can then log in to it", async () => {
     const db = freshDb();
     const flock = await runCliToEnd(["flock", "add", "club", "--name", "The Club", "--db", db]);
@@ -172,20 +206,56 @@ describe.concurrent("records-service flock add / user add", () => {
       code: 1,
       stderr: [`flock "club" already exists in ${db}`],
     });
-    const user = await runCliToEnd(["user", "add", "Ada@Example.org", "--password", "s3cret", "--flock", "club", "--db", db]);
+    const user = await runCliToEnd(["user", "add", "Ada@Example.org", "--password", "a long secret", "--flock", "club", "--db", db]);
     expect(user).toMatchObject({ code: 0, stderr: [], stdout: ['created core user "ada@example.org" with access to flock club'] });
-    expect(await runCliToEnd(["user", "add", "bob", "--password", "x", "--flock", "nope", "--db", db])).toMatchObject({
+    expect(await runCliToEnd(["user", "add", "bob", "--password", "a long secret", "--flock", "nope", "--db", db])).toMatchObject({
       code: 1,
       stderr: [`unknown flock "nope" in ${db}: create it first with records-service flock add nope`],
+    });
+    expect(await runCliToEnd(["user", "add", "bob", "--password", "1234567", "--flock", "club", "--db", db])).toMatchObject({
+      code: 2,
+      stderr: ["records-service user add: password must be 8 to 1024 characters (the minimum password length is 8)"],
     });
 
     const { p, url } = await serve(["--db", db, "--quiet"]);
     // The database had a flock already: no demo flock and no admin.
     expect(p.stdout.join("\n")).not.toContain("password:");
     expect((await login(url, "ada@example.org", "wrong")).status).toBe(403);
-    const { key } = await login(url, "ada@example.org", "s3cret");
+    const { key } = await login(url, "ada@example.org", "a long secret");
     const flocks = await client(url, key!)("GET", "/api/v1/");
     expect(flocks.body.flocks).toEqual([{ identifier: "club", name: "The Club" }]);
+    p.child.kill("SIGTERM");
+    expect(await p.exited()).toBe(0);
+  });
+
+  it("user revoke ends a running server's keys at once; user add with a new password too", async () => {
+    const db = freshDb();
+    await runCliToEnd(["flock", "add", "club", "--db", db]);
+    await runCliToEnd(["user", "add", "ada", "--password", "a long secret", "--flock", "club", "--db", db]);
+    const { p, url } = await serve(["--db", db, "--quiet"]);
+    const keys = [(await login(url, "ada", "a long secret")).key!, (await login(url, "ada", "a long secret")).key!];
+    for (const key of keys) expect((await client(url, key)("GET", "/api/v1/")).status).toBe(200);
+
+    expect(await runCliToEnd(["user", "revoke", "ADA", "--db", db])).toMatchObject({
+      code: 0,
+      stderr: [],
+      stdout: ['revoked 2 keys and sessions of user "ada"'],
+    });
+    // The server sees another process's commit within 25 ms.
+    for (const key of keys) expect(await statusWithin(url, key, 401)).toBe(401);
+    expect(await runCliToEnd(["user", "revoke", "nobody", "--db", db])).toMatchObject({
+      code: 1,
+      stdout: [],
+      stderr: [`records-service user revoke: unknown user "nobody" in ${db}`],
+    });
+
+    const next = (await login(url, "ada", "a long secret")).key!;
+    expect(await runCliToEnd(["user", "add", "ada", "--password", "a new long secret", "--flock", "club", "--db", db])).toMatchObject({
+      code: 0,
+      stdout: ['replaced core user "ada" with access to flock club; revoked 1 key or session'],
+    });
+    expect(await statusWithin(url, next, 401)).toBe(401);
+    expect((await login(url, "ada", "a new long secret")).status).toBe(200);
     p.child.kill("SIGTERM");
     expect(await p.exited()).toBe(0);
   });

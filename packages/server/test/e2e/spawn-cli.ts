@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
-const WAIT_MS = 10_000;
+// A start hashes at the shipped scrypt cost (N = 2^17, about 0.35 s alone, several times
+// that while the suite's other servers and tests share two cores).
+const WAIT_MS = 20_000;
 
 /** A running (or finished) CLI process. */
 export interface CliProcess {

@@ -2,7 +2,8 @@
  * End to end: webhooks from the real server process to a loopback receiver. A created
  * contact is delivered once, signed; a failing receiver gets the same delivery until it
  * answers 200; a server killed (SIGKILL) mid-delivery delivers after a restart on the
- * same database; an insecure URL is refused at start.
+ * same database; an insecure URL, or a literal private or loopback target, is refused at
+ * start. Deliveries verify with the key `records-service webhook-secret` prints.
  */
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -59,7 +60,8 @@ function writeConfig(hookUrl: string, extra: Record<string, unknown> = {}): stri
       users: [{ username: "ada@example.org", password: "pw-for-e2e", flocks: ["demo"] }],
       triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hookUrl }],
       scheduler: { cron: "* * * * * *" },
-      webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
+      // The receivers are on loopback over http: both flags (allowInsecureUrls alone would also let loopback through).
+      webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
       ...extra,
     }),
   );
@@ -99,25 +101,41 @@ async function deliveries(got: Delivery[], count: number, timeoutMs = 15_000): P
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function expectSigned(d: Delivery): void {
+/** The flock's webhook key as its receivers get it: `records-service webhook-secret demo`. */
+async function webhookSecret(db: string, flock = "demo"): Promise<string> {
+  const r = await runCliToEnd(["webhook-secret", flock, "--db", db]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toHaveLength(1);
+  return r.stdout[0]!;
+}
+
+/** Checks both signatures as a receiver does, with the printed `whsec_` key (base64 after the prefix, as Standard Webhooks libraries read it). */
+function expectSigned(d: Delivery, keyText: string): void {
+  const key = Buffer.from(keyText.replace(/^whsec_/, ""), "base64");
   const id = String(d.headers["webhook-id"]);
   const ts = String(d.headers["webhook-timestamp"]);
   expect(d.headers["content-type"]).toBe("application/json");
   expect(d.headers["x-records-delivery"]).toBe(id);
-  expect(d.headers["x-records-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(d.body).digest("hex")}`);
-  const mac = createHmac("sha256", Buffer.from(SECRET, "utf8")).update(`${id}.${ts}.${d.body}`).digest("base64");
+  expect(d.headers["x-records-signature"]).toBe(`sha256=${createHmac("sha256", key).update(d.body).digest("hex")}`);
+  const mac = createHmac("sha256", key).update(`${id}.${ts}.${d.body}`).digest("base64");
   expect(d.headers["webhook-signature"]).toBe(`v1,${mac}`);
   expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(60);
+  // Not keyed with the secret itself (issue 15): a receiver's key signs nothing else.
+  expect(d.headers["x-records-signature"]).not.toBe(`sha256=${createHmac("sha256", SECRET).update(d.body).digest("hex")}`);
 }
 
-describe.concurrent("webhooks end to end", () => {
-  it("delivers a created contact once, with valid signatures", async () => {
+// Starts and logins hash at the shipped scrypt cost (N = 2^17): each test gets a minute.
+describe.concurrent("webhooks end to end", { timeout: 60_000 }, () => {
+  it("delivers a created contact once, signed with the key `webhook-secret` prints", async () => {
     const hook = await receiver(() => 200);
-    const { p, url } = await serve(join(tmp, `db-${++n}`, "records.db"), writeConfig(hook.url));
+    const db = join(tmp, `db-${++n}`, "records.db");
+    const { p, url } = await serve(db, writeConfig(hook.url));
     const person = await createPerson(url, { first_name: "Ada", last_name: "Lovelace" });
     await deliveries(hook.got, 1);
     const [d] = hook.got;
-    expectSigned(d!);
+    const key = await webhookSecret(db);
+    expect(key).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expectSigned(d!, key);
     const body = JSON.parse(d!.body);
     expect(body).toMatchObject({ trigger: "contact_created", event: "contact", flock: "demo", contact: { first_name: "Ada", last_name: "Lovelace" } });
     expect(body.data).toMatchObject({ bucket: "demo", resource: "person", uri: person.uri, data: { formatted_name: "Ada Lovelace" } });
@@ -136,7 +154,8 @@ describe.concurrent("webhooks end to end", () => {
     const ids = hook.got.map((d) => d.headers["x-records-delivery"]);
     expect(new Set(ids).size).toBe(1);
     expect(new Set(hook.got.map((d) => d.body)).size).toBe(1);
-    for (const d of hook.got) expectSigned(d);
+    const key = await webhookSecret(db);
+    for (const d of hook.got) expectSigned(d, key);
     await pause(2500);
     expect(hook.got).toHaveLength(3);
     p.child.kill("SIGTERM");
@@ -162,11 +181,23 @@ describe.concurrent("webhooks end to end", () => {
     await deliveries(hook.got, 2);
     expect(hook.got[1]!.headers["x-records-delivery"]).toBe(hook.got[0]!.headers["x-records-delivery"]);
     expect(hook.got[1]!.body).toBe(hook.got[0]!.body);
-    expectSigned(hook.got[1]!);
+    expectSigned(hook.got[1]!, await webhookSecret(db));
     await pause(2000);
     expect(hook.got).toHaveLength(2);
     second.p.child.kill("SIGTERM");
     expect(await second.p.exited()).toBe(0);
+  });
+
+  it("refuses to start with a literal loopback or private webhook target unless allowPrivateTargets (issue 15)", async () => {
+    const config = writeConfig("https://127.0.0.1:9/hook", { webhooks: {} });
+    const r = await runCliToEnd(["serve", "--db", ":memory:", "--port", "0", "--config", config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.join("\n")).toMatch(
+      /triggers\[0\] \(contact_created, send-json-webhook\): url "https:\/\/127\.0\.0\.1:9\/hook" points at 127\.0\.0\.1, a loopback address; .*webhooks\.allowPrivateTargets/,
+    );
+    const allowed = await serve(":memory:", writeConfig("https://127.0.0.1:9/hook", { webhooks: { allowPrivateTargets: true } }));
+    allowed.p.child.kill("SIGTERM");
+    expect(await allowed.p.exited()).toBe(0);
   });
 
   it("refuses to start with an http:// webhook URL unless allowInsecureUrls", async () => {

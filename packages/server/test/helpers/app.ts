@@ -28,7 +28,7 @@ export const KEYS = {
   alice: "b".repeat(64),
   /** `bob`: flock beta only. */
   bob: "c".repeat(64),
-  /** `member@example.org`: a self-service user of alpha. */
+  /** `member@example.org`: a self-service (member) account of alpha, stored as `alpha member@example.org`. */
   member: "d".repeat(64),
   /** `carol`: alpha and a flock that does not exist (`ghost`). */
   carol: "e".repeat(64),
@@ -38,6 +38,12 @@ export const KEYS = {
 
 /** The password of every test user. */
 export const PASSWORD = "correct horse battery staple";
+
+/**
+ * A cheap scrypt cost for suites that are not about hashing (the shipped default, N = 2^17,
+ * takes about a third of a second per hash); `passwords.test.ts` pins the default.
+ */
+export const TEST_PASSWORD_COST = { N: 16, r: 1, p: 1 } as const;
 
 export interface TestApp {
   app: Hono<AppEnv>;
@@ -65,7 +71,7 @@ export interface CallOptions {
  * const res = await t.call("GET", "/api/v1/", { key: KEYS.alice });
  */
 export async function createTestApp(
-  opts: { storage?: Storage; bodyLimitBytes?: number; triggers?: readonly TriggerConfig[] } = {},
+  opts: { storage?: Storage; bodyLimitBytes?: number; triggers?: readonly TriggerConfig[]; keyTtlHours?: number } = {},
 ): Promise<TestApp> {
   const storage = opts.storage ?? createMemoryStorage();
   const clock = createFakeClock("2026-01-15T10:00:00.000Z");
@@ -80,7 +86,7 @@ export async function createTestApp(
     { username: "admin", flocks: ["*"], role: "core", key: KEYS.admin },
     { username: "alice", flocks: ["alpha"], role: "core", key: KEYS.alice },
     { username: "bob", flocks: ["beta"], role: "core", key: KEYS.bob },
-    { username: "member@example.org", flocks: ["alpha"], role: "self-service", key: KEYS.member },
+    { username: "alpha member@example.org", flocks: ["alpha"], role: "self-service", key: KEYS.member },
     { username: "carol", flocks: ["alpha", "ghost"], role: "core", key: KEYS.carol },
   ] as const;
   for (const u of users) {
@@ -90,7 +96,13 @@ export async function createTestApp(
   await storage.putApiKey({ tokenHash: hashToken(KEYS.expired), username: "alice", created: now, expires: "2026-01-01T00:00:00.000000" });
 
   const logs: Record<string, unknown>[] = [];
-  const app = createApp({ engine, log: (line) => logs.push(line), bodyLimitBytes: opts.bodyLimitBytes });
+  const app = createApp({
+    engine,
+    log: (line) => logs.push(line),
+    bodyLimitBytes: opts.bodyLimitBytes,
+    passwordCost: TEST_PASSWORD_COST,
+    ...(opts.keyTtlHours !== undefined ? { keyTtlHours: opts.keyTtlHours } : {}),
+  });
   const call = (method: string, path: string, o: CallOptions = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;
@@ -116,8 +128,8 @@ export async function seed(t: TestApp, flock: string, type: string, data: Record
 
 let _hash: Promise<string> | undefined;
 
-/** One real hash per test file: scrypt is slow on purpose. */
+/** One hash per test file, at the test cost (the app rehashes nothing: the costs agree). */
 function _passwordHash(): Promise<string> {
-  _hash ??= hashPassword(PASSWORD);
+  _hash ??= hashPassword(PASSWORD, TEST_PASSWORD_COST);
   return _hash;
 }

@@ -7,7 +7,7 @@
 import type { Hono } from "hono";
 import { createApp, type AppOptions } from "../../src/app.js";
 import type { AppEnv } from "../../src/http/env.js";
-import { createTestApp, type CallOptions, type TestApp } from "./app.js";
+import { createTestApp, TEST_PASSWORD_COST, type CallOptions, type TestApp } from "./app.js";
 
 /** The card secret of the v2 test app. */
 export const SECRET = "test-secret-0123456789abcdef";
@@ -22,7 +22,13 @@ export type V2TestApp = TestApp;
  */
 export async function createV2TestApp(options: Partial<Omit<AppOptions, "engine">> = {}): Promise<V2TestApp> {
   const t = await createTestApp();
-  const app: Hono<AppEnv> = createApp({ engine: t.engine, secret: SECRET, log: (line) => t.logs.push(line), ...options });
+  const app: Hono<AppEnv> = createApp({
+    engine: t.engine,
+    secret: SECRET,
+    log: (line) => t.logs.push(line),
+    passwordCost: TEST_PASSWORD_COST,
+    ...options,
+  });
   const call = (method: string, path: string, o: CallOptions = {}) => {
     const headers: Record<string, string> = { ...APP_HEADER, ...o.headers };
     if (headers.application === "") delete headers.application;

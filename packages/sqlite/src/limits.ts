@@ -1,0 +1,53 @@
+/**
+ * @module limits
+ * `Storage.updateLimit` on SQLite: one immediate transaction per call (it takes the write
+ * lock first, so a read-modify-write from another connection or process waits for it and
+ * then reads the new value), and a purge of expired rows by `limits_expires_at_idx`,
+ * at most once a minute of the caller's time and at most `_PURGE_BATCH` rows per call.
+ */
+import type { LimitChange } from "@records-service/core";
+import type Database from "better-sqlite3";
+
+/** The limit rows of one connection; synchronous. */
+export interface LimitStore {
+  update(key: string, now: number, fn: (current: string | undefined) => LimitChange): string | undefined;
+}
+
+/**
+ * The statements over the `limits` table.
+ *
+ * @example
+ * const limits = createLimitStore(db.$client);
+ * limits.update("login:x", Date.now(), (v) => ({ value: String(Number(v ?? 0) + 1), expiresAt: Date.now() + 60_000 }));
+ */
+export function createLimitStore(client: Database.Database): LimitStore {
+  const sel = client.prepare<[string, number], { value: string }>("SELECT value FROM limits WHERE key = ? AND expires_at > ?");
+  const put = client.prepare<[string, string, number]>(
+    "INSERT INTO limits (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+  );
+  const del = client.prepare<[string]>("DELETE FROM limits WHERE key = ?");
+  const purge = client.prepare<[number, number]>(
+    "DELETE FROM limits WHERE key IN (SELECT key FROM limits WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)",
+  );
+  // Due at once on the first call; again a minute later, or at once while a batch was full.
+  let purgedAt = -Infinity;
+
+  const update = client.transaction((key: string, now: number, fn: (current: string | undefined) => LimitChange) => {
+    if (now - purgedAt >= _PURGE_EVERY_MS || now < purgedAt) {
+      const removed = purge.run(now, _PURGE_BATCH).changes;
+      purgedAt = removed < _PURGE_BATCH ? now : -Infinity;
+    }
+    const change = fn(sel.get(key, now)?.value);
+    if (change === null) del.run(key);
+    else if (change !== undefined) put.run(key, change.value, change.expiresAt);
+    return sel.get(key, now)?.value;
+  });
+
+  return { update: (key, now, fn) => update.immediate(key, now, fn) };
+}
+
+// --- internal ---
+
+const _PURGE_EVERY_MS = 60_000;
+/** Expired rows deleted per call at most, so one call never does unbounded work. */
+const _PURGE_BATCH = 500;

@@ -1,0 +1,64 @@
+/**
+ * Data migrations, run on a database made by the migrations before them: member accounts
+ * move into their flock's namespace, and keys without an expiry get one.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSqliteStorage } from "./driver.js";
+import { MIGRATIONS_FOLDER } from "./open.js";
+
+const dir = mkdtempSync(join(tmpdir(), "records-migrations-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A database file migrated only up to (not including) the migration tagged `before`. */
+function databaseBefore(before: string): string {
+  const folder = join(dir, `migrations-${before}`);
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag === before);
+  expect(at).toBeGreaterThan(0);
+  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  const path = join(dir, `${before}.db`);
+  const client = new Database(path);
+  migrate(drizzle(client), { migrationsFolder: folder });
+  client.close();
+  return path;
+}
+
+describe("0003_member_accounts", () => {
+  it("moves each member account into its flocks' namespace, ends its sessions, and dates keys without expiry", async () => {
+    const path = databaseBefore("0003_member_accounts");
+    const client = new Database(path);
+    const user = client.prepare("INSERT INTO users (username, password_hash, flocks, role, created) VALUES (?, ?, ?, ?, ?)");
+    user.run("ada@example.org", "scrypt$member", JSON.stringify(["alpha", "beta"]), "self-service", "2026-01-01T00:00:00.000000");
+    user.run("admin", "scrypt$admin", JSON.stringify(["*"]), "core", "2026-01-01T00:00:00.000000");
+    const key = client.prepare("INSERT INTO api_keys (token_hash, username, created, expires) VALUES (?, ?, ?, ?)");
+    key.run("1".repeat(64), "ada@example.org", "2026-01-02T00:00:00.000000", "2026-01-03T00:00:00.000000");
+    key.run("2".repeat(64), "admin", "2026-01-02T10:20:30.123456", null);
+    key.run("3".repeat(64), "admin", "2026-01-02T10:20:30.123456", "2026-01-05T00:00:00.000000");
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    expect(await storage.getUser("ada@example.org")).toBeUndefined();
+    for (const flock of ["alpha", "beta"]) {
+      expect(await storage.getUser(`${flock} ada@example.org`)).toEqual({
+        username: `${flock} ada@example.org`,
+        passwordHash: "scrypt$member",
+        flocks: [flock],
+        role: "self-service",
+        created: "2026-01-01T00:00:00.000000",
+      });
+    }
+    expect((await storage.getUser("admin"))?.role).toBe("core");
+    expect(await storage.getApiKey("1".repeat(64))).toBeUndefined();
+    expect((await storage.getApiKey("2".repeat(64)))?.expires).toBe("2026-02-01T10:20:30.123456");
+    expect((await storage.getApiKey("3".repeat(64)))?.expires).toBe("2026-01-05T00:00:00.000000");
+    await storage.close();
+  });
+});
