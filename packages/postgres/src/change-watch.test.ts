@@ -61,6 +61,25 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     await until(() => server.changeGeneration!() !== h);
   });
 
+  it("follows another process's revocation and password change; limit rows move nothing", async () => {
+    const user = { username: "ada", passwordHash: "scrypt$old", flocks: ["f1"], role: "core" as const, created: key.created };
+    await cli.putUser(user);
+    await cli.putApiKey(key);
+    await until(async () => (await server.getApiKey("h1")) !== undefined && (await server.getUser("ada")) !== undefined);
+    await steady(server);
+    // A failed login's bookkeeping (here or in another process) leaves the caches warm.
+    const g = server.changeGeneration!();
+    await server.updateLimit("login:ada", Date.now(), () => ({ value: "1", expiresAt: Date.now() + 60_000 }));
+    await cli.updateLimit("login:ada", Date.now(), () => ({ value: "2", expiresAt: Date.now() + 60_000 }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.changeGeneration!()).toBe(g);
+    // `user revoke` and a rehash in another process: the server stops answering from memory.
+    expect(await cli.deleteApiKeysOf("ada")).toBe(1);
+    await until(async () => (await server.getApiKey("h1")) === undefined);
+    expect(await cli.replacePasswordHash("ada", "scrypt$old", "scrypt$new")).toBe(true);
+    await until(async () => (await server.getUser("ada"))?.passwordHash === "scrypt$new");
+  });
+
   it("moves on every call while the listening connection is lost, and settles once it is back", async () => {
     const killed = await db.pool.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'records-watch-server' AND query LIKE 'LISTEN%'",

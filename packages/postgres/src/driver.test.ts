@@ -1,11 +1,13 @@
 /**
  * The PostgreSQL Storage: the core conformance suite, unchanged, on a fresh database (with
- * a linguistic default collation where the server has ICU), plus the shared property test
- * of the query compiler against core's reference evaluator.
+ * a linguistic default collation where the server has ICU), with its shared-database tests
+ * on two Storages with pools of their own (as two processes), plus the shared property
+ * test of the query compiler against core's reference evaluator.
  */
 import { runStorageTests } from "@records-service/core/testing";
 import { runQueryPropertyTests } from "@records-service/sql/testing";
 import { afterAll, beforeAll, describe, inject } from "vitest";
+import { createPostgresStorage } from "./driver.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
 describe.skipIf(!inject("pgAvailable"))("postgres", () => {
@@ -17,6 +19,11 @@ describe.skipIf(!inject("pgAvailable"))("postgres", () => {
     await db?.drop();
   });
 
-  runStorageTests({ name: "postgres", create: () => db.emptyStorage() });
+  runStorageTests({
+    name: "postgres",
+    create: () => db.emptyStorage(),
+    // Each with its own pool and change watch; the first empties the database.
+    openShared: async () => [await db.emptyStorage(), await createPostgresStorage({ url: db.url }, { migrate: false })],
+  });
   runQueryPropertyTests({ name: "postgres", create: () => db.emptyStorage(), timeoutMs: 120_000 });
 });
