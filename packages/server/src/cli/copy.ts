@@ -20,6 +20,12 @@ export async function runCopy(cmd: Extract<Command, { kind: "copy" }>, io: CliIo
     return EXIT_FAILED;
   }
   const source = openSqliteSource(cmd.from);
+  if (source.migrated.length > 0) {
+    io.err(
+      `records-service copy: ${cmd.from} was written by an older version; copying it as this version's migrations ` +
+        `(${source.migrated.join(", ")}) leave it, from a snapshot in the temporary folder (the file stays as it is)`,
+    );
+  }
   try {
     const target = await createPostgresStorage({ url: cmd.to }, { watchChanges: false, poolSize: 2 });
     try {

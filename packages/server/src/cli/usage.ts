@@ -60,12 +60,14 @@ their attempts: status, attempts, next attempt, last HTTP status and last error.
 
 const COPY = `Usage: records-service copy --from PATH --to postgres://user@host:5432/name [--resume] [--batch N]
 
-Copies a SQLite database into PostgreSQL: flocks, users and keys, settings (the secret),
-records with their versions and states, files, data events, tasks and outbox jobs, in
-batches of N records per transaction (default 1000), with a progress bar on stderr. The
-target must be empty; after an interruption, run it again with --resume: it goes on where
-it stopped and never copies anything twice. Ends by comparing the records per flock, type
-and state (exit 1 on a difference).`;
+Copies a SQLite database into PostgreSQL: flocks, users (member accounts too) and keys
+with their lifetimes, settings (the secret), records with their versions and states, files,
+data events, tasks and outbox jobs, in batches of N records per transaction (default 1000),
+with a progress bar on stderr. Login-failure counters are not copied. A file an older
+version wrote is copied as this version's migrations leave it (from a temporary snapshot;
+the file is never changed). The target must be empty; after an interruption, run it again
+with --resume: it goes on where it stopped and never copies anything twice. Ends by
+comparing the records per flock, type and state (exit 1 on a difference).`;
 
 const MAIN = `Usage: records-service <command> [options]
 

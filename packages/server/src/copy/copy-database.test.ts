@@ -1,20 +1,23 @@
 /**
  * Copying a SQLite database into PostgreSQL: everything arrives (accounts, settings,
  * records with versions and states in insertion order, files, outbox jobs), an interrupted
- * copy resumes without writing anything twice, and the counts are compared at the end.
+ * copy resumes without writing anything twice, and the counts are compared at the end. A
+ * file an older version wrote is copied as this version's migrations would leave it, and
+ * stays as it was.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ListQuery, OutboxJob, Storage, StoredFile, StoredRecord } from "@records-service/core";
 import { createTestDatabase, type TestDatabase } from "@records-service/postgres/testing";
-import { createSqliteStorage } from "@records-service/sqlite";
+import { createSqliteStorage, MIGRATIONS_FOLDER, openDatabase, type Db } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { copyDatabase, type CopyProgress } from "./copy-database.js";
 import { openSqliteSource } from "./sqlite-source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "records-copy-"));
 const file = join(dir, "records.db");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const T = (n: number) => `2026-01-01T00:${String(Math.floor(n / 60) % 60).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000000`;
 
 const record = (n: number, flock: string, type: string, data: Record<string, unknown>, over: Partial<StoredRecord> = {}): StoredRecord => ({
@@ -121,7 +124,6 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
   });
   afterAll(async () => {
     await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("copies everything; stopped half way and run again, it finishes without writing anything twice", async () => {
@@ -158,5 +160,71 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
       source.close();
       await target.close();
     }
+  });
+});
+
+/**
+ * A database file as a version before migration `tag` left it: migrated, then the record
+ * of `tag` and later migrations removed (fine for a data-only migration such as
+ * 0003_member_accounts: the tables are the same). Returns its raw client.
+ */
+function databaseBefore(path: string, tag: string): Db["$client"] {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const when = journal.entries.find((e) => e.tag === tag)!.when;
+  const client = openDatabase({ path }).$client;
+  client.prepare("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(when);
+  return client;
+}
+
+describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("copies what this version's migrations make of it (member accounts in their namespace, keys with a lifetime); the file stays as it was", async () => {
+    const path = join(dir, "old.db");
+    const raw = databaseBefore(path, "0003_member_accounts");
+    raw.prepare("INSERT INTO flocks (identifier, name, created) VALUES ('demo', 'Demo', ?)").run(T(0));
+    const user = raw.prepare("INSERT INTO users (username, password_hash, flocks, role, created) VALUES (?, ?, ?, ?, ?)");
+    user.run("ada@example.org", "scrypt$member", JSON.stringify(["demo"]), "self-service", T(0));
+    user.run("admin", "scrypt$admin", JSON.stringify(["*"]), "core", T(0));
+    const key = raw.prepare("INSERT INTO api_keys (token_hash, username, created, expires) VALUES (?, ?, ?, ?)");
+    key.run("1".repeat(64), "ada@example.org", T(1), T(2));
+    key.run("2".repeat(64), "admin", "2026-01-02T10:20:30.123456", null);
+    raw.prepare("INSERT INTO settings (name, value) VALUES ('secret', ?)").run("o".repeat(32));
+    const applied = () => (raw.prepare("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
+    const before = applied();
+
+    const snapshots = () => readdirSync(tmpdir()).filter((f) => f.startsWith("records-copy-source-")).length;
+    const snapshotsBefore = snapshots();
+    const source = openSqliteSource(path);
+    const target = await db.emptyStorage();
+    try {
+      expect(source.migrated).toContain("0003_member_accounts");
+      expect(snapshots()).toBe(snapshotsBefore + 1);
+      expect(await copyDatabase(source, target)).toMatchObject({ ok: true, copied: { flocks: 1, users: 2, apiKeys: 1, settings: 1 } });
+      expect(await target.getUser("ada@example.org")).toBeUndefined();
+      expect(await target.getUser("demo ada@example.org")).toMatchObject({ passwordHash: "scrypt$member", flocks: ["demo"], role: "self-service" });
+      expect(await target.getApiKey("1".repeat(64))).toBeUndefined(); // the member's old session ended
+      expect((await target.getApiKey("2".repeat(64)))?.expires).toBe("2026-02-01T10:20:30.123456");
+      expect(await target.getSetting("secret")).toBe("o".repeat(32));
+    } finally {
+      source.close();
+      await target.close();
+    }
+    expect(snapshots()).toBe(snapshotsBefore); // the snapshot is gone
+    // The file itself is untouched: no migration recorded, the old rows.
+    expect(applied()).toBe(before);
+    expect(raw.prepare("SELECT role FROM users WHERE username = 'ada@example.org'").get()).toEqual({ role: "self-service" });
+    expect(raw.prepare("SELECT expires FROM api_keys WHERE token_hash = ?").get("2".repeat(64))).toEqual({ expires: null });
+    raw.close();
+    // A file at this version's schema is read as it is.
+    const current = openSqliteSource(file);
+    expect(current.migrated).toEqual([]);
+    current.close();
   });
 });

@@ -2,10 +2,17 @@
  * @module copy/sqlite-source
  * Reads everything a SQLite database holds, in the order a copy writes it: the small tables
  * whole, then records (insertion order), files (by id) and outbox jobs (insertion order) in
- * batches. The file is opened read-only, so a copy never changes its source.
+ * batches. The file is opened read-only, so a copy never changes its source. A file an
+ * older version wrote (migrations pending) is read from a migrated snapshot instead (see
+ * `openSqliteSource`): the copy gets what this version's tables hold, e.g. member accounts
+ * in their flock's namespace and keys with a lifetime, which PostgreSQL has no migration
+ * to make from the old rows.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ApiKeyRow, FlockRow, OutboxJob, OutboxStatus, StoredFile, StoredRecord, UserRow } from "@records-service/core";
-import { openDatabase } from "@records-service/sqlite";
+import { MIGRATIONS_FOLDER, openDatabase, type Db } from "@records-service/sqlite";
 
 /** The source of a copy. */
 export interface SqliteSource {
@@ -20,17 +27,38 @@ export interface SqliteSource {
   jobs(after: number, limit: number): { rows: OutboxJob[]; next: number };
   /** Records per flock, type and state. */
   recordCounts(): { flock: string; type: string; state: string; n: number }[];
+  /** The migrations the file lacked, applied to a snapshot the copy reads (none: read the file itself). */
+  migrated: string[];
+  /** Closes the file (and removes the snapshot). */
   close(): void;
 }
 
 /**
- * Opens `path` read-only (it must exist).
+ * Opens `path` read-only (it must exist). When the file lacks some of this version's
+ * migrations, it is copied (`VACUUM INTO`, a consistent snapshot) into a temporary folder,
+ * the snapshot is migrated, and the source reads that; `close()` removes it.
  *
  * @example
  * const source = openSqliteSource("./data/records.db");
  */
 export function openSqliteSource(path: string): SqliteSource {
-  const db = openDatabase({ path, readonly: true }).$client;
+  let db = openDatabase({ path, readonly: true }).$client;
+  const migrated = _pendingMigrations(db);
+  let snapshotDir: string | undefined;
+  if (migrated.length > 0) {
+    try {
+      snapshotDir = mkdtempSync(join(tmpdir(), "records-copy-source-"));
+      const snapshot = join(snapshotDir, "records.db");
+      db.prepare("VACUUM INTO ?").run(snapshot);
+      db.close();
+      openDatabase({ path: snapshot }).$client.close(); // applies the pending migrations
+      db = openDatabase({ path: snapshot, readonly: true }).$client;
+    } catch (e) {
+      if (db.open) db.close();
+      if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+      throw e;
+    }
+  }
   const all = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[];
   return {
     flocks: () => all<FlockRow>("SELECT identifier, name, created FROM flocks ORDER BY identifier"),
@@ -109,6 +137,22 @@ export function openSqliteSource(path: string): SqliteSource {
         `SELECT c.flock, c.type, r.state, count(*) AS n FROM records r JOIN collections c ON c.cid = r.cid
          GROUP BY c.flock, c.type, r.state ORDER BY c.flock, c.type, r.state`,
       ),
-    close: () => db.close(),
+    migrated,
+    close: () => {
+      db.close();
+      if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+    },
   };
+}
+
+// --- internal ---
+
+/** The tags of the migrations `db` lacks, by drizzle's rule (those newer than the last applied). */
+function _pendingMigrations(db: Db["$client"]): string[] {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string; when: number }[];
+  };
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  const last = table ? (db.prepare("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null }).at : null;
+  return journal.entries.filter((e) => last === null || e.when > Number(last)).map((e) => e.tag);
 }
