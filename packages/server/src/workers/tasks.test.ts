@@ -29,9 +29,13 @@ async function setup(storage: Storage = createMemoryStorage()) {
   return { storage, engine, worker, task, people, out };
 }
 
-/** Waits (event-loop turns, bounded) until `check` holds. */
+/**
+ * Waits until `check` holds: event-loop turns for at least 2,000 turns and 5 s (a worker
+ * polling on a real timer, as in the outage test, needs wall time, not only turns).
+ */
 async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
+  const deadline = Date.now() + 5000;
+  for (let i = 0; i < 2000 || Date.now() < deadline; i++) {
     if (await check()) return;
     await new Promise((r) => setImmediate(r));
   }
