@@ -1,7 +1,9 @@
 /**
  * @module query/limits
- * Every default and bound of the list query language, in one place. Each bound has its own
- * 400 message in `parseListQuery`, naming the parameter and the value accepted.
+ * Every default and bound of the list query language and of the record data a client
+ * writes, in one place (the HTTP server's own bounds on bodies are in its `http/limits`).
+ * Each bound has its own 4xx message naming the limit and the value accepted; the reasons
+ * and the measurements behind the values are in docs/decisions.md.
  */
 
 /** Records per page when neither `page_size` nor `limit` is given (spec: 25). */
@@ -37,3 +39,42 @@ export const MAX_FIELD_NAME_LENGTH = 128;
  * several times its size on disk; 256 KiB keeps notes, bios and email bodies comfortable.
  */
 export const MAX_TEXT_VALUE_LENGTH = 262_144;
+
+/**
+ * Most entries in one list (JSON array) of a data field's value, at any depth. Every
+ * top-level entry is indexed for filtering (a row each), so the bound keeps one list from
+ * costing thousands of index rows.
+ */
+export const MAX_LIST_ENTRIES = 1000;
+
+/**
+ * Most data fields one record of an open type may hold. A record cannot drop a field once
+ * set, so this also bounds how many new field names one write may add to its type's catalogue.
+ */
+export const MAX_FIELDS_PER_RECORD = 256;
+
+/**
+ * Most comparable values in one record: a scalar field counts one, a list one per entry.
+ * Each is an index row; 10,000 rows are written in well under 100 ms.
+ */
+export const MAX_VALUES_PER_RECORD = 10_000;
+
+/**
+ * Longest data of one record, in UTF-16 code units of its JSON text (about 1 MiB): the
+ * record is read, parsed and written whole on every change. Files are stored apart and do
+ * not count, only their URLs.
+ */
+export const MAX_RECORD_DATA_LENGTH = 1_048_576;
+
+/** Longest file name of an upload, in UTF-16 code units (common file systems allow 255). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
+/** Longest content type of an upload, in UTF-16 code units. */
+export const MAX_CONTENT_TYPE_LENGTH = 255;
+
+/**
+ * Longest JSON text of one list answer (the page's `results`), in UTF-16 code units (4 MiB
+ * for ASCII). A page past it is refused with a 400 suggesting a `page_size` that fits, found
+ * while reading the page, so neither the storage read nor the answer ever holds much more.
+ */
+export const MAX_LIST_ANSWER_LENGTH = 4 * 1_048_576;

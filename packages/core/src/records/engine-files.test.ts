@@ -25,21 +25,21 @@ describe("attachFiles", () => {
     expect(Array.from(stored!.bytes)).toEqual([1, 2, 3]);
   });
 
-  it("refuses other person fields in errors, storing the rest", async () => {
+  it("reports other person fields in errors, storing the rest", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
-    const res = await engine.attachFiles("demo", "person", p.id, [upload("cv"), upload("photo")]);
-    expect(Object.keys(res.errors)).toEqual(["cv"]);
-    expect(res.errors.cv).toContain("photo");
+    const res = await engine.attachFiles("demo", "person", p.id, [upload("notes"), upload("photo")]);
+    expect(Object.keys(res.errors)).toEqual(["notes"]);
+    expect(res.errors.notes).toContain("photo");
     expect(Object.keys(res.updates)).toEqual(["photo"]);
     expect(res.files).toHaveLength(1);
-    expect((await storage.getRecord("demo", "person", p.id))?.data.cv).toBeUndefined();
+    expect((await storage.getRecord("demo", "person", p.id))?.data.notes).toBeNull();
   });
 
   it("writes nothing when every file is refused", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
-    const res = await engine.attachFiles("demo", "person", p.id, [upload("cv")]);
+    const res = await engine.attachFiles("demo", "person", p.id, [upload("notes")]);
     expect(res).toMatchObject({ updates: {}, files: [], record: p });
     expect(await storage.getRecord("demo", "person", p.id)).toEqual(p);
   });
@@ -61,12 +61,13 @@ describe("attachFiles", () => {
     expect(res.record.data).toEqual({ files: ["/files/v1/demo/old/x.pdf", a, b], other: [c] });
   });
 
-  it("refuses malformed field names on open types", async () => {
-    const { engine } = await setup();
+  it("refuses malformed field names on open types as JSON does, storing nothing", async () => {
+    const { engine, storage } = await setup();
     const j = await engine.create("demo", "journal", {});
-    const res = await engine.attachFiles("demo", "journal", j.id, [upload("bad-name"), upload("ok")]);
-    expect(Object.keys(res.errors)).toEqual(["bad-name"]);
-    expect(Object.keys(res.updates)).toEqual(["ok"]);
+    const err = await rejection(engine.attachFiles("demo", "journal", j.id, [upload("bad-name"), upload("ok")]));
+    expect(err).toMatchObject({ code: "bad_request", message: "invalid field name" });
+    expect(err.detail).toContain('"bad-name"');
+    expect(await storage.getRecord("demo", "journal", j.id)).toEqual(j);
   });
 
   it("defaults an empty file name and content type", async () => {

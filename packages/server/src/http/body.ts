@@ -1,16 +1,14 @@
 /**
  * @module http/body
  * Reading request bodies. Every unreadable body is a 400 naming what was wrong and what
- * is accepted; nothing here ever lets a parser's own exception reach the client.
+ * is accepted; nothing here ever lets a parser's own exception reach the client. Form and
+ * multipart bodies are read into an ordered list of parts (never an object keyed by part
+ * names), after counting their parts on the raw bytes (`MAX_BODY_PARTS`).
  */
+import { Buffer } from "node:buffer";
 import { badRequest, type FileUpload } from "@records-service/core";
 import type { Context } from "hono";
-
-/**
- * Deepest nesting of arrays and objects accepted in a JSON body. Record data is shallow;
- * the bound keeps recursive code further in (comparison, storage) from running out of stack.
- */
-export const MAX_JSON_DEPTH = 32;
+import { MAX_BODY_PARTS, MAX_JSON_DEPTH } from "./limits.js";
 
 /** How a request body is encoded, from its Content-Type. */
 export type BodyKind = "json" | "form" | "multipart" | "none" | "other";
@@ -64,43 +62,42 @@ export async function readOptionalJsonObject(c: Context): Promise<Record<string,
  */
 export async function readFields(c: Context): Promise<Record<string, string>> {
   const kind = bodyKind(c);
+  const fields: Record<string, string> = Object.create(null);
   if (kind === "json") {
-    const input = await readJsonObject(c);
-    return Object.fromEntries(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === "string"));
+    for (const [name, value] of Object.entries(await readJsonObject(c))) if (typeof value === "string") fields[name] = value;
+    return fields;
   }
   if (kind === "form" || kind === "multipart") {
-    const form = await _parseForm(c);
-    return Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === "string"));
+    // The last of repeated names wins, as in JSON.
+    for (const [name, value] of await _parseForm(c, kind)) if (typeof value === "string") fields[name] = value;
+    return fields;
   }
   throw unsupportedBody(c, "JSON, form-encoded or multipart");
 }
 
 /**
- * The file parts of a multipart body as uploads. A text part, or a body with no file
- * part, is a 400: file updates take only files; other fields are sent as JSON.
+ * The file parts of a multipart body as uploads, in body order. A text part, or a body with
+ * no file part, is a 400: file updates take only files; other fields are sent as JSON.
  */
 export async function readFileUploads(c: Context): Promise<FileUpload[]> {
-  const form = await _parseForm(c);
   const uploads: FileUpload[] = [];
-  const textParts: string[] = [];
-  for (const [field, value] of Object.entries(form)) {
-    for (const part of Array.isArray(value) ? value : [value]) {
-      if (typeof part === "string") {
-        textParts.push(field);
-        continue;
-      }
-      uploads.push({
-        field,
-        filename: part.name,
-        contentType: part.type || "application/octet-stream",
-        bytes: new Uint8Array(await part.arrayBuffer()),
-      });
+  const textParts = new Set<string>();
+  for (const [field, part] of await _parseForm(c, "multipart")) {
+    if (typeof part === "string") {
+      textParts.add(field);
+      continue;
     }
+    uploads.push({
+      field,
+      filename: part.name,
+      contentType: part.type || "application/octet-stream",
+      bytes: new Uint8Array(await part.arrayBuffer()),
+    });
   }
-  if (textParts.length > 0) {
+  if (textParts.size > 0) {
     throw badRequest(
       "text part in file upload",
-      `multipart part(s) ${[...new Set(textParts)].map((f) => JSON.stringify(f)).join(", ")} are not files; ` +
+      `multipart part(s) ${[...textParts].slice(0, 10).map((f) => JSON.stringify(f.slice(0, 60))).join(", ")} are not files; ` +
         "a multipart update takes file parts only; send other fields as a JSON update",
     );
   }
@@ -155,14 +152,56 @@ function _checkShape(root: unknown): void {
   }
 }
 
-type _Form = Record<string, string | File | (string | File)[]>;
+type _Part = [name: string, value: string | File];
 
-async function _parseForm(c: Context): Promise<_Form> {
+/**
+ * The parts of a form-encoded or multipart body, in order. Parts are counted on the raw
+ * bytes first (the parsers are synchronous: a body of many tiny parts would stall the
+ * server), then parsed by the platform's own parsers.
+ */
+async function _parseForm(c: Context, kind: "form" | "multipart"): Promise<_Part[]> {
+  let bytes: ArrayBuffer;
   try {
-    return (await c.req.parseBody({ all: true })) as _Form;
+    bytes = await c.req.arrayBuffer();
   } catch {
-    throw badRequest("invalid form body", "the form or multipart body could not be parsed (check the boundary and encoding)");
+    throw badRequest("unreadable body", "the request body could not be read");
   }
+  const type = c.req.header("content-type") ?? "";
+  const boundary = _boundary(type);
+  if (kind === "multipart" && !boundary) throw _unparsable();
+  // Each part starts with `--boundary`, and one more closes the body.
+  const parts = kind === "form" ? _count(bytes, "&") + 1 : _count(bytes, `--${boundary}`) - 1;
+  if (parts > MAX_BODY_PARTS) {
+    throw badRequest(
+      "too many parts",
+      `a ${kind === "form" ? "form-encoded body holds" : "multipart body holds"} at most ${MAX_BODY_PARTS} parts (MAX_BODY_PARTS); this one has about ${parts}`,
+    );
+  }
+  try {
+    if (kind === "form") return [...new URLSearchParams(new TextDecoder().decode(bytes))];
+    const form = await new Response(bytes, { headers: { "content-type": type.replace(/^[^;]+/, (m) => m.toLowerCase()) } }).formData();
+    return [...form];
+  } catch {
+    throw _unparsable();
+  }
+}
+
+function _unparsable(): Error {
+  return badRequest("invalid form body", "the form or multipart body could not be parsed (check the boundary and encoding)");
+}
+
+/** The multipart boundary of a Content-Type, or "" when it has none (the parser then refuses the body). */
+function _boundary(contentType: string): string {
+  const m = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  return m?.[1] ?? m?.[2] ?? "";
+}
+
+/** How often `needle` (not empty) occurs in `bytes`, without overlaps. */
+function _count(bytes: ArrayBuffer, needle: string): number {
+  const haystack = Buffer.from(bytes);
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) n += 1;
+  return n;
 }
 
 function _isPlainObject(v: unknown): v is Record<string, unknown> {

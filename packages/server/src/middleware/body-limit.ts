@@ -2,16 +2,19 @@
  * @module middleware/body-limit
  * Caps request bodies. Unlike hono's `bodyLimit`, which trusts a Content-Length header when
  * one is present, this counts the bytes actually received in every case, so a client that
- * understates Content-Length (or streams chunked) is still cut off at the limit.
+ * understates Content-Length (or streams chunked) is still cut off at the limit. Only a
+ * multipart upload may use the whole limit; every other body is parsed synchronously and
+ * gets `MAX_JSON_BODY_BYTES` at most.
  */
 import { RecordsError } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
+import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js";
 
-/** Default cap on a request body, files included: 10 MiB. */
-export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+export { DEFAULT_BODY_LIMIT_BYTES } from "../http/limits.js";
 
 /**
- * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`.
+ * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`
+ * (multipart) or the smaller of `maxBytes` and `MAX_JSON_BODY_BYTES` (any other body).
  * A declared length over the limit is refused before any byte is read; otherwise the body
  * is read up to the limit and handed on as a buffered copy.
  *
@@ -27,8 +30,11 @@ export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): Mi
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const body = c.req.raw.body;
     if (!body) return next();
+    const multipart = /^multipart\/form-data\s*(;|$)/i.test(c.req.header("content-type") ?? "");
+    const limit = multipart ? maxBytes : Math.min(maxBytes, MAX_JSON_BODY_BYTES);
+    const tooLarge = () => (multipart || limit === maxBytes ? _tooLarge(maxBytes) : _jsonTooLarge(limit, maxBytes));
     const declared = Number(c.req.header("content-length"));
-    if (Number.isFinite(declared) && declared > maxBytes) throw _tooLarge(maxBytes);
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
 
     const reader = body.getReader();
     const chunks: Uint8Array[] = [];
@@ -37,9 +43,9 @@ export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): Mi
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > maxBytes) {
+      if (size > limit) {
         await reader.cancel().catch(() => undefined);
-        throw _tooLarge(maxBytes);
+        throw tooLarge();
       }
       chunks.push(value);
     }
@@ -63,6 +69,19 @@ function _tooLarge(maxBytes: number): RecordsError {
   return new RecordsError(
     "payload_too_large",
     "body too large",
-    `the request body is larger than ${maxBytes} bytes (${(maxBytes / 1048576).toFixed(1)} MiB), the most this server accepts`,
+    `the request body is larger than ${maxBytes} bytes (${_mib(maxBytes)}), the most this server accepts`,
   );
+}
+
+function _jsonTooLarge(limit: number, maxBytes: number): RecordsError {
+  return new RecordsError(
+    "payload_too_large",
+    "body too large",
+    `a JSON or form body is at most ${limit} bytes (${_mib(limit)}, MAX_JSON_BODY_BYTES); ` +
+      `only a multipart file upload may be larger, up to ${maxBytes} bytes (${_mib(maxBytes)})`,
+  );
+}
+
+function _mib(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
