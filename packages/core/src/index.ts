@@ -36,6 +36,13 @@ export {
   MAX_VALUE_LENGTH,
   MAX_VALUES_PER_FILTER,
   MAX_FIELD_NAME_LENGTH,
+  MAX_LIST_ENTRIES,
+  MAX_FIELDS_PER_RECORD,
+  MAX_VALUES_PER_RECORD,
+  MAX_RECORD_DATA_LENGTH,
+  MAX_FILE_NAME_LENGTH,
+  MAX_CONTENT_TYPE_LENGTH,
+  MAX_LIST_ANSWER_LENGTH,
 } from "./query/limits.js";
 export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
 export { toEntries } from "./query/entries.js";
@@ -78,6 +85,8 @@ export {
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
+export { dataBudget, listAnswerText, listAnswerTooLarge } from "./schema/list-answer.js";
+export { RESERVED_FIELD_NAMES, checkFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 
 // --- state ---

@@ -3,7 +3,7 @@
  * Record reads: by key, by query (compiled to SQL, see compile.ts), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
+import { dataBudget, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { compileCount, compileEqualityPage, compileMatchCount, compilePage, compileWhere, type FieldIdLookup } from "./compile.js";
@@ -82,6 +82,19 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     return statement.all(...params) as RecordRow[];
   };
 
+  /** A page's rows, read one by one so that reading stops at the first row past `maxDataLength`. */
+  const pageRowsOf = (query: SQL, maxDataLength: number | undefined): RecordRow[] => {
+    if (maxDataLength === undefined) return rowsOf(query);
+    const { statement, params } = prepared(query);
+    const take = dataBudget(maxDataLength);
+    const rows: RecordRow[] = [];
+    for (const row of statement.iterate(...params) as IterableIterator<RecordRow>) {
+      take(row.data.length);
+      rows.push(row);
+    }
+    return rows;
+  };
+
   const countOf = (query: SQL): number => {
     const { statement, params } = prepared(query);
     return (statement.get(...params) as { n: number }).n;
@@ -156,7 +169,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       // Past the middle, read from the end so the last page costs what the first does.
       const fromEnd = total - offset - limit;
       const pageOf = (at: { limit: number; offset: number; fromEnd: boolean }) =>
-        rowsOf(compileEqualityPage(cid, query, fieldId, at) ?? compilePage(where, at));
+        pageRowsOf(compileEqualityPage(cid, query, fieldId, at) ?? compilePage(where, at), query.maxDataLength);
       const rows =
         fromEnd < offset ? pageOf({ limit, offset: fromEnd, fromEnd: true }).reverse() : pageOf({ limit, offset, fromEnd: false });
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };

@@ -3,6 +3,7 @@
  * Reads: one record, a page of records, and the single-record envelope with its references
  * expanded (one `getRecords` call for all of a record's references).
  */
+import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
 import { recordUri, referencedKeys } from "../schema/references.js";
@@ -15,7 +16,11 @@ export function getRecord(ctx: EngineContext, flock: string, type: string, id: s
   return loadRecord(ctx, flock, type, id);
 }
 
-/** The page of `type` records in `flock` matching `query`, and the total. */
+/**
+ * The page of `type` records in `flock` matching `query`, and the total. The page is read
+ * only up to `MAX_LIST_ANSWER_LENGTH` of data (unless the query sets its own
+ * `maxDataLength`): past it, 400 `answer too large` suggesting a page size that fits.
+ */
 export async function listRecords(
   ctx: EngineContext,
   flock: string,
@@ -23,7 +28,7 @@ export async function listRecords(
   query: ListQuery,
 ): Promise<ListPage<StoredRecord>> {
   await requireFlockAndType(ctx, flock, type);
-  return ctx.storage.listRecords(flock, type, query);
+  return ctx.storage.listRecords(flock, type, { ...query, maxDataLength: query.maxDataLength ?? MAX_LIST_ANSWER_LENGTH });
 }
 
 /**

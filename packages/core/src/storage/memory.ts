@@ -7,6 +7,7 @@
 import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
+import { dataBudget } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import type {
   ApiKeyRow,
@@ -134,6 +135,8 @@ export function createMemoryStorage(): Storage {
     },
     async listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>> {
       const page = evaluateList(_ofType(records.values(), flock, type), query);
+      const take = dataBudget(query.maxDataLength);
+      if (query.maxDataLength !== undefined) for (const r of page.records) take(JSON.stringify(r.data).length);
       return { total: page.total, records: page.records.map(_copy) };
     },
     async scanRecords(flock, type, query, after, limit) {
