@@ -43,6 +43,7 @@ export {
   MAX_FILE_NAME_LENGTH,
   MAX_CONTENT_TYPE_LENGTH,
   MAX_LIST_ANSWER_LENGTH,
+  MAX_DISPLAY_VALUE_LENGTH,
 } from "./query/limits.js";
 export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
 export { toEntries } from "./query/entries.js";
@@ -74,7 +75,7 @@ export { PERSON_KIND_EXPECTS, validatePersonInput } from "./schema/person-input.
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
-export { DISPLAY_FIELDS, displayValueOf } from "./schema/display.js";
+export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue } from "./schema/display.js";
 export {
   recordUri,
   holdsReference,
@@ -121,6 +122,7 @@ export type {
   ApiKeyRow,
   StoredRecord,
   StoredFile,
+  DisplayValueRow,
   TypeSummary,
   RecordWrite,
   ChangeSet,

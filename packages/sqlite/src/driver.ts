@@ -11,7 +11,7 @@ import { createChangeWatch } from "./change-watch.js";
 import { createCatalog } from "./catalog.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
-import { createRecordReader } from "./read.js";
+import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
 import { createOutboxStore } from "./outbox.js";
 import { createApplier } from "./write.js";
@@ -61,7 +61,11 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     putSetting: _async(accounts.putSetting),
     getRecord: _async(reader.getRecord),
     getRecords: _async(reader.getRecords),
-    listRecords: _async(reader.listRecords),
+    getDisplayValues: _async(reader.getDisplayValues),
+    listRecords: async (flock, type, query) => {
+      const page = reader.listRecordRows(flock, type, query);
+      return { total: page.total, records: await parseRows(page.records, flock, type) };
+    },
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_DISPLAY_VALUE_LENGTH } from "../query/limits.js";
 import { fileUrl } from "./files.js";
 import { rejection, setup } from "./test-helpers.js";
 import type { FileUpload } from "./types.js";
@@ -89,7 +90,10 @@ describe("attachFiles", () => {
 });
 
 describe("toSingle", () => {
-  it("expands same-flock references in scalar fields with one getRecords call", async () => {
+  it.each([
+    ["getDisplayValues", false],
+    ["getRecords (an adapter without getDisplayValues)", true],
+  ])("expands same-flock references in scalar fields with one %s call", async (method, withoutDisplayValues) => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
     const o = await engine.create("demo", "organisation", { name: "Analytical Society" });
@@ -104,13 +108,21 @@ describe("toSingle", () => {
       missing: `/demo/person/${"f".repeat(24)}/`,
     });
     let calls = 0;
+    if (withoutDisplayValues) delete storage.getDisplayValues;
     const getRecords = storage.getRecords.bind(storage);
     storage.getRecords = async (...args) => {
       calls += 1;
       return getRecords(...args);
     };
+    const getDisplayValues = storage.getDisplayValues?.bind(storage);
+    if (getDisplayValues) {
+      storage.getDisplayValues = async (...args) => {
+        calls += 10;
+        return getDisplayValues(...args);
+      };
+    }
     const env = await engine.toSingle(j);
-    expect(calls).toBe(1);
+    expect(calls).toBe(method === "getDisplayValues" ? 10 : 1);
     expect(env.data).toEqual({
       contact_ref: { display_value: "Ada Lovelace", ref: pUri },
       org: { display_value: "Analytical Society", ref: oUri },
@@ -121,10 +133,22 @@ describe("toSingle", () => {
     expect(env).toMatchObject({ bucket: "demo", resource: "journal", uri: `/demo/journal/${j.id}/` });
   });
 
+  it("cuts an expanded display value stored before MAX_DISPLAY_VALUE_LENGTH to it", async () => {
+    const { engine, storage } = await setup();
+    const org = await engine.create("demo", "organisation", { name: "Short" });
+    await storage.apply({ records: [{ kind: "update", record: { ...org, displayValue: "L".repeat(5000), version: 2 }, expectedVersion: 1 }] });
+    const j = await engine.create("demo", "journal", { org: `/demo/organisation/${org.id}/` });
+    const env = (await engine.toSingle(j)) as { data: { org: { display_value: string } } };
+    expect(env.data.org.display_value).toBe(`${"L".repeat(MAX_DISPLAY_VALUE_LENGTH - 1)}…`);
+  });
+
   it("makes no storage call for a record without references, and shows [null] lists", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
     storage.getRecords = async () => {
+      throw new Error("not expected");
+    };
+    storage.getDisplayValues = async () => {
       throw new Error("not expected");
     };
     const env = await engine.toSingle(p);

@@ -5,6 +5,7 @@
  */
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import type { ListPage, ListQuery } from "../query/types.js";
+import { cutDisplayValue } from "../schema/display.js";
 import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
 import { recordUri, referencedKeys } from "../schema/references.js";
 import type { StoredRecord } from "../storage/types.js";
@@ -39,9 +40,12 @@ export async function toSingle(ctx: EngineContext, record: StoredRecord): Promis
   const keys = referencedKeys(record);
   const expanded = new Map<string, string>();
   if (keys.length) {
-    for (const found of await ctx.storage.getRecords(record.flock, keys)) {
-      expanded.set(recordUri(found.flock, found.type, found.id), found.displayValue);
-    }
+    // Display values alone where the adapter can read them so: a record may reference
+    // hundreds of large records, whose data is not needed here.
+    const found = ctx.storage.getDisplayValues
+      ? await ctx.storage.getDisplayValues(record.flock, keys)
+      : await ctx.storage.getRecords(record.flock, keys);
+    for (const f of found) expanded.set(recordUri(record.flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return toSingleEnvelope(record, expanded);
 }

@@ -50,20 +50,40 @@ export function dataBudget(max: number | undefined): (length: number) => void {
   };
 }
 
+/** Options of `listAnswerText`. */
+export interface ListAnswerOptions {
+  /** The bound on the results' JSON text; default `MAX_LIST_ANSWER_LENGTH`. */
+  limit?: number;
+  /**
+   * Awaited after each `ANSWER_SLICE_LENGTH` of text, so a host can give its event loop a
+   * turn while a large page is serialized (the server passes `setImmediate`). Default: none.
+   */
+  pause?: () => Promise<void>;
+}
+
+/** How much answer text `listAnswerText` writes between two `pause` calls. */
+export const ANSWER_SLICE_LENGTH = 256 * 1024;
+
 /**
  * The list wrapper of `page` (as `toListWrapper` shapes it) as JSON text. Throws
- * `listAnswerTooLarge` once the results pass `limit` characters, having built only what
- * came before.
+ * `listAnswerTooLarge` once the results pass the limit, having built only what came before.
  *
  * @example
- * const text = listAnswerText(await engine.list(flock, type, query), query);
+ * const text = await listAnswerText(await engine.list(flock, type, query), query);
  */
-export function listAnswerText(page: ListPage<StoredRecord>, query: ListQuery, limit: number = MAX_LIST_ANSWER_LENGTH): string {
+export async function listAnswerText(page: ListPage<StoredRecord>, query: ListQuery, opts: ListAnswerOptions = {}): Promise<string> {
+  const limit = opts.limit ?? MAX_LIST_ANSWER_LENGTH;
   const parts: string[] = [];
   let length = 0;
+  let since = 0;
   for (const record of page.records) {
+    if (opts.pause && since > ANSWER_SLICE_LENGTH) {
+      since = 0;
+      await opts.pause();
+    }
     const text = JSON.stringify(toListElement(record));
     length += text.length + 1;
+    since += text.length;
     if (length > limit) throw listAnswerTooLarge(parts.length, limit);
     parts.push(text);
   }

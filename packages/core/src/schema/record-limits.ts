@@ -121,7 +121,8 @@ export function checkRecordLimits(type: string, after: Record<string, unknown>, 
   if (values > MAX_VALUES_PER_RECORD && values > (before ? _valueCount(before) : 0)) {
     throw badRequest(
       "too many values",
-      `a record holds at most ${MAX_VALUES_PER_RECORD} values (each list entry counts one); this write would give it ${values}`,
+      `a record holds at most ${MAX_VALUES_PER_RECORD} values (every field value, list entry and object member counts one); ` +
+        `this write would give it ${values}`,
     );
   }
   const length = JSON.stringify(after).length;
@@ -141,13 +142,15 @@ function _list(names: readonly string[]): string {
   return names.length > 10 ? `${shown.join(", ")} and ${names.length - 10} more` : shown.join(", ");
 }
 
-/** Index entries the data makes: one per scalar field, one per list entry (nulls skipped). */
+/** The values in `data` at any depth: each field value, list entry and object member (the data object itself not). */
 function _valueCount(data: Record<string, unknown>): number {
   let n = 0;
-  for (const value of Object.values(data)) {
-    if (Array.isArray(value)) {
-      for (const e of value) if (e !== null && e !== undefined) n += 1;
-    } else if (value !== null && value !== undefined) n += 1;
+  const stack: unknown[] = Object.values(data);
+  while (stack.length > 0) {
+    const value = stack.pop();
+    n += 1;
+    if (Array.isArray(value)) for (const item of value) stack.push(item);
+    else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) stack.push(item);
   }
   return n;
 }

@@ -64,6 +64,26 @@ export function describeRecords(h: Harness): void {
       expect(await s.getRecords(F1, [])).toEqual([]);
     });
 
+    h.it("getDisplayValues, where implemented, finds what getRecords finds", async () => {
+      const s = h.storage();
+      if (!s.getDisplayValues) return;
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { big: "x".repeat(1000) }), rec(2, {}, { type: "widget", state: "deleted" }), rec(3, {}, { flock: F2 })]);
+      const keys = [
+        { type: "thing", id: testId(1) },
+        { type: "widget", id: testId(2) },
+        { type: "thing", id: testId(3) }, // other flock
+        { type: "thing", id: testId(2) }, // wrong type
+        { type: "thing", id: testId(1) }, // twice
+      ];
+      const rows = await s.getDisplayValues(F1, keys);
+      expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { type: "thing", id: testId(1), displayValue: "record 1" },
+        { type: "widget", id: testId(2), displayValue: "record 2" },
+      ]);
+      expect(await s.getDisplayValues(F1, [])).toEqual([]);
+    });
+
     h.it("an update with the stored version replaces the record", async () => {
       const s = h.storage();
       await seedFlocks(s);

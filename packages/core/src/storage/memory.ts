@@ -133,6 +133,14 @@ export function createMemoryStorage(): Storage {
       }
       return [...found.values()].map(_copy);
     },
+    async getDisplayValues(flock, wanted: RecordKey[]) {
+      const found = new Map<string, StoredRecord>();
+      for (const k of wanted) {
+        const r = recordOf(flock, k.type, k.id);
+        if (r) found.set(r.id, r);
+      }
+      return [...found.values()].map((r) => ({ type: r.type, id: r.id, displayValue: r.displayValue }));
+    },
     async listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>> {
       const page = evaluateList(_ofType(records.values(), flock, type), query);
       const take = dataBudget(query.maxDataLength);

@@ -170,6 +170,13 @@ export interface FileOwner {
   id: string;
 }
 
+/** What `getDisplayValues` answers for each record found. */
+export interface DisplayValueRow {
+  type: string;
+  id: string;
+  displayValue: string;
+}
+
 /** A record reference: the flock is implied by the caller. */
 export interface RecordKey {
   type: string;
@@ -212,6 +219,12 @@ export interface Storage {
   getRecord(flock: string, type: string, id: string): Promise<StoredRecord | undefined>;
   /** Several records of one flock by key, in any state; missing ones are left out. */
   getRecords(flock: string, keys: RecordKey[]): Promise<StoredRecord[]>;
+  /**
+   * The display values of several records of one flock, as `getRecords` would find them,
+   * without reading their data: what the single-record answer needs to expand references.
+   * Optional; without it the engine reads the records with `getRecords`.
+   */
+  getDisplayValues?(flock: string, keys: RecordKey[]): Promise<DisplayValueRow[]>;
   /**
    * The page of records of `type` in `flock` matching `query`, ordered by creation
    * (insertion order, ties by id), and the total number of matches. Filtering, counting

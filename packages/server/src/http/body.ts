@@ -8,7 +8,8 @@
 import { Buffer } from "node:buffer";
 import { badRequest, type FileUpload } from "@records-service/core";
 import type { Context } from "hono";
-import { MAX_BODY_PARTS, MAX_JSON_DEPTH } from "./limits.js";
+import { checkJsonText } from "./json-scan.js";
+import { MAX_BODY_PARTS } from "./limits.js";
 
 /** How a request body is encoded, from its Content-Type. */
 export type BodyKind = "json" | "form" | "multipart" | "none" | "other";
@@ -121,6 +122,7 @@ async function _readJson(c: Context): Promise<unknown> {
     throw badRequest("unreadable body", "the request body could not be read");
   }
   if (text.trim() === "") return undefined;
+  checkJsonText(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -133,21 +135,22 @@ async function _readJson(c: Context): Promise<unknown> {
 }
 
 /**
- * Refuses bodies nested deeper than `MAX_JSON_DEPTH`, and `__proto__` keys anywhere (they
- * are not field names, and plain assignment would turn them into a prototype). Iterative,
- * so the check itself cannot overflow the stack.
+ * Refuses `__proto__` keys anywhere (they are not field names, and plain assignment would
+ * turn them into a prototype); depth and size were bounded before parsing. Iterative, so
+ * the check itself cannot overflow the stack.
  */
 function _checkShape(root: unknown): void {
-  const stack: [unknown, number][] = [[root, 1]];
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+    const value = stack.pop();
     if (typeof value !== "object" || value === null) continue;
-    if (depth > MAX_JSON_DEPTH) {
-      throw badRequest("body too deeply nested", `JSON arrays and objects may be nested at most ${MAX_JSON_DEPTH} levels deep`);
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
     }
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "__proto__") throw badRequest("invalid field name", '"__proto__" is not accepted as a key');
-      stack.push([v, depth + 1]);
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") throw badRequest("invalid field name", '"__proto__" is not accepted as a key');
+      stack.push((value as Record<string, unknown>)[key]);
     }
   }
 }

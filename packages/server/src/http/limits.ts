@@ -22,6 +22,13 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
 
 /**
+ * Most values in one JSON body (the root, every list entry and every object member),
+ * counted before parsing. A record holds at most 5,000 (core's `MAX_VALUES_PER_RECORD`);
+ * 20,000 of the costliest kind parse in about 10 ms.
+ */
+export const MAX_JSON_VALUES = 20_000;
+
+/**
  * Most parts in one multipart body, and most fields in one form-encoded body. Counted on
  * the raw bytes before parsing: the parser is synchronous and takes about 45 ms per 1,000
  * parts, so a 10 MiB body of tiny parts would stall the server for seconds.

@@ -56,7 +56,7 @@ export function createRecordRoutes(
     });
     // Built element by element: a page past MAX_LIST_ANSWER_LENGTH is a 400, found while
     // reading (storage) or serializing, never after a huge text was made.
-    const text = listAnswerText(await engine.list(flock, type, query), query);
+    const text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
     return c.body(text, 200, _JSON_TYPE);
   });
 
@@ -100,6 +100,11 @@ export function createRecordRoutes(
 // --- internal ---
 
 const _JSON_TYPE = { "Content-Type": "application/json" } as const;
+
+/** Gives the event loop a turn (between slices of a large answer). */
+function _turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 function _isPersonField(field: string): boolean {
   return Object.hasOwn(PERSON_FIELDS, field);
