@@ -3,13 +3,13 @@
  * Reading request bodies. Every unreadable body is a 400 naming what was wrong and what
  * is accepted; nothing here ever lets a parser's own exception reach the client. Form and
  * multipart bodies are read into an ordered list of parts (never an object keyed by part
- * names), after counting their parts on the raw bytes (`MAX_BODY_PARTS`).
+ * names), stopping at `MAX_BODY_PARTS`; JSON texts are bounded before they are parsed.
  */
-import { Buffer } from "node:buffer";
 import { badRequest, type FileUpload } from "@records-service/core";
 import type { Context } from "hono";
 import { checkJsonText } from "./json-scan.js";
 import { MAX_BODY_PARTS } from "./limits.js";
+import { multipartBoundary, parseMultipart, type MultipartPart } from "./multipart.js";
 
 /** How a request body is encoded, from its Content-Type. */
 export type BodyKind = "json" | "form" | "multipart" | "none" | "other";
@@ -88,12 +88,7 @@ export async function readFileUploads(c: Context): Promise<FileUpload[]> {
       textParts.add(field);
       continue;
     }
-    uploads.push({
-      field,
-      filename: part.name,
-      contentType: part.type || "application/octet-stream",
-      bytes: new Uint8Array(await part.arrayBuffer()),
-    });
+    uploads.push({ field, filename: part.filename ?? "", contentType: part.contentType || "application/octet-stream", bytes: part.body });
   }
   if (textParts.size > 0) {
     throw badRequest(
@@ -155,57 +150,33 @@ function _checkShape(root: unknown): void {
   }
 }
 
-type _Part = [name: string, value: string | File];
+type _Part = [name: string, value: string | MultipartPart];
 
 /**
- * The parts of a form-encoded or multipart body, in order. Parts are counted on the raw
- * bytes first (the parsers are synchronous: a body of many tiny parts would stall the
- * server), then parsed by the platform's own parsers.
+ * The parts of a form-encoded or multipart body, in order: a text field's value as text, a
+ * file as its part. Both readers stop at `MAX_BODY_PARTS` before doing more work.
  */
 async function _parseForm(c: Context, kind: "form" | "multipart"): Promise<_Part[]> {
-  let bytes: ArrayBuffer;
+  let bytes: Uint8Array;
   try {
-    bytes = await c.req.arrayBuffer();
+    bytes = new Uint8Array(await c.req.arrayBuffer());
   } catch {
     throw badRequest("unreadable body", "the request body could not be read");
   }
-  const type = c.req.header("content-type") ?? "";
-  const boundary = _boundary(type);
-  if (kind === "multipart" && !boundary) throw _unparsable();
-  // Each part starts with `--boundary`, and one more closes the body.
-  const parts = kind === "form" ? _count(bytes, "&") + 1 : _count(bytes, `--${boundary}`) - 1;
-  if (parts > MAX_BODY_PARTS) {
-    throw badRequest(
-      "too many parts",
-      `a ${kind === "form" ? "form-encoded body holds" : "multipart body holds"} at most ${MAX_BODY_PARTS} parts (MAX_BODY_PARTS); this one has about ${parts}`,
-    );
+  if (kind === "multipart") {
+    const parts = parseMultipart(bytes, multipartBoundary(c.req.header("content-type") ?? ""), MAX_BODY_PARTS);
+    return parts.map((p) => [p.name, p.filename === undefined ? _utf8.decode(p.body) : p]);
   }
-  try {
-    if (kind === "form") return [...new URLSearchParams(new TextDecoder().decode(bytes))];
-    const form = await new Response(bytes, { headers: { "content-type": type.replace(/^[^;]+/, (m) => m.toLowerCase()) } }).formData();
-    return [...form];
-  } catch {
-    throw _unparsable();
+  const text = _utf8.decode(bytes);
+  let fields = 1;
+  for (let at = text.indexOf("&"); at >= 0; at = text.indexOf("&", at + 1)) fields += 1;
+  if (fields > MAX_BODY_PARTS) {
+    throw badRequest("too many parts", `a form-encoded body holds at most ${MAX_BODY_PARTS} fields (MAX_BODY_PARTS); this one has ${fields}`);
   }
+  return [...new URLSearchParams(text)];
 }
 
-function _unparsable(): Error {
-  return badRequest("invalid form body", "the form or multipart body could not be parsed (check the boundary and encoding)");
-}
-
-/** The multipart boundary of a Content-Type, or "" when it has none (the parser then refuses the body). */
-function _boundary(contentType: string): string {
-  const m = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  return m?.[1] ?? m?.[2] ?? "";
-}
-
-/** How often `needle` (not empty) occurs in `bytes`, without overlaps. */
-function _count(bytes: ArrayBuffer, needle: string): number {
-  const haystack = Buffer.from(bytes);
-  let n = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) n += 1;
-  return n;
-}
+const _utf8 = new TextDecoder();
 
 function _isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
