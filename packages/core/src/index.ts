@@ -87,7 +87,7 @@ export {
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
 export { dataBudget, listAnswerText, listAnswerTooLarge } from "./schema/list-answer.js";
-export { RESERVED_FIELD_NAMES, checkFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
+export { RESERVED_FIELD_NAMES, checkFieldNames, checkReservedFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 
 // --- state ---

@@ -32,9 +32,9 @@ export function fileUrl(flock: string, fileId: string, filename: string): string
 
 /**
  * Stores `files` on the record. The fields they write are an update like a JSON one: a
- * field JSON could not write (malformed or reserved name, unknown person field, read-only
- * data event field, any task field, a list past its bound) is the same 400 and nothing is
- * stored. A person field that JSON may write but that holds no file gets an entry in
+ * field JSON could not write (malformed or reserved name, unknown or system-generated person
+ * field, read-only data event field, any task field, a list past its bound) is the same 400
+ * and nothing is stored. A person field that JSON may write but that holds no file gets an entry in
  * `errors` (the spec's answer) and its file is not stored; when no file is left, nothing
  * is written. Linear in the number of files.
  */
@@ -87,11 +87,12 @@ export async function attachFiles(
 // --- internal ---
 
 /**
- * Why a person field cannot take a file, for `errors`; undefined for `photo` and for names
- * that are no person field at all (the update refuses those as JSON does, with a 400).
+ * Why a person field cannot take a file, for `errors`: a field JSON may write that holds no
+ * file. Undefined for `photo`, and for names JSON refuses (no person field, or a
+ * system-generated one): the update refuses those with JSON's own 400.
  */
 function _personRefusal(field: string): string | undefined {
-  if (field === PERSON_FILE_FIELD || !Object.hasOwn(PERSON_FIELDS, field)) return undefined;
+  if (field === PERSON_FILE_FIELD || !Object.hasOwn(PERSON_FIELDS, field) || PERSON_FIELDS[field] === "system") return undefined;
   return `'${field}' is not a file field of person; upload to '${PERSON_FILE_FIELD}'`;
 }
 

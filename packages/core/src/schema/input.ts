@@ -6,7 +6,7 @@
 import { badRequest } from "../errors.js";
 import { checkDataEventUpdate } from "../events/data-event-update.js";
 import { validatePersonInput } from "./person-input.js";
-import { checkFieldNames, valueProblem } from "./record-limits.js";
+import { checkFieldNames, checkReservedFieldNames, valueProblem } from "./record-limits.js";
 import { normalizeReference } from "./references.js";
 
 export { FIELD_NAME_RE } from "./record-limits.js";
@@ -27,6 +27,7 @@ export function validateInput(type: string, body: unknown, before?: Readonly<Rec
     throw badRequest("invalid body", `the body must be a JSON object of ${type} fields`);
   }
   const fields = body as Record<string, unknown>;
+  checkReservedFieldNames(Object.keys(fields));
   _checkValues(fields);
   if (type === "person") return validatePersonInput(fields);
   const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);

@@ -61,6 +61,18 @@ export function checkFieldNames(names: readonly string[]): void {
       `${_list(long)}: a field name is at most ${MAX_FIELD_NAME_LENGTH} characters long`,
     );
   }
+  checkReservedFieldNames(names);
+}
+
+/**
+ * Throws 400 `reserved field name` naming every name of `names` in `RESERVED_FIELD_NAMES`.
+ * Every type asks this first (person too), and the server asks it for a JSON body's own
+ * `__proto__` key, so JSON bodies and uploads get the same answer.
+ *
+ * @example
+ * checkReservedFieldNames(["name", "toString"]) // throws bad_request "reserved field name"
+ */
+export function checkReservedFieldNames(names: readonly string[]): void {
   const reserved = names.filter((k) => RESERVED_FIELD_NAMES.has(k));
   if (reserved.length) {
     throw badRequest(

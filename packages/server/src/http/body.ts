@@ -5,7 +5,7 @@
  * multipart bodies are read into an ordered list of parts (never an object keyed by part
  * names), stopping at `MAX_BODY_PARTS`; JSON texts are bounded before they are parsed.
  */
-import { badRequest, type FileUpload } from "@records-service/core";
+import { badRequest, checkReservedFieldNames, type FileUpload } from "@records-service/core";
 import type { Context } from "hono";
 import { checkJsonText } from "./json-scan.js";
 import { MAX_BODY_PARTS } from "./limits.js";
@@ -130,11 +130,13 @@ async function _readJson(c: Context): Promise<unknown> {
 }
 
 /**
- * Refuses `__proto__` keys anywhere (they are not field names, and plain assignment would
- * turn them into a prototype); depth and size were bounded before parsing. Iterative, so
- * the check itself cannot overflow the stack.
+ * Refuses `__proto__` keys (they are not field names, and plain assignment would turn them
+ * into a prototype): at the top level with core's own `reserved field name` answer, as an
+ * upload part of that name gets; nested, as a key. Depth and size were bounded before
+ * parsing. Iterative, so the check itself cannot overflow the stack.
  */
 function _checkShape(root: unknown): void {
+  if (typeof root === "object" && root !== null && Object.hasOwn(root, "__proto__")) checkReservedFieldNames(Object.keys(root));
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();
