@@ -86,7 +86,8 @@ export {
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
-export { dataBudget, listAnswerText, listAnswerTooLarge } from "./schema/list-answer.js";
+export { dataBudget, listAnswerText, listAnswerTooLarge, LIST_ELEMENT_MIN_OVERHEAD, ANSWER_SLICE_LENGTH } from "./schema/list-answer.js";
+export type { ListAnswerOptions } from "./schema/list-answer.js";
 export { RESERVED_FIELD_NAMES, checkFieldNames, checkReservedFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 

@@ -93,10 +93,11 @@ export interface ListQuery {
   page: number;
   pageSize: number;
   /**
-   * When set, the most the page's records may hold, counted as the length of their data's
-   * JSON text (UTF-16 code units) in page order: an adapter stops reading at the first
-   * record past it and throws `listAnswerTooLarge(records before it)`, so a page of large
-   * records is never read whole. `engine.list` sets it to `MAX_LIST_ANSWER_LENGTH`.
+   * When set, the most the page's records may hold, counted in page order as the length of
+   * each one's data as JSON text (UTF-16 code units) plus `LIST_ELEMENT_MIN_OVERHEAD`: an
+   * adapter stops reading at the first record past it and throws `listAnswerTooLarge(records
+   * before it)` (`dataBudget` does both), so a page of large records is never read whole.
+   * `engine.list` sets it to `MAX_LIST_ANSWER_LENGTH`.
    */
   maxDataLength?: number;
 }

@@ -32,9 +32,18 @@ export function listAnswerTooLarge(fit: number, limit: number = MAX_LIST_ANSWER_
 }
 
 /**
+ * What each record adds to a list answer besides its data's JSON text, at the least (the
+ * element's `_id`, `id`, `uri`, times, state ... come to about 230 characters). Storage
+ * counts it with each record, so its early refusal never refuses a page whose answer fits,
+ * and the page size it suggests is close to the one the answer allows.
+ */
+export const LIST_ELEMENT_MIN_OVERHEAD = 200;
+
+/**
  * A page reader's budget for `ListQuery.maxDataLength`: call it with each record's data
- * length (its JSON text) in page order; it throws `listAnswerTooLarge` at the first record
- * that passes `max`. Without `max` it never throws.
+ * length (its JSON text) in page order; it counts `LIST_ELEMENT_MIN_OVERHEAD` more per
+ * record and throws `listAnswerTooLarge` at the first record that passes `max`. Without
+ * `max` it never throws.
  *
  * @example
  * const take = dataBudget(query.maxDataLength);
@@ -44,7 +53,7 @@ export function dataBudget(max: number | undefined): (length: number) => void {
   let total = 0;
   let count = 0;
   return (length) => {
-    total += length;
+    total += length + LIST_ELEMENT_MIN_OVERHEAD;
     if (max !== undefined && total > max) throw listAnswerTooLarge(count, max);
     count += 1;
   };

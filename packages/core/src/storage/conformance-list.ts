@@ -7,6 +7,7 @@
  */
 import { expect } from "vitest";
 import { RecordsError } from "../errors.js";
+import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { parseListQuery } from "../query/parse.js";
 import type { Filter, ListQuery } from "../query/types.js";
 import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
@@ -100,7 +101,7 @@ export function describeListing(h: Harness): void {
       await seedFlocks(storage);
       const data = (n: number) => ({ t: "x".repeat(90 + n) }); // JSON text of 99 + n characters
       await insertAll(storage, [1, 2, 3, 4, 5].map((n) => rec(n, data(n))));
-      const length = (n: number) => JSON.stringify(data(n)).length;
+      const length = (n: number) => JSON.stringify(data(n)).length + LIST_ELEMENT_MIN_OVERHEAD;
       const all = length(1) + length(2) + length(3) + length(4) + length(5);
       const fits = await storage.listRecords(F1, "thing", query([], { pageSize: 5, maxDataLength: all }));
       expect(idsOf(fits.records)).toEqual([1, 2, 3, 4, 5].map((n) => testId(n)));
