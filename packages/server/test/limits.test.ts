@@ -102,12 +102,12 @@ const REFUSALS: Refusal[] = [
   },
   {
     name: "a record past MAX_VALUES_PER_RECORD",
-    // 5 lists of 999 entries: 5 x 1000 values; one more entry passes the bound.
-    request: () => ["POST", "/alpha/journal/", { json: { ...fields(5, (i) => list(999, i * 1000)), extra: 1 } }],
+    // Lists of 999 entries: 1000 values each; with `title`, one more value passes the bound.
+    request: () => ["POST", "/alpha/journal/", { json: { ...fields(MAX_VALUES_PER_RECORD / 1000, (i) => list(999, i * 1000)), title: "x" } }],
     status: 400,
     error: "too many values",
     detail: new RegExp(`at most ${MAX_VALUES_PER_RECORD} values .* would give it ${MAX_VALUES_PER_RECORD + 1}`),
-    atLimit: () => ["POST", "/alpha/journal/", { json: fields(5, (i) => list(999, i * 1000)) }],
+    atLimit: () => ["POST", "/alpha/journal/", { json: fields(MAX_VALUES_PER_RECORD / 1000, (i) => list(999, i * 1000)) }],
   },
   {
     name: "a record past MAX_RECORD_DATA_LENGTH, grown by updates",

@@ -7,6 +7,7 @@
  */
 import { badRequest, checkReservedFieldNames, type FileUpload } from "@records-service/core";
 import type { Context } from "hono";
+import type { AppEnv } from "./env.js";
 import { checkJsonText } from "./json-scan.js";
 import { MAX_BODY_PARTS } from "./limits.js";
 import { multipartBoundary, parseMultipart, type MultipartPart } from "./multipart.js";
@@ -18,7 +19,7 @@ export type BodyKind = "json" | "form" | "multipart" | "none" | "other";
  * The body kind. A body sent without a Content-Type is read as JSON, as clients that
  * forget the header mean it.
  */
-export function bodyKind(c: Context): BodyKind {
+export function bodyKind(c: Context<AppEnv>): BodyKind {
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type)) return "json";
   if (type === "application/x-www-form-urlencoded") return "form";
@@ -34,7 +35,7 @@ export function bodyKind(c: Context): BodyKind {
  * @example
  * const input = await readJsonObject(c); // { first_name: "Ada" }
  */
-export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+export async function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const value = await _readJson(c);
   if (value === undefined) throw badRequest("missing body", "send a JSON object as the request body");
   if (!_isPlainObject(value)) {
@@ -47,7 +48,7 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
  * An optional JSON object body: undefined when the request has none (no bytes, or only
  * whitespace); otherwise as `readJsonObject`.
  */
-export async function readOptionalJsonObject(c: Context): Promise<Record<string, unknown> | undefined> {
+export async function readOptionalJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown> | undefined> {
   const value = await _readJson(c);
   if (value === undefined) return undefined;
   if (!_isPlainObject(value)) {
@@ -61,7 +62,7 @@ export async function readOptionalJsonObject(c: Context): Promise<Record<string,
  * Values that are not strings (numbers in JSON, file parts) are left out, so a required
  * field the caller mistyped reads as missing.
  */
-export async function readFields(c: Context): Promise<Record<string, string>> {
+export async function readFields(c: Context<AppEnv>): Promise<Record<string, string>> {
   const kind = bodyKind(c);
   const fields: Record<string, string> = Object.create(null);
   if (kind === "json") {
@@ -80,7 +81,7 @@ export async function readFields(c: Context): Promise<Record<string, string>> {
  * The file parts of a multipart body as uploads, in body order. A text part, or a body with
  * no file part, is a 400: file updates take only files; other fields are sent as JSON.
  */
-export async function readFileUploads(c: Context): Promise<FileUpload[]> {
+export async function readFileUploads(c: Context<AppEnv>): Promise<FileUpload[]> {
   const uploads: FileUpload[] = [];
   const textParts = new Set<string>();
   for (const [field, part] of await _parseForm(c, "multipart")) {
@@ -101,21 +102,32 @@ export async function readFileUploads(c: Context): Promise<FileUpload[]> {
   return uploads;
 }
 
+/**
+ * The request body's bytes: as the body limit buffered them (no copy), else read once.
+ *
+ * @example
+ * const bytes = await readBodyBytes(c); // Uint8Array, empty for no body
+ */
+export async function readBodyBytes(c: Context<AppEnv>): Promise<Uint8Array> {
+  const buffered = c.get("rawBody");
+  if (buffered) return buffered;
+  try {
+    return new Uint8Array(await c.req.arrayBuffer());
+  } catch {
+    throw badRequest("unreadable body", "the request body could not be read");
+  }
+}
+
 /** The 400 for a body whose Content-Type the path does not read. */
-export function unsupportedBody(c: Context, accepted: string): Error {
+export function unsupportedBody(c: Context<AppEnv>, accepted: string): Error {
   const type = (c.req.header("content-type") ?? "").slice(0, 100);
   return badRequest("unsupported content type", `Content-Type ${JSON.stringify(type)} is not accepted here; send ${accepted}`);
 }
 
 // --- internal ---
 
-async function _readJson(c: Context): Promise<unknown> {
-  let text: string;
-  try {
-    text = await c.req.text();
-  } catch {
-    throw badRequest("unreadable body", "the request body could not be read");
-  }
+async function _readJson(c: Context<AppEnv>): Promise<unknown> {
+  const text = _utf8.decode(await readBodyBytes(c));
   if (text.trim() === "") return undefined;
   checkJsonText(text);
   let value: unknown;
@@ -158,13 +170,8 @@ type _Part = [name: string, value: string | MultipartPart];
  * The parts of a form-encoded or multipart body, in order: a text field's value as text, a
  * file as its part. Both readers stop at `MAX_BODY_PARTS` before doing more work.
  */
-async function _parseForm(c: Context, kind: "form" | "multipart"): Promise<_Part[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await c.req.arrayBuffer());
-  } catch {
-    throw badRequest("unreadable body", "the request body could not be read");
-  }
+async function _parseForm(c: Context<AppEnv>, kind: "form" | "multipart"): Promise<_Part[]> {
+  const bytes = await readBodyBytes(c);
   if (kind === "multipart") {
     const parts = parseMultipart(bytes, multipartBoundary(c.req.header("content-type") ?? ""), MAX_BODY_PARTS);
     return parts.map((p) => [p.name, p.filename === undefined ? _utf8.decode(p.body) : p]);

@@ -23,7 +23,7 @@ export const MAX_JSON_DEPTH = 32;
 
 /**
  * Most values in one JSON body (the root, every list entry and every object member),
- * counted before parsing. A record holds at most 5,000 (core's `MAX_VALUES_PER_RECORD`);
+ * counted before parsing. A record holds at most 2,000 (core's `MAX_VALUES_PER_RECORD`);
  * 20,000 of the costliest kind parse in about 10 ms.
  */
 export const MAX_JSON_VALUES = 20_000;

@@ -8,6 +8,7 @@
  */
 import { RecordsError } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/env.js";
 import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js";
 
 export { DEFAULT_BODY_LIMIT_BYTES } from "../http/limits.js";
@@ -16,12 +17,13 @@ export { DEFAULT_BODY_LIMIT_BYTES } from "../http/limits.js";
  * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`
  * (multipart) or the smaller of `maxBytes` and `MAX_JSON_BODY_BYTES` (any other body).
  * A declared length over the limit is refused before any byte is read; otherwise the body
- * is read up to the limit and handed on as a buffered copy.
+ * is read up to the limit and handed on as a buffered copy (also as `rawBody`, which the
+ * body readers use as it is).
  *
  * @example
  * app.use(createBodyLimit(1024 * 1024));
  */
-export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler {
+export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler<AppEnv> {
   return async function bodyLimit(c, next) {
     // A GET or HEAD request never carries a body here (a fetch Request cannot hold one, and
     // @hono/node-server drops it), so `raw.body` is null for them. Not asking for it keeps
@@ -55,6 +57,7 @@ export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): Mi
       buffered.set(chunk, offset);
       offset += chunk.byteLength;
     }
+    c.set("rawBody", buffered);
     const headers = new Headers(c.req.raw.headers);
     headers.set("content-length", String(size));
     headers.delete("transfer-encoding");
