@@ -86,7 +86,14 @@ export {
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
-export { dataBudget, listAnswerText, listAnswerTooLarge, LIST_ELEMENT_MIN_OVERHEAD, ANSWER_SLICE_LENGTH } from "./schema/list-answer.js";
+export {
+  dataBudget,
+  isListAnswerTooLarge,
+  listAnswerText,
+  listAnswerTooLarge,
+  LIST_ELEMENT_MIN_OVERHEAD,
+  ANSWER_SLICE_LENGTH,
+} from "./schema/list-answer.js";
 export type { ListAnswerOptions } from "./schema/list-answer.js";
 export { RESERVED_FIELD_NAMES, checkFieldNames, checkReservedFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
@@ -243,7 +250,7 @@ export { relatedContactUri, isContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---
-export { TASK_TYPE, ACTIVE_TASK_STATES } from "./tasks/types.js";
+export { TASK_TYPE, ACTIVE_TASK_STATES, TASK_CHUNK_DATA_LENGTH } from "./tasks/types.js";
 export type { TaskState, TaskCounts, TaskView, TaskStep, TaskKind } from "./tasks/types.js";
 export {
   createTask,

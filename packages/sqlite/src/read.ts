@@ -19,7 +19,7 @@ export interface RecordReader {
   getDisplayValues(flock: string, keys: RecordKey[]): DisplayValueRow[];
   /** The page's rows, data still JSON text (see `parseRows`), and the total. */
   listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
-  listReferencing(flock: string, uri: string, limit: number): StoredRecord[];
+  listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
   summarizeTypes(flock: string): TypeSummary[];
 }
 
@@ -213,12 +213,13 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       return { total, records: rows };
     },
 
-    listReferencing(flock, uri, limit) {
+    listReferencing(flock, uri, limit, maxDataLength) {
       if (limit <= 0) return [];
-      const rows = rowsOf(
+      const rows = pageRowsOf(
         sql`SELECT c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
             WHERE f.target = ${uri} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${limit}`,
+        maxDataLength,
       ) as (RecordRow & { type: string })[];
       return rows.map((row) => toStoredRecord(row, flock, row.type));
     },

@@ -39,6 +39,11 @@ export function listAnswerTooLarge(fit: number, limit: number = MAX_LIST_ANSWER_
  */
 export const LIST_ELEMENT_MIN_OVERHEAD = 200;
 
+/** True for the error `listAnswerTooLarge` makes (a reader's budget was passed). */
+export function isListAnswerTooLarge(e: unknown): boolean {
+  return e instanceof RecordsError && e.code === "bad_request" && e.message === "answer too large";
+}
+
 /**
  * A page reader's budget for `ListQuery.maxDataLength`: call it with each record's data
  * length (its JSON text) in page order; it counts `LIST_ELEMENT_MIN_OVERHEAD` more per

@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { F1, F2, idsOf, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
+import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import type { StoredRecord } from "./types.js";
 
 /** Declares the record tests. */
@@ -241,6 +242,17 @@ export function describeRecords(h: Harness): void {
       expect(found).toHaveLength(2);
       for (const id of idsOf(found)) expect([2, 3, 4, 5].map((n) => testId(n))).toContain(id);
       expect(await s.listReferencing(F1, `/${F1}/person/${testId(50)}/`, 10)).toEqual([]);
+    });
+
+    h.it("stops at maxDataLength with the 400 `answer too large`", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const uri = `/${F1}/person/${testId(1)}/`;
+      const data = { contact_ref: uri, t: "x".repeat(500) };
+      await insertAll(s, [2, 3, 4].map((n) => rec(n, data)));
+      const each = JSON.stringify(data).length + LIST_ELEMENT_MIN_OVERHEAD;
+      expect(await s.listReferencing(F1, uri, 10, 3 * each)).toHaveLength(3);
+      await expect(s.listReferencing(F1, uri, 10, 3 * each - 1)).rejects.toMatchObject({ code: "bad_request", message: "answer too large" });
     });
   });
 
