@@ -34,6 +34,8 @@ const PING_BOUND_MS = 100;
 const TOKEN = "b".repeat(64);
 const AT = "2026-01-15T10:00:00.000000";
 const MIB = 1024 * 1024;
+// In memory-backed storage where there is one: SQLite writes synchronously, so a disk
+// busy with other processes' writes would show up as blocking that is not the server's.
 const tmp = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "records-stall-"));
 const db = join(tmp, "records.db");
 let server: CliProcess;
