@@ -7,9 +7,9 @@
  * What is measured is the server's event-loop blocking, not its throughput: the pings come
  * from a process of their own, the bodies are encoded before the clock starts, the server
  * is warmed up first, and on a machine whose cores are shared with other work the bound
- * grows by the CPU contention this process measures just before (the wall time of 20 ms of
- * CPU work, divided by 20 ms; 1 on an idle machine). A stall like the ones the limits
- * remove (a second and more) fails at any contention.
+ * grows by the CPU contention this process measures just before and after (the wall time
+ * of 20 ms of CPU work, divided by 20 ms; 1 on an idle machine). A stall like the ones the
+ * limits remove (a second and more) fails at any contention.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -46,8 +46,9 @@ let _pinger: Awaited<ReturnType<typeof _startPinger>>;
 type Request = { method: string; path: string; body?: Uint8Array; type?: string };
 type WorstCase = { name: string; request: () => Promise<Request>; status: number };
 
-/** Ids of the records the cases read and write, seeded straight into the file. */
-const ids = { journal: id(1), referencing: id(2), bigPage: "membership", densePage: "activity" };
+/** Ids of the records the cases read and write, and the types of the pages they list: seeded straight into the file. */
+const ids = { journal: id(1), referencing: id(2) };
+const pages = { big: "payment_plan", dense: "activity" };
 
 beforeAll(async () => {
   await _seed();
@@ -109,17 +110,17 @@ const WORST_CASES: WorstCase[] = [
   },
   {
     name: "the largest list answer: 4 records of 1 MiB, just under MAX_LIST_ANSWER_LENGTH",
-    request: async () => ({ method: "GET", path: `/api/v1/demo/${ids.bigPage}/?page_size=4` }),
+    request: async () => ({ method: "GET", path: `/api/v1/demo/${pages.big}/?page_size=4` }),
     status: 200,
   },
   {
     name: "a list page past MAX_LIST_ANSWER_LENGTH: 1,500 records of 1 MiB asked (storage stops at 4)",
-    request: async () => ({ method: "GET", path: `/api/v1/demo/${ids.bigPage}/?page_size=1500&include_deleted=Y` }),
+    request: async () => ({ method: "GET", path: `/api/v1/demo/${pages.big}/?page_size=1500&include_deleted=Y` }),
     status: 400,
   },
   {
     name: "a list answer dense with values: 600 records of 1,994 nested empty objects (1.2 M values)",
-    request: async () => ({ method: "GET", path: `/api/v1/demo/${ids.densePage}/?page_size=600` }),
+    request: async () => ({ method: "GET", path: `/api/v1/demo/${pages.dense}/?page_size=600` }),
     status: 200,
   },
   {
@@ -132,13 +133,15 @@ const WORST_CASES: WorstCase[] = [
 describe("no request stalls the server: pings answer within 100 ms during each worst case", () => {
   it.each(WORST_CASES)("$name", async (c) => {
     const requests = [await c.request(), await c.request()];
-    const contention = _contention();
-    const bound = PING_BOUND_MS * Math.max(1, contention);
+    const before = _contention();
     const { pings, result: statuses } = await _pingWhile(async () => {
       const out: number[] = [];
       for (const r of requests) out.push(await _send(r));
       return out;
     });
+    // Measured on both sides of the case: the machine's load moves while it runs.
+    const contention = Math.max(before, _contention());
+    const bound = PING_BOUND_MS * Math.max(1, contention);
     const figures = `pings ${pings.join(", ")} ms; max ${Math.max(...pings)} ms; contention ${contention.toFixed(2)}; bound ${Math.round(bound)} ms`;
     console.log(`${c.name}: ${figures}`);
     expect(statuses, figures).toEqual([c.status, c.status]);
@@ -301,9 +304,9 @@ async function _seed(): Promise<void> {
     await insert([record(ids.referencing, "journal", Object.fromEntries(orgs.map((o, i) => [`r${i}`, `/demo/organisation/${o.id}/`])))]);
     // The largest answer: four records whose answer is just under the bound; then more.
     const quarter = MAX_LIST_ANSWER_LENGTH / 4 - 2000;
-    for (let i = 0; i < 8; i++) await insert([record(id(2000 + i), ids.bigPage, _bigData(i < 4 ? quarter : MAX_RECORD_DATA_LENGTH - 1000))]);
+    for (let i = 0; i < 8; i++) await insert([record(id(2000 + i), pages.big, _bigData(i < 4 ? quarter : MAX_RECORD_DATA_LENGTH - 1000))]);
     // Records as dense with values as a record may be: nested lists of empty objects.
-    const dense = Array.from({ length: 600 }, (_, i) => record(id(3000 + i), ids.densePage, { a: [new Array(999).fill({}), new Array(995).fill({})], n: i }));
+    const dense = Array.from({ length: 600 }, (_, i) => record(id(3000 + i), pages.dense, { a: [new Array(999).fill({}), new Array(995).fill({})], n: i }));
     for (let i = 0; i < dense.length; i += 100) await insert(dense.slice(i, i + 100));
   } finally {
     await storage.close();
