@@ -76,7 +76,7 @@ export interface ListAnswerOptions {
 }
 
 /** How much answer text `listAnswerText` writes between two `pause` calls. */
-export const ANSWER_SLICE_LENGTH = 256 * 1024;
+export const ANSWER_SLICE_LENGTH = 64 * 1024;
 
 /**
  * The list wrapper of `page` (as `toListWrapper` shapes it) as JSON text. Throws
