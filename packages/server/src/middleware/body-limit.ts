@@ -38,35 +38,48 @@ export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): Mi
     const declared = Number(c.req.header("content-length"));
     if (Number.isFinite(declared) && declared > limit) throw tooLarge();
 
+    // Each chunk is copied as it arrives, into a buffer of the declared size when there is
+    // one: a 10 MiB body is never copied in one synchronous step.
     const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
+    let buffer = new Uint8Array(Number.isFinite(declared) && declared > 0 ? declared : 64 * 1024);
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
+      if (size + value.byteLength > limit) {
         await reader.cancel().catch(() => undefined);
         throw tooLarge();
       }
-      chunks.push(value);
+      if (size + value.byteLength > buffer.byteLength) buffer = _grown(buffer, size, size + value.byteLength, limit);
+      buffer.set(value, size);
+      size += value.byteLength;
     }
-    const buffered = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      buffered.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const buffered = buffer.subarray(0, size);
     c.set("rawBody", buffered);
     const headers = new Headers(c.req.raw.headers);
     headers.set("content-length", String(size));
     headers.delete("transfer-encoding");
-    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: buffered, signal: c.req.raw.signal });
+    // The body readers take `rawBody`; the request keeps a body for any other reader, as a
+    // stream, which the platform does not copy unless it is read.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(buffered);
+        controller.close();
+      },
+    });
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: stream, signal: c.req.raw.signal, duplex: "half" } as RequestInit);
     return next();
   };
 }
 
 // --- internal ---
+
+/** `buffer` (its first `used` bytes) in a larger one holding at least `needed`: doubled, at most `limit`. */
+function _grown(buffer: Uint8Array, used: number, needed: number, limit: number): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(Math.min(limit, Math.max(needed, buffer.byteLength * 2)));
+  grown.set(buffer.subarray(0, used));
+  return grown;
+}
 
 function _tooLarge(maxBytes: number): RecordsError {
   return new RecordsError(

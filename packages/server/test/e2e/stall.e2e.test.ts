@@ -8,8 +8,8 @@
  * from a process of their own, the bodies are encoded before the clock starts and the
  * server is warmed up first. On a machine whose cores are shared with other work a ping can
  * wait for a core rather than for the server, so a ping counts as blocked for the smaller of
- * its wall time and the CPU time the server process used meanwhile (read from
- * /proc/PID/stat, 10 ms ticks). Where /proc is missing, the bound grows instead by the CPU
+ * its wall time and the CPU time the server's main thread used meanwhile (read from
+ * /proc/PID/task/PID/stat, 10 ms ticks). Where /proc is missing, the bound grows instead by the CPU
  * contention measured around the case (the wall time of 20 ms of CPU work over 20 ms). A
  * stall like the ones the limits remove (a second and more) fails either way.
  */
@@ -220,7 +220,7 @@ async function _pingWhile<T>(work: () => Promise<T>): Promise<{ pings: _Ping[]; 
   return { pings: JSON.parse(await _pinger.next()) as _Ping[], result };
 }
 
-/** One ping: its wall time, and the server's CPU time meanwhile (null without /proc). */
+/** One ping: its wall time, and the CPU time of the server's main thread meanwhile (null without /proc). */
 type _Ping = { wall: number; cpu: number | null };
 
 /** The granularity of /proc's CPU times: 100 ticks a second. */
@@ -230,10 +230,12 @@ const _TICK_MS = 10;
 const _PINGER = `
 const { readFileSync } = require("node:fs");
 const url = process.argv[1] + "/api/v1/ping/";
-const stat = "/proc/" + process.argv[2] + "/stat";
+// The main thread's own times (its thread id is the process id): the event loop's CPU,
+// without the checkpointer's thread or the garbage collector's helpers.
+const stat = "/proc/" + process.argv[2] + "/task/" + process.argv[2] + "/stat";
 let pings = null;
 let stopAt = Infinity;
-// The server's user + system CPU time in ms, or null where /proc cannot tell.
+// The server main thread's user + system CPU time in ms, or null where /proc cannot tell.
 const cpu = () => {
   try {
     const text = readFileSync(stat, "utf8");
