@@ -36,6 +36,14 @@ export {
   MAX_VALUE_LENGTH,
   MAX_VALUES_PER_FILTER,
   MAX_FIELD_NAME_LENGTH,
+  MAX_LIST_ENTRIES,
+  MAX_FIELDS_PER_RECORD,
+  MAX_VALUES_PER_RECORD,
+  MAX_RECORD_DATA_LENGTH,
+  MAX_FILE_NAME_LENGTH,
+  MAX_CONTENT_TYPE_LENGTH,
+  MAX_LIST_ANSWER_LENGTH,
+  MAX_DISPLAY_VALUE_LENGTH,
 } from "./query/limits.js";
 export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
 export { toEntries } from "./query/entries.js";
@@ -67,7 +75,7 @@ export { PERSON_KIND_EXPECTS, validatePersonInput } from "./schema/person-input.
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
-export { DISPLAY_FIELDS, displayValueOf } from "./schema/display.js";
+export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue } from "./schema/display.js";
 export {
   recordUri,
   holdsReference,
@@ -78,6 +86,16 @@ export {
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
+export {
+  dataBudget,
+  isListAnswerTooLarge,
+  listAnswerText,
+  listAnswerTooLarge,
+  LIST_ELEMENT_MIN_OVERHEAD,
+  ANSWER_SLICE_LENGTH,
+} from "./schema/list-answer.js";
+export type { ListAnswerOptions } from "./schema/list-answer.js";
+export { RESERVED_FIELD_NAMES, checkFieldNames, checkReservedFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 
 // --- state ---
@@ -114,6 +132,7 @@ export type {
   LimitChange,
   StoredRecord,
   StoredFile,
+  DisplayValueRow,
   TypeSummary,
   RecordWrite,
   ChangeSet,
@@ -235,7 +254,7 @@ export { relatedContactUri, isContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---
-export { TASK_TYPE, ACTIVE_TASK_STATES } from "./tasks/types.js";
+export { TASK_TYPE, ACTIVE_TASK_STATES, TASK_CHUNK_DATA_LENGTH } from "./tasks/types.js";
 export type { TaskState, TaskCounts, TaskView, TaskStep, TaskKind } from "./tasks/types.js";
 export {
   createTask,

@@ -10,7 +10,7 @@
 export { createApp, type AppOptions } from "./app.js";
 export type { AppEnv } from "./http/env.js";
 export type { LogSink } from "./middleware/access-log.js";
-export { DEFAULT_BODY_LIMIT_BYTES } from "./middleware/body-limit.js";
+export { DEFAULT_BODY_LIMIT_BYTES, MAX_BODY_PARTS, MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "./http/limits.js";
 
 // --- accounts ---
 export {

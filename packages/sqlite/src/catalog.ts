@@ -3,7 +3,10 @@
  * Small integer ids for collections (flock + resource type) and for their data field names,
  * cached in memory. Only ids read from or written to the database are cached, and a miss
  * always asks the database, so another process adding a field is seen. `forget()` drops the
- * cache after a rolled-back transaction that may have created ids.
+ * cache after a rolled-back transaction that may have created ids. Open types let clients
+ * invent field names, so the field cache holds at most `FIELD_CACHE_SIZE` ids: past it, it
+ * starts over (a miss costs one indexed lookup), and memory stays flat however many names
+ * the `fields` table gathers.
  */
 import type Database from "better-sqlite3";
 
@@ -19,7 +22,12 @@ export interface Catalog {
   ensureField(cid: number, name: string): number;
   /** Drops every cached id. */
   forget(): void;
+  /** How many field ids are cached now (at most `FIELD_CACHE_SIZE`). */
+  cachedFieldCount(): number;
 }
+
+/** Most field ids kept in memory, over all collections. */
+export const FIELD_CACHE_SIZE = 50_000;
 
 /** A catalog over the `collections` and `fields` tables. */
 export function createCatalog(client: Database.Database): Catalog {
@@ -32,6 +40,16 @@ export function createCatalog(client: Database.Database): Catalog {
 
   const collections = new Map<string, number>();
   const fieldMaps = new Map<number, Map<string, number>>();
+  let cachedFields = 0;
+
+  const cacheField = (cid: number, name: string, fid: number): void => {
+    if (cachedFields >= FIELD_CACHE_SIZE) {
+      fieldMaps.clear();
+      cachedFields = 0;
+    }
+    fieldsOf(cid).set(name, fid);
+    cachedFields += 1;
+  };
 
   const collectionId = (flock: string, type: string): number | undefined => {
     const key = `${flock}\u0000${type}`;
@@ -54,7 +72,7 @@ export function createCatalog(client: Database.Database): Catalog {
     let fid = m.get(name);
     if (fid === undefined) {
       fid = selField.get(cid, name)?.fid;
-      if (fid !== undefined) m.set(name, fid);
+      if (fid !== undefined) cacheField(cid, name, fid);
     }
     return fid;
   };
@@ -73,12 +91,14 @@ export function createCatalog(client: Database.Database): Catalog {
       const fid = fieldId(cid, name);
       if (fid !== undefined) return fid;
       const created = Number(insField.run(cid, name).lastInsertRowid);
-      fieldsOf(cid).set(name, created);
+      cacheField(cid, name, created);
       return created;
     },
     forget() {
       collections.clear();
       fieldMaps.clear();
+      cachedFields = 0;
     },
+    cachedFieldCount: () => cachedFields,
   };
 }

@@ -2,7 +2,8 @@
  * @module driver
  * `createSqliteStorage`: core's `Storage` on one better-sqlite3 connection. Every method
  * runs synchronously inside and returns a settled promise, so the engine's async code
- * works unchanged; `apply` is one transaction.
+ * works unchanged; `apply` is one transaction. A file database's write-ahead log is copied
+ * back by a worker thread (`checkpointer`), so no request waits for it.
  */
 import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import { createAccountCache } from "./account-cache.js";
@@ -10,9 +11,10 @@ import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
 import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
+import { startCheckpointer } from "./checkpointer.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
-import { createRecordReader } from "./read.js";
+import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
 import { createOutboxStore } from "./outbox.js";
 import { createApplier } from "./write.js";
@@ -32,6 +34,8 @@ export interface SqliteStorageOptions extends OpenOptions {
  */
 export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const db = openDatabase(opts);
+  // A file in WAL mode: its log is copied back off the main thread (see checkpointer).
+  const checkpointer = opts.path !== ":memory:" && !opts.readonly ? startCheckpointer(opts.path) : undefined;
   const catalog = createCatalog(db.$client);
   const accounts = createAccountStore(db);
   const watch = createChangeWatch(db.$client, { now: opts.now });
@@ -66,7 +70,11 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     putSetting: _async(accounts.putSetting),
     getRecord: _async(reader.getRecord),
     getRecords: _async(reader.getRecords),
-    listRecords: _async(reader.listRecords),
+    getDisplayValues: _async(reader.getDisplayValues),
+    listRecords: async (flock, type, query) => {
+      const page = reader.listRecordRows(flock, type, query);
+      return { total: page.total, records: await parseRows(page.records, flock, type) };
+    },
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
@@ -84,9 +92,10 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
     changeGeneration: watch.generation,
-    close: _async(() => {
+    close: async () => {
+      await checkpointer?.stop();
       if (db.$client.open) db.$client.close();
-    }),
+    },
   };
 }
 

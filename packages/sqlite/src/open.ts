@@ -52,6 +52,8 @@ export function openDatabase(opts: OpenOptions): Db {
       // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: one create dirties ~90
       // index pages, and a longer WAL writes each hot page back once per checkpoint instead
       // of once per few commits (creates 2x faster on a 100k-person file; docs/performance.md).
+      // The storage's checkpointer thread normally copies the log long before; this
+      // commit-time checkpoint is the fallback (CLI commands, a failed worker).
       client.pragma("wal_autocheckpoint = 10000");
     }
     client.pragma("temp_store = MEMORY");

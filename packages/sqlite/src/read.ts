@@ -3,7 +3,7 @@
  * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
+import { dataBudget, type DisplayValueRow, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import type { FieldIdLookup } from "@records-service/sql";
@@ -16,8 +16,11 @@ import { createStatementCache } from "./statement-cache.js";
 export interface RecordReader {
   getRecord(flock: string, type: string, id: string): StoredRecord | undefined;
   getRecords(flock: string, keys: RecordKey[]): StoredRecord[];
-  listRecords(flock: string, type: string, query: ListQuery): ListPage<StoredRecord>;
-  listReferencing(flock: string, uri: string, limit: number): StoredRecord[];
+  /** The display values of `getRecords`'s records, without reading their data. */
+  getDisplayValues(flock: string, keys: RecordKey[]): DisplayValueRow[];
+  /** The page's rows, data still JSON text (see `parseRows`), and the total. */
+  listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
+  listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
   summarizeTypes(flock: string): TypeSummary[];
 }
 
@@ -46,6 +49,32 @@ export function toStoredRecord(row: RecordRow, flock: string, type: string): Sto
     version: row.version,
   };
 }
+
+/**
+ * The stored records of `rows`, parsed a slice at a time: after each `PARSE_SLICE_LENGTH`
+ * of JSON text the event loop gets a turn, so a page of large records never blocks other
+ * requests for long (the rows were read before, in one statement).
+ *
+ * @example
+ * const { total, records: rows } = reader.listRecordRows(flock, type, query);
+ * const records = await parseRows(rows, flock, type);
+ */
+export async function parseRows(rows: readonly RecordRow[], flock: string, type: string): Promise<StoredRecord[]> {
+  const out: StoredRecord[] = [];
+  let since = 0;
+  for (const row of rows) {
+    if (since > PARSE_SLICE_LENGTH) {
+      since = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    out.push(toStoredRecord(row, flock, type));
+    since += row.data.length;
+  }
+  return out;
+}
+
+/** How much JSON text `parseRows` parses between two turns of the event loop. */
+export const PARSE_SLICE_LENGTH = 64 * 1024;
 
 /** The reader for one connection. */
 export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
@@ -81,6 +110,19 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
   const rowsOf = (query: SQL): RecordRow[] => {
     const { statement, params } = prepared(query);
     return statement.all(...params) as RecordRow[];
+  };
+
+  /** A page's rows, read one by one so that reading stops at the first row past `maxDataLength`. */
+  const pageRowsOf = (query: SQL, maxDataLength: number | undefined): RecordRow[] => {
+    if (maxDataLength === undefined) return rowsOf(query);
+    const { statement, params } = prepared(query);
+    const take = dataBudget(maxDataLength);
+    const rows: RecordRow[] = [];
+    for (const row of statement.iterate(...params) as IterableIterator<RecordRow>) {
+      take(row.data.length);
+      rows.push(row);
+    }
+    return rows;
   };
 
   const countOf = (query: SQL): number => {
@@ -119,14 +161,8 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     },
 
     getRecords(flock, keys) {
-      const byType = new Map<string, Set<string>>();
-      for (const k of keys) {
-        let ids = byType.get(k.type);
-        if (!ids) byType.set(k.type, (ids = new Set()));
-        ids.add(k.id);
-      }
       const found = new Map<string, StoredRecord>();
-      for (const [type, ids] of byType) {
+      for (const [type, ids] of _idsByType(keys)) {
         const cid = catalog.collectionId(flock, type);
         if (cid === undefined) continue;
         const rows = db
@@ -145,7 +181,22 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       return [...out.values()];
     },
 
-    listRecords(flock, type, query) {
+    getDisplayValues(flock, keys) {
+      const out: DisplayValueRow[] = [];
+      for (const [type, ids] of _idsByType(keys)) {
+        const cid = catalog.collectionId(flock, type);
+        if (cid === undefined) continue;
+        const rows = db
+          .select({ id: records.id, displayValue: records.displayValue })
+          .from(records)
+          .where(and(eq(records.cid, cid), inArray(records.id, [...ids])))
+          .all();
+        for (const row of rows) out.push({ type, id: row.id, displayValue: row.displayValue });
+      }
+      return out;
+    },
+
+    listRecordRows(flock, type, query) {
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return { total: 0, records: [] };
       const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
@@ -157,18 +208,19 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       // Past the middle, read from the end so the last page costs what the first does.
       const fromEnd = total - offset - limit;
       const pageOf = (at: { limit: number; offset: number; fromEnd: boolean }) =>
-        rowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at));
+        pageRowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at), query.maxDataLength);
       const rows =
         fromEnd < offset ? pageOf({ limit, offset: fromEnd, fromEnd: true }).reverse() : pageOf({ limit, offset, fromEnd: false });
-      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+      return { total, records: rows };
     },
 
-    listReferencing(flock, uri, limit) {
+    listReferencing(flock, uri, limit, maxDataLength) {
       if (limit <= 0) return [];
-      const rows = rowsOf(
+      const rows = pageRowsOf(
         sql`SELECT c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
             WHERE f.target = ${uri} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${limit}`,
+        maxDataLength,
       ) as (RecordRow & { type: string })[];
       return rows.map((row) => toStoredRecord(row, flock, row.type));
     },
@@ -183,6 +235,17 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
 }
 
 // --- internal ---
+
+/** The wanted ids grouped by type, each once. */
+function _idsByType(keys: readonly RecordKey[]): Map<string, Set<string>> {
+  const byType = new Map<string, Set<string>>();
+  for (const k of keys) {
+    let ids = byType.get(k.type);
+    if (!ids) byType.set(k.type, (ids = new Set()));
+    ids.add(k.id);
+  }
+  return byType;
+}
 
 /**
  * Up to this many deleted records in a collection, a live-only count is the count of every

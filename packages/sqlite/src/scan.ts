@@ -5,7 +5,7 @@
  * most once even when the task's own writes change which records match (updates keep
  * their `rid`). The filters are compiled exactly as for lists (the shared compiler).
  */
-import { badRequest, type ScanPage, type ScanQuery } from "@records-service/core";
+import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type ScanPage, type ScanQuery } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import type { FieldIdLookup } from "@records-service/sql";
@@ -15,7 +15,7 @@ import { toStoredRecord, type RecordRow } from "./read.js";
 import { createStatementCache } from "./statement-cache.js";
 
 /** The synchronous scan of one connection (the Storage wrapper makes it async). */
-export type Scanner = (flock: string, type: string, query: ScanQuery, after: string | null, limit: number) => ScanPage;
+export type Scanner = (flock: string, type: string, query: ScanQuery, after: string | null, limit: number, maxDataLength?: number) => ScanPage;
 
 /**
  * Most `rid`s one step walks. A selective filter would otherwise walk the whole
@@ -31,7 +31,7 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
   const nextRid = db.$client.prepare<[number, number], { rid: number | null }>(
     "SELECT min(rid) AS rid FROM records WHERE cid = ? AND rid > ?",
   );
-  return (flock, type, query, after, limit) => {
+  return (flock, type, query, after, limit, maxDataLength) => {
     const from = _parseCursor(after);
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { records: [], cursor: null };
@@ -43,8 +43,20 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
     const { statement, params } = prepared(
       sql`SELECT r.rid, ${_COLUMNS} FROM records r WHERE ${where} AND r.rid > ${from} AND r.rid <= ${to} ORDER BY r.rid LIMIT ${take + 1}`,
     );
-    const rows = statement.all(...params) as (RecordRow & { rid: number })[];
+    // Read row by row: a step of large records ends at `maxDataLength` (the first is always taken).
+    const rows: (RecordRow & { rid: number })[] = [];
+    let length = 0;
+    let cut = false;
+    for (const row of statement.iterate(...params) as IterableIterator<RecordRow & { rid: number }>) {
+      length += row.data.length + LIST_ELEMENT_MIN_OVERHEAD;
+      if (maxDataLength !== undefined && rows.length > 0 && rows.length < take && length > maxDataLength) {
+        cut = true;
+        break;
+      }
+      rows.push(row);
+    }
     const records = rows.slice(0, take).map((row) => toStoredRecord(row, flock, type));
+    if (cut) return { records, cursor: String(rows.at(-1)!.rid) };
     if (rows.length > take) return { records, cursor: String(rows[take - 1]!.rid) };
     // The window is walked: go on from the collection's next record past it, if any.
     const next = nextRid.get(cid, to)?.rid ?? null;

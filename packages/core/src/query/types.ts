@@ -92,6 +92,14 @@ export interface ListQuery {
   /** 1-based. */
   page: number;
   pageSize: number;
+  /**
+   * When set, the most the page's records may hold, counted in page order as the length of
+   * each one's data as JSON text (UTF-16 code units) plus `LIST_ELEMENT_MIN_OVERHEAD`: an
+   * adapter stops reading at the first record past it and throws `listAnswerTooLarge(records
+   * before it)` (`dataBudget` does both), so a page of large records is never read whole.
+   * `engine.list` sets it to `MAX_LIST_ANSWER_LENGTH`.
+   */
+  maxDataLength?: number;
 }
 
 /** Result of a list: the page plus the total count of matches. */

@@ -3,6 +3,7 @@
  * Create: validate the body for the type, complete and derive the data, insert version 1.
  */
 import { validateInput } from "../schema/input.js";
+import { checkRecordLimits } from "../schema/record-limits.js";
 import { transition } from "../state/transitions.js";
 import type { StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
@@ -23,6 +24,7 @@ export async function createRecord(
   const state = transition(null, "create");
   const now = formatTimestamp(ctx.clock.now());
   const { data, displayValue } = derive(type, fields);
+  checkRecordLimits(type, data);
   const record: StoredRecord = {
     id: ctx.ids(),
     flock,

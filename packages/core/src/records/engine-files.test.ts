@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_DISPLAY_VALUE_LENGTH } from "../query/limits.js";
 import { fileUrl } from "./files.js";
 import { rejection, setup } from "./test-helpers.js";
 import type { FileUpload } from "./types.js";
@@ -25,21 +26,21 @@ describe("attachFiles", () => {
     expect(Array.from(stored!.bytes)).toEqual([1, 2, 3]);
   });
 
-  it("refuses other person fields in errors, storing the rest", async () => {
+  it("reports other person fields in errors, storing the rest", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
-    const res = await engine.attachFiles("demo", "person", p.id, [upload("cv"), upload("photo")]);
-    expect(Object.keys(res.errors)).toEqual(["cv"]);
-    expect(res.errors.cv).toContain("photo");
+    const res = await engine.attachFiles("demo", "person", p.id, [upload("notes"), upload("photo")]);
+    expect(Object.keys(res.errors)).toEqual(["notes"]);
+    expect(res.errors.notes).toContain("photo");
     expect(Object.keys(res.updates)).toEqual(["photo"]);
     expect(res.files).toHaveLength(1);
-    expect((await storage.getRecord("demo", "person", p.id))?.data.cv).toBeUndefined();
+    expect((await storage.getRecord("demo", "person", p.id))?.data.notes).toBeNull();
   });
 
   it("writes nothing when every file is refused", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
-    const res = await engine.attachFiles("demo", "person", p.id, [upload("cv")]);
+    const res = await engine.attachFiles("demo", "person", p.id, [upload("notes")]);
     expect(res).toMatchObject({ updates: {}, files: [], record: p });
     expect(await storage.getRecord("demo", "person", p.id)).toEqual(p);
   });
@@ -61,12 +62,13 @@ describe("attachFiles", () => {
     expect(res.record.data).toEqual({ files: ["/files/v1/demo/old/x.pdf", a, b], other: [c] });
   });
 
-  it("refuses malformed field names on open types", async () => {
-    const { engine } = await setup();
+  it("refuses malformed field names on open types as JSON does, storing nothing", async () => {
+    const { engine, storage } = await setup();
     const j = await engine.create("demo", "journal", {});
-    const res = await engine.attachFiles("demo", "journal", j.id, [upload("bad-name"), upload("ok")]);
-    expect(Object.keys(res.errors)).toEqual(["bad-name"]);
-    expect(Object.keys(res.updates)).toEqual(["ok"]);
+    const err = await rejection(engine.attachFiles("demo", "journal", j.id, [upload("bad-name"), upload("ok")]));
+    expect(err).toMatchObject({ code: "bad_request", message: "invalid field name" });
+    expect(err.detail).toContain('"bad-name"');
+    expect(await storage.getRecord("demo", "journal", j.id)).toEqual(j);
   });
 
   it("defaults an empty file name and content type", async () => {
@@ -88,7 +90,10 @@ describe("attachFiles", () => {
 });
 
 describe("toSingle", () => {
-  it("expands same-flock references in scalar fields with one getRecords call", async () => {
+  it.each([
+    ["getDisplayValues", false],
+    ["getRecords (an adapter without getDisplayValues)", true],
+  ])("expands same-flock references in scalar fields with one %s call", async (method, withoutDisplayValues) => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
     const o = await engine.create("demo", "organisation", { name: "Analytical Society" });
@@ -103,13 +108,21 @@ describe("toSingle", () => {
       missing: `/demo/person/${"f".repeat(24)}/`,
     });
     let calls = 0;
+    if (withoutDisplayValues) delete storage.getDisplayValues;
     const getRecords = storage.getRecords.bind(storage);
     storage.getRecords = async (...args) => {
       calls += 1;
       return getRecords(...args);
     };
+    const getDisplayValues = storage.getDisplayValues?.bind(storage);
+    if (getDisplayValues) {
+      storage.getDisplayValues = async (...args) => {
+        calls += 10;
+        return getDisplayValues(...args);
+      };
+    }
     const env = await engine.toSingle(j);
-    expect(calls).toBe(1);
+    expect(calls).toBe(method === "getDisplayValues" ? 10 : 1);
     expect(env.data).toEqual({
       contact_ref: { display_value: "Ada Lovelace", ref: pUri },
       org: { display_value: "Analytical Society", ref: oUri },
@@ -120,10 +133,22 @@ describe("toSingle", () => {
     expect(env).toMatchObject({ bucket: "demo", resource: "journal", uri: `/demo/journal/${j.id}/` });
   });
 
+  it("cuts an expanded display value stored before MAX_DISPLAY_VALUE_LENGTH to it", async () => {
+    const { engine, storage } = await setup();
+    const org = await engine.create("demo", "organisation", { name: "Short" });
+    await storage.apply({ records: [{ kind: "update", record: { ...org, displayValue: "L".repeat(5000), version: 2 }, expectedVersion: 1 }] });
+    const j = await engine.create("demo", "journal", { org: `/demo/organisation/${org.id}/` });
+    const env = (await engine.toSingle(j)) as { data: { org: { display_value: string } } };
+    expect(env.data.org.display_value).toBe(`${"L".repeat(MAX_DISPLAY_VALUE_LENGTH - 1)}…`);
+  });
+
   it("makes no storage call for a record without references, and shows [null] lists", async () => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada" });
     storage.getRecords = async () => {
+      throw new Error("not expected");
+    };
+    storage.getDisplayValues = async () => {
       throw new Error("not expected");
     };
     const env = await engine.toSingle(p);

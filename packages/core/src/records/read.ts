@@ -3,7 +3,9 @@
  * Reads: one record, a page of records, and the single-record envelope with its references
  * expanded (one `getRecords` call for all of a record's references).
  */
+import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import type { ListPage, ListQuery } from "../query/types.js";
+import { cutDisplayValue } from "../schema/display.js";
 import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
 import { recordUri, referencedKeys } from "../schema/references.js";
 import type { StoredRecord } from "../storage/types.js";
@@ -15,7 +17,11 @@ export function getRecord(ctx: EngineContext, flock: string, type: string, id: s
   return loadRecord(ctx, flock, type, id);
 }
 
-/** The page of `type` records in `flock` matching `query`, and the total. */
+/**
+ * The page of `type` records in `flock` matching `query`, and the total. The page is read
+ * only up to `MAX_LIST_ANSWER_LENGTH` of data (unless the query sets its own
+ * `maxDataLength`): past it, 400 `answer too large` suggesting a page size that fits.
+ */
 export async function listRecords(
   ctx: EngineContext,
   flock: string,
@@ -23,7 +29,7 @@ export async function listRecords(
   query: ListQuery,
 ): Promise<ListPage<StoredRecord>> {
   await requireFlockAndType(ctx, flock, type);
-  return ctx.storage.listRecords(flock, type, query);
+  return ctx.storage.listRecords(flock, type, { ...query, maxDataLength: query.maxDataLength ?? MAX_LIST_ANSWER_LENGTH });
 }
 
 /**
@@ -34,9 +40,12 @@ export async function toSingle(ctx: EngineContext, record: StoredRecord): Promis
   const keys = referencedKeys(record);
   const expanded = new Map<string, string>();
   if (keys.length) {
-    for (const found of await ctx.storage.getRecords(record.flock, keys)) {
-      expanded.set(recordUri(found.flock, found.type, found.id), found.displayValue);
-    }
+    // Display values alone where the adapter can read them so: a record may reference
+    // hundreds of large records, whose data is not needed here.
+    const found = ctx.storage.getDisplayValues
+      ? await ctx.storage.getDisplayValues(record.flock, keys)
+      : await ctx.storage.getRecords(record.flock, keys);
+    for (const f of found) expanded.set(recordUri(record.flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return toSingleEnvelope(record, expanded);
 }

@@ -2,9 +2,12 @@
  * @module records/recalc
  * Recalculation: recompute the derived values (person names, display value) of a record
  * and, with `force`, of the records that reference it, storing those that were stale.
- * Past `RECALC_REFERENCING_LIMIT` referencing records, the rest are left to a `recalc`
- * task, so the request stays short and nothing is silently skipped.
+ * Past `RECALC_REFERENCING_LIMIT` referencing records, or `MAX_LIST_ANSWER_LENGTH` of their
+ * data, they are left to a `recalc` task, so the request stays short and nothing is
+ * silently skipped.
  */
+import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
+import { isListAnswerTooLarge } from "../schema/list-answer.js";
 import { recordUri } from "../schema/references.js";
 import { transition } from "../state/transitions.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
@@ -43,10 +46,16 @@ export async function recalcRecord(
   const records = [target];
   let more = false;
   if (force) {
-    // One more than the limit tells whether a task must finish the job.
-    const referencing = await ctx.storage.listReferencing(flock, recordUri(flock, type, id), RECALC_REFERENCING_LIMIT + 1);
-    more = referencing.length > RECALC_REFERENCING_LIMIT;
-    records.push(...referencing.slice(0, RECALC_REFERENCING_LIMIT).filter((r) => r.id !== target.id));
+    // One more than the limit tells whether a task must finish the job; so does more data
+    // than one answer may hold (the task then takes every referencing record, in chunks).
+    try {
+      const referencing = await ctx.storage.listReferencing(flock, recordUri(flock, type, id), RECALC_REFERENCING_LIMIT + 1, MAX_LIST_ANSWER_LENGTH);
+      more = referencing.length > RECALC_REFERENCING_LIMIT;
+      records.push(...referencing.slice(0, RECALC_REFERENCING_LIMIT).filter((r) => r.id !== target.id));
+    } catch (e) {
+      if (!isListAnswerTooLarge(e)) throw e;
+      more = true;
+    }
   }
   const now = formatTimestamp(ctx.clock.now());
   const writes: RecordWrite[] = [];

@@ -4,6 +4,7 @@
  * derived fields recomputed, and only what changed is written and reported.
  */
 import { validateInput } from "../schema/input.js";
+import { checkRecordLimits } from "../schema/record-limits.js";
 import { transition } from "../state/transitions.js";
 import { updateTask } from "../tasks/task-update.js";
 import { TASK_TYPE } from "../tasks/types.js";
@@ -35,9 +36,10 @@ export async function updateRecord(
 }
 
 /**
- * The pure decision of an update, shared by `PUT` and bulk actions so both change a record
- * exactly alike: the state must allow it, the patch is validated for the type and laid over
- * the data, derived values are recomputed. Throws the 400/409 a bad patch or state earns.
+ * The pure decision of an update, shared by `PUT`, uploads and bulk actions so all change a
+ * record exactly alike: the state must allow it, the patch is validated for the type and
+ * laid over the data, derived values are recomputed, the record bounds are checked. Throws
+ * the 400/409 a bad patch or state earns.
  */
 export function planUpdate(
   before: StoredRecord,
@@ -47,5 +49,6 @@ export function planUpdate(
   const state = transition(before.state, "update");
   const fields = validateInput(before.type, patch, before.data);
   const next = revise(before, { data: { ...before.data, ...fields }, state, now });
+  checkRecordLimits(before.type, next.data, before.data);
   return { next, changed: changedFields(before.data, next.data) };
 }

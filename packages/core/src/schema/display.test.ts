@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { displayValueOf } from "./display.js";
+import { MAX_DISPLAY_VALUE_LENGTH } from "../query/limits.js";
+import { cutDisplayValue, displayValueOf } from "./display.js";
 import { newPersonData } from "./person.js";
 
 describe("displayValueOf", () => {
@@ -23,5 +24,23 @@ describe("displayValueOf", () => {
     { name: "placeholder with spaces", type: "payment_plan", data: {}, expected: "an empty payment plan" },
   ])("$name", ({ type, data, expected }) => {
     expect(displayValueOf(type, data)).toBe(expected);
+  });
+});
+
+describe("cutDisplayValue: display values are short labels", () => {
+  const max = MAX_DISPLAY_VALUE_LENGTH;
+  it.each([
+    { name: "at the bound: kept", text: "x".repeat(max), expected: "x".repeat(max) },
+    { name: "one past it: cut with an ellipsis", text: "x".repeat(max + 1), expected: `${"x".repeat(max - 1)}…` },
+    { name: "never inside a surrogate pair", text: `${"x".repeat(max - 2)}🐑🐑`, expected: `${"x".repeat(max - 2)}…` },
+  ])("$name", ({ text, expected }) => {
+    expect(cutDisplayValue(text)).toBe(expected);
+    expect(cutDisplayValue(text).length).toBeLessThanOrEqual(max);
+  });
+
+  it("applies to derived display values of every type", () => {
+    const long = "N".repeat(300_000);
+    expect(displayValueOf("journal", { name: long })).toHaveLength(max);
+    expect(displayValueOf("person", newPersonData({ first_name: long }))).toHaveLength(max);
   });
 });

@@ -3,6 +3,7 @@
  * The display value of a record: the short name shown for it in lists, references and
  * the display endpoint. Computed on every write and stored in `displayValue`.
  */
+import { MAX_DISPLAY_VALUE_LENGTH } from "../query/limits.js";
 import { formattedName } from "./person.js";
 
 /** The data fields tried in order for types other than person. */
@@ -24,12 +25,27 @@ export const DISPLAY_FIELDS: readonly string[] = [
  * displayValueOf("payment_plan", {}) // "an empty payment plan"
  */
 export function displayValueOf(type: string, data: Record<string, unknown>): string {
-  if (type === "person") return formattedName(data) ?? _placeholder(type);
+  if (type === "person") return cutDisplayValue(formattedName(data) ?? _placeholder(type));
   for (const field of DISPLAY_FIELDS) {
-    const text = _text(data[field]);
-    if (text) return text;
+    const text = _text(Object.hasOwn(data, field) ? data[field] : undefined);
+    if (text) return cutDisplayValue(text);
   }
   return _placeholder(type);
+}
+
+/**
+ * `text` cut to `MAX_DISPLAY_VALUE_LENGTH`, ending in "…" when cut (never inside a
+ * surrogate pair). Also applied to stored display values written before the bound.
+ *
+ * @example
+ * cutDisplayValue("x".repeat(2000)).length // 1024
+ */
+export function cutDisplayValue(text: string): string {
+  if (text.length <= MAX_DISPLAY_VALUE_LENGTH) return text;
+  let end = MAX_DISPLAY_VALUE_LENGTH - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }
 
 // --- internal ---

@@ -38,7 +38,7 @@ export function validatePersonInput(body: Record<string, unknown>): Record<strin
   if (unknown.length) {
     throw badRequest(
       "unknown fields",
-      `person has no field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}`,
+      `person has no field${unknown.length > 1 ? "s" : ""} ${_names(unknown)}`,
     );
   }
   const system = keys.filter((k) => PERSON_FIELDS[k] === "system");
@@ -58,6 +58,12 @@ export function validatePersonInput(body: Record<string, unknown>): Record<strin
 }
 
 // --- internal ---
+
+/** Quoted names for a message, at most 10 (each cut at 60 characters), so a huge body cannot make a huge error. */
+function _names(names: readonly string[]): string {
+  const shown = names.slice(0, 10).map((k) => `'${k.length > 60 ? `${k.slice(0, 60)}...` : k}'`).join(", ");
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown;
+}
 
 const _DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 

@@ -6,6 +6,8 @@
  * rules in query/types.ts, so the reference adapter is checked too.
  */
 import { expect } from "vitest";
+import { RecordsError } from "../errors.js";
+import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { parseListQuery } from "../query/parse.js";
 import type { Filter, ListQuery } from "../query/types.js";
 import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
@@ -92,6 +94,29 @@ export function describeListing(h: Harness): void {
       await insertAll(storage, [r]);
       const page = await storage.listRecords(F1, "thing", query([]));
       expect(page.records).toEqual([r]);
+    });
+
+    h.it("stops reading a page at maxDataLength with the 400 `answer too large`", async () => {
+      const storage = h.storage();
+      await seedFlocks(storage);
+      const data = (n: number) => ({ t: "x".repeat(90 + n) }); // JSON text of 99 + n characters
+      await insertAll(storage, [1, 2, 3, 4, 5].map((n) => rec(n, data(n))));
+      const length = (n: number) => JSON.stringify(data(n)).length + LIST_ELEMENT_MIN_OVERHEAD;
+      const all = length(1) + length(2) + length(3) + length(4) + length(5);
+      const fits = await storage.listRecords(F1, "thing", query([], { pageSize: 5, maxDataLength: all }));
+      expect(idsOf(fits.records)).toEqual([1, 2, 3, 4, 5].map((n) => testId(n)));
+      const refusal = await storage.listRecords(F1, "thing", query([], { pageSize: 5, maxDataLength: all - 1 })).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(refusal).toBeInstanceOf(RecordsError);
+      expect(refusal).toMatchObject({ code: "bad_request", message: "answer too large" });
+      expect((refusal as RecordsError).detail).toContain("page_size=4 or less");
+      // Any page, in whatever order the adapter reads it, is refused alike.
+      const last = storage.listRecords(F1, "thing", query([], { page: 2, pageSize: 3, maxDataLength: length(4) }));
+      await expect(last).rejects.toMatchObject({ code: "bad_request", message: "answer too large" });
+      const unbounded = await storage.listRecords(F1, "thing", query([], { page: 2, pageSize: 3 }));
+      expect(idsOf(unbounded.records)).toEqual([4, 5].map((n) => testId(n)));
     });
 
     h.it("keeps flocks and types apart", async () => {

@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { F1, F2, idsOf, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
+import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import type { StoredRecord } from "./types.js";
 
 /** Declares the record tests. */
@@ -62,6 +63,26 @@ export function describeRecords(h: Harness): void {
       ]);
       expect(idsOf(found).sort()).toEqual([testId(1), testId(2), testId(3)]);
       expect(await s.getRecords(F1, [])).toEqual([]);
+    });
+
+    h.it("getDisplayValues, where implemented, finds what getRecords finds", async () => {
+      const s = h.storage();
+      if (!s.getDisplayValues) return;
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { big: "x".repeat(1000) }), rec(2, {}, { type: "widget", state: "deleted" }), rec(3, {}, { flock: F2 })]);
+      const keys = [
+        { type: "thing", id: testId(1) },
+        { type: "widget", id: testId(2) },
+        { type: "thing", id: testId(3) }, // other flock
+        { type: "thing", id: testId(2) }, // wrong type
+        { type: "thing", id: testId(1) }, // twice
+      ];
+      const rows = await s.getDisplayValues(F1, keys);
+      expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { type: "thing", id: testId(1), displayValue: "record 1" },
+        { type: "widget", id: testId(2), displayValue: "record 2" },
+      ]);
+      expect(await s.getDisplayValues(F1, [])).toEqual([]);
     });
 
     h.it("an update with the stored version replaces the record", async () => {
@@ -221,6 +242,17 @@ export function describeRecords(h: Harness): void {
       expect(found).toHaveLength(2);
       for (const id of idsOf(found)) expect([2, 3, 4, 5].map((n) => testId(n))).toContain(id);
       expect(await s.listReferencing(F1, `/${F1}/person/${testId(50)}/`, 10)).toEqual([]);
+    });
+
+    h.it("stops at maxDataLength with the 400 `answer too large`", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const uri = `/${F1}/person/${testId(1)}/`;
+      const data = { contact_ref: uri, t: "x".repeat(500) };
+      await insertAll(s, [2, 3, 4].map((n) => rec(n, data)));
+      const each = JSON.stringify(data).length + LIST_ELEMENT_MIN_OVERHEAD;
+      expect(await s.listReferencing(F1, uri, 10, 3 * each)).toHaveLength(3);
+      await expect(s.listReferencing(F1, uri, 10, 3 * each - 1)).rejects.toMatchObject({ code: "bad_request", message: "answer too large" });
     });
   });
 

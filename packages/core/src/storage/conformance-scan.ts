@@ -6,7 +6,8 @@
  */
 import { expect } from "vitest";
 import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, testId, type Harness } from "./conformance-fixtures.js";
-import type { ScanQuery, Storage, StoredRecord } from "./types.js";
+import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
+import type { ScanPage, ScanQuery, Storage, StoredRecord } from "./types.js";
 
 /** Declares the scan tests. */
 export function describeScan(h: Harness): void {
@@ -16,6 +17,25 @@ export function describeScan(h: Harness): void {
       const steps = await _walk(storage, _q([flt("tags", "eq", "x")]), 3);
       expect(steps.map((s) => s.length).every((n) => n <= 3)).toBe(true);
       expect(steps.flat()).toEqual([1, 2, 4, 5, 7, 8, 10, 11].map((n) => testId(n)));
+    });
+
+    h.it("ends a step at maxDataLength, always taking the first record, and still visits every match", async () => {
+      const data = (n: number) => ({ n: 100 + n, t: "x".repeat(300) }); // the same length for all
+      const storage = await _seeded(h.storage(), 6, data);
+      const each = JSON.stringify(data(1)).length + LIST_ELEMENT_MIN_OVERHEAD;
+      const steps: string[][] = [];
+      let cursor: string | null = null;
+      for (let guard = 0; guard < 20; guard++) {
+        const page: ScanPage = await storage.scanRecords(F1, "thing", _q([]), cursor, 10, Math.floor(2.5 * each));
+        steps.push(idsOf(page.records));
+        cursor = page.cursor;
+        if (cursor === null) break;
+      }
+      expect(steps.filter((s) => s.length > 0).map((s) => s.length)).toEqual([2, 2, 2]);
+      expect(steps.flat()).toEqual([1, 2, 3, 4, 5, 6].map((n) => testId(n)));
+      const tiny = await storage.scanRecords(F1, "thing", _q([]), null, 10, 1);
+      expect(idsOf(tiny.records)).toEqual([testId(1)]);
+      expect(tiny.cursor).not.toBeNull();
     });
 
     h.it("ends with a null cursor, and an empty walk at once", async () => {

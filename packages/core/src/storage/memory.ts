@@ -7,6 +7,7 @@
 import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
+import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import type {
@@ -151,30 +152,48 @@ export function createMemoryStorage(): Storage {
       }
       return [...found.values()].map(_copy);
     },
+    async getDisplayValues(flock, wanted: RecordKey[]) {
+      const found = new Map<string, StoredRecord>();
+      for (const k of wanted) {
+        const r = recordOf(flock, k.type, k.id);
+        if (r) found.set(r.id, r);
+      }
+      return [...found.values()].map((r) => ({ type: r.type, id: r.id, displayValue: r.displayValue }));
+    },
     async listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>> {
       const page = evaluateList(_ofType(records.values(), flock, type), query);
+      const take = dataBudget(query.maxDataLength);
+      if (query.maxDataLength !== undefined) for (const r of page.records) take(JSON.stringify(r.data).length);
       return { total: page.total, records: page.records.map(_copy) };
     },
-    async scanRecords(flock, type, query, after, limit) {
+    async scanRecords(flock, type, query, after, limit, maxDataLength) {
       const from = after === null ? 0 : Number(after);
       if (!Number.isInteger(from)) throw badRequest("invalid cursor", `'${after}' is not a scan cursor`);
       const full = { ...query, page: 1, pageSize: 0 };
       const out: StoredRecord[] = [];
       let lastTaken = from;
+      let length = 0;
       for (const [r, seq] of _inOrder()) {
         if (seq <= from || r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
         // A further match exists: the walk goes on after the last record taken.
         if (out.length >= Math.max(1, limit)) return { records: out.map(_copy), cursor: String(lastTaken) };
+        if (maxDataLength !== undefined) {
+          length += JSON.stringify(r.data).length + LIST_ELEMENT_MIN_OVERHEAD;
+          if (out.length > 0 && length > maxDataLength) return { records: out.map(_copy), cursor: String(lastTaken) };
+        }
         out.push(r);
         lastTaken = seq;
       }
       return { records: out.map(_copy), cursor: null };
     },
-    async listReferencing(flock, uri, limit) {
+    async listReferencing(flock, uri, limit, maxDataLength) {
       const out: StoredRecord[] = [];
+      const take = dataBudget(maxDataLength);
       for (const r of records.values()) {
         if (out.length >= limit) break;
-        if (r.flock === flock && holdsReference(r.data, uri)) out.push(_copy(r));
+        if (r.flock !== flock || !holdsReference(r.data, uri)) continue;
+        if (maxDataLength !== undefined) take(JSON.stringify(r.data).length);
+        out.push(_copy(r));
       }
       return out;
     },

@@ -187,6 +187,13 @@ export interface FileOwner {
   id: string;
 }
 
+/** What `getDisplayValues` answers for each record found. */
+export interface DisplayValueRow {
+  type: string;
+  id: string;
+  displayValue: string;
+}
+
 /** A record reference: the flock is implied by the caller. */
 export interface RecordKey {
   type: string;
@@ -257,6 +264,12 @@ export interface Storage {
   /** Several records of one flock by key, in any state; missing ones are left out. */
   getRecords(flock: string, keys: RecordKey[]): Promise<StoredRecord[]>;
   /**
+   * The display values of several records of one flock, as `getRecords` would find them,
+   * without reading their data: what the single-record answer needs to expand references.
+   * Optional; without it the engine reads the records with `getRecords`.
+   */
+  getDisplayValues?(flock: string, keys: RecordKey[]): Promise<DisplayValueRow[]>;
+  /**
    * The page of records of `type` in `flock` matching `query`, ordered by creation
    * (insertion order, ties by id), and the total number of matches. Filtering, counting
    * and paging happen in the database.
@@ -264,18 +277,23 @@ export interface Storage {
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
   /**
    * Records in `flock` (any type, any state) with a data field, or a list entry's value
-   * part, equal to `uri`: the records that reference it.
+   * part, equal to `uri`: the records that reference it. With `maxDataLength`, reading stops
+   * at the first record past it (counted as for `ListQuery.maxDataLength`) with the same
+   * 400 `listAnswerTooLarge`, so hundreds of large records are never read in one go.
    */
-  listReferencing(flock: string, uri: string, limit: number): Promise<StoredRecord[]>;
+  listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
   /**
    * Walks the records of `type` in `flock` matching `query` (its filters, mode and states;
    * paging is ignored) in insertion order: up to `limit` records after the position
    * `after` (`null`: from the start), and the `cursor` to pass as `after` for the next
    * step, `null` once nothing follows. The cursor is opaque and stays valid while records
    * change, so a long task visits each record at most once even when its own writes
-   * change which records match (bulk tasks store it with their progress).
+   * change which records match (bulk tasks store it with their progress). With
+   * `maxDataLength`, a step also ends before the record that would take its records' data
+   * past it (counted as for `ListQuery.maxDataLength`; the first record is always taken),
+   * so one step of a task never reads hundreds of large records at once.
    */
-  scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number): Promise<ScanPage>;
+  scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number, maxDataLength?: number): Promise<ScanPage>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**

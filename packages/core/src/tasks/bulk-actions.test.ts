@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
 import { recordUri } from "../schema/references.js";
 import { validateTriggers } from "../triggers/config.js";
 import { createTask } from "./run.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
+import { TASK_CHUNK_DATA_LENGTH } from "./types.js";
 
 describe("bulk_action: add_tag and remove_tag", () => {
   it("add_tag adds the tag once to every match; records that have it are unchanged and not written", async () => {
@@ -17,6 +19,24 @@ describe("bulk_action: add_tag and remove_tag", () => {
     expect(after.map((p) => p.data.tags)).toEqual([["gala"], ["gala"], ["vip", "gala"], ["gala"], ["gala"], null, null]);
     expect(after.map((p) => p.version)).toEqual([2, 1, 2, 2, 2, 1, 1]);
     expect(after[1]!.lastUpdated).toBe(people[1]!.lastUpdated);
+  });
+
+  it("reads a chunk of large records only up to TASK_CHUNK_DATA_LENGTH, and still changes every match", async () => {
+    const t = await taskSetup();
+    const big = Object.fromEntries(["a", "b", "c", "d"].map((k) => [k, k.repeat(MAX_TEXT_VALUE_LENGTH - 20)]));
+    for (let i = 0; i < 6; i++) await t.engine.create("demo", "journal", { subject: "s", ...big });
+    const scans: number[] = [];
+    const scan = t.storage.scanRecords.bind(t.storage);
+    t.storage.scanRecords = async (...args) => {
+      const page = await scan(...args);
+      scans.push(page.records.reduce((n, r) => n + JSON.stringify(r.data).length, 0));
+      return page;
+    };
+    const task = await createTask(t.engine, "demo", "bulk_action", { action: "add_tag", query: { subject: "s" }, value: "n", resource_type: "journal" });
+    expect(summaryOf(await t.run(task.id, 250))).toMatchObject({ state: "complete", matched: 6, changed: 6 });
+    expect(Math.max(...scans)).toBeLessThanOrEqual(TASK_CHUNK_DATA_LENGTH);
+    expect(scans.length).toBeGreaterThan(1); // 250 records a chunk, yet more than one chunk
+    expect((await t.all("journal")).every((j) => (j.data.tags as string[]).includes("n"))).toBe(true);
   });
 
   it("remove_tag removes every copy; people without it are unchanged", async () => {

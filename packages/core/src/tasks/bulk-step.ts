@@ -13,7 +13,7 @@ import { formatTimestamp } from "../time.js";
 import type { BulkParams } from "./bulk-params.js";
 import { latestMemberships } from "./last-membership.js";
 import { parseLookup } from "./lookup-query.js";
-import type { TaskCounts, TaskStep, TaskView } from "./types.js";
+import { TASK_CHUNK_DATA_LENGTH, type TaskCounts, type TaskStep, type TaskView } from "./types.js";
 
 /** What the action does to one record. */
 export type RecordOutcome = { write: RecordWrite } | { unchanged: true } | { error: string };
@@ -27,7 +27,7 @@ export type RecordOutcome = { write: RecordWrite } | { unchanged: true } | { err
 export async function bulkStep(ctx: EngineContext, task: TaskView, limit: number): Promise<TaskStep> {
   const p = task.params as unknown as BulkParams;
   const query = parseLookup(p.query, p.resource_type, task.requestedAt);
-  const page = await ctx.storage.scanRecords(task.flock, p.resource_type, query, task.cursor, limit);
+  const page = await ctx.storage.scanRecords(task.flock, p.resource_type, query, task.cursor, limit, TASK_CHUNK_DATA_LENGTH);
   const now = formatTimestamp(ctx.clock.now());
   const counts: TaskCounts = { matched: page.records.length, changed: 0, unchanged: 0, errors: 0 };
   const writes: RecordWrite[] = [];

@@ -15,7 +15,7 @@ import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
 import { nextReferencing, prepareReferencing } from "./recalc-referencing.js";
-import type { TaskCounts, TaskKind } from "./types.js";
+import { TASK_CHUNK_DATA_LENGTH, type TaskCounts, type TaskKind } from "./types.js";
 
 /** The parameters of a recalc task as stored. */
 export interface RecalcParams {
@@ -63,7 +63,14 @@ export const recalcTask: TaskKind = {
     const page =
       typeof p.referencing === "string"
         ? await nextReferencing(ctx, task, p.referencing, limit)
-        : await ctx.storage.scanRecords(task.flock, p.resource_type, parseLookup(p.query, p.resource_type, task.requestedAt), task.cursor, limit);
+        : await ctx.storage.scanRecords(
+            task.flock,
+            p.resource_type,
+            parseLookup(p.query, p.resource_type, task.requestedAt),
+            task.cursor,
+            limit,
+            TASK_CHUNK_DATA_LENGTH,
+          );
     const now = formatTimestamp(ctx.clock.now());
     const counts: TaskCounts = { matched: page.records.length, changed: 0, unchanged: 0, errors: 0 };
     const writes = new Map<string, RecordWrite>();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
 import { RECALC_REFERENCING_LIMIT } from "../records/recalc.js";
 import { rejection, START_TS } from "../records/test-helpers.js";
 import type { StoredRecord } from "../storage/types.js";
 import { createTask } from "./run.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
+import { TASK_CHUNK_DATA_LENGTH } from "./types.js";
 
 /** `n` journal records referencing `uri` whose display value is stale, inserted directly. */
 function staleJournals(n: number, uri: string, flock = "demo"): StoredRecord[] {
@@ -52,6 +54,31 @@ describe("forced recalc past the referencing limit", () => {
     expect(await t.engine.recalc("demo", "person", ada!.id, { force: true })).toEqual({ status: "OK", force: true });
     expect(await t.all("core_event")).toHaveLength(0);
     expect((await t.all("journal")).every((r) => r.displayValue !== "stale")).toBe(true);
+  });
+
+  it("leaves every referencing record to the task when their data passes MAX_LIST_ANSWER_LENGTH, and the task reads it in chunks", async () => {
+    const t = await taskSetup();
+    const [ada] = await t.people(1);
+    const uri = `/demo/person/${ada!.id}/`;
+    // Six stale journals of 1 MiB each: fewer than the limit, more data than one read may take.
+    const big = (i: number) => ["a", "b", "c", "d"].map((k) => [`${k}${i}`, k.repeat(MAX_TEXT_VALUE_LENGTH - 20)]);
+    const journals = staleJournals(6, uri).map((r, i) => ({ ...r, data: { ...r.data, ...Object.fromEntries(big(i)) } }));
+    await t.storage.apply({ records: journals.map((record) => ({ kind: "insert" as const, record })) });
+    const answer = await t.engine.recalc("demo", "person", ada!.id, { force: true });
+    expect(answer).toEqual({ status: "OK", force: true, task_id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+    expect((await t.all("journal")).filter((r) => r.displayValue === "stale")).toHaveLength(6); // none done in the request
+
+    const scans: number[] = [];
+    const scan = t.storage.scanRecords.bind(t.storage);
+    t.storage.scanRecords = async (...args) => {
+      const page = await scan(...args);
+      scans.push(page.records.reduce((n, r) => n + JSON.stringify(r.data).length, 0));
+      return page;
+    };
+    const done = await t.run(answer.task_id!, 250);
+    expect(summaryOf(done)).toMatchObject({ state: "complete", errors: 0 });
+    expect((await t.all("journal")).filter((r) => r.displayValue === "stale")).toHaveLength(0);
+    expect(Math.max(...scans)).toBeLessThanOrEqual(TASK_CHUNK_DATA_LENGTH);
   });
 
   it.each([

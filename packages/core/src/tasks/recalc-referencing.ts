@@ -10,7 +10,7 @@ import { badRequest } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
 import { holdsReference, parseRecordUri } from "../schema/references.js";
 import type { ScanQuery, StoredRecord } from "../storage/types.js";
-import type { TaskView } from "./types.js";
+import { TASK_CHUNK_DATA_LENGTH, type TaskView } from "./types.js";
 
 /**
  * The normalized `referencing` parameter: a record URI of `flock` naming a record that
@@ -43,7 +43,7 @@ export async function nextReferencing(
   if (index < 0) return { records: [], cursor: null };
   const type = types[index]!;
   const after = at && at.type === type ? at.after : null;
-  const page = await ctx.storage.scanRecords(task.flock, type, _ALL, after, limit);
+  const page = await ctx.storage.scanRecords(task.flock, type, _ALL, after, limit, TASK_CHUNK_DATA_LENGTH);
   const records = page.records.filter((r) => holdsReference(r.data, uri));
   if (page.cursor !== null) return { records, cursor: JSON.stringify({ type, after: page.cursor }) };
   index += 1;

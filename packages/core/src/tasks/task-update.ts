@@ -29,10 +29,7 @@ export const CANCELLED_REASON = "cancelled";
  * await updateTask(ctx, "demo", taskId, { tag: "failed" }); // text_body {"state":"failed",...,"error":"cancelled"}
  */
 export async function updateTask(ctx: EngineContext, flock: string, id: string, patch: Record<string, unknown>): Promise<UpdateResult> {
-  const keys = Object.keys(patch);
-  if (keys.length !== 1 || keys[0] !== "tag" || patch.tag !== "failed") {
-    throw badRequest("read-only task", `a task is written by the service; the only change allowed is cancelling an active one with {"tag": "failed"}`);
-  }
+  checkTaskPatch(patch);
   for (let attempt = 0; ; attempt++) {
     const before = await loadRecord(ctx, flock, TASK_TYPE, id);
     transition(before.state, "update"); // a deleted task is refused like any deleted record
@@ -49,6 +46,20 @@ export async function updateTask(ctx: EngineContext, flock: string, id: string, 
       if (isRecordsError(e) && e.code === "conflict" && attempt < _RETRIES) continue;
       throw e;
     }
+  }
+}
+
+/**
+ * Throws the 400 of every task change but a cancel: any patch other than exactly
+ * `{"tag": "failed"}`. JSON updates and file uploads both ask here, so both are refused alike.
+ *
+ * @example
+ * checkTaskPatch({ tag: "queued" }) // throws bad_request "read-only task"
+ */
+export function checkTaskPatch(patch: Readonly<Record<string, unknown>>): void {
+  const keys = Object.keys(patch);
+  if (keys.length !== 1 || keys[0] !== "tag" || patch.tag !== "failed") {
+    throw badRequest("read-only task", `a task is written by the service; the only change allowed is cancelling an active one with {"tag": "failed"}`);
   }
 }
 

@@ -12,6 +12,13 @@ export const TASK_TYPE = "core_event";
 /** Where a task stands (`tag` of its record): the contract's four states. */
 export type TaskState = "queued" | "running" | "complete" | "failed";
 
+/**
+ * Most record data one chunk of a task reads (`Storage.scanRecords`' `maxDataLength`): a
+ * chunk ends early at it, so a chunk of large records (up to `MAX_RECORD_DATA_LENGTH` each)
+ * is never read, decided and written in one synchronous step of hundreds of megabytes.
+ */
+export const TASK_CHUNK_DATA_LENGTH = 4 * 1_048_576;
+
 /** The states a worker picks a task up in. */
 export const ACTIVE_TASK_STATES: readonly TaskState[] = ["queued", "running"];
 

@@ -12,5 +12,7 @@ export interface AppEnv {
     unexpectedError?: Error;
     /** Set by the attribution middleware: the APPLICATION label, or null when unattributed. */
     application?: string | null;
+    /** Set by the body limit: the whole body as received, so readers need not copy it again. */
+    rawBody?: Uint8Array;
   };
 }

@@ -2,23 +2,28 @@
  * @module middleware/body-limit
  * Caps request bodies. Unlike hono's `bodyLimit`, which trusts a Content-Length header when
  * one is present, this counts the bytes actually received in every case, so a client that
- * understates Content-Length (or streams chunked) is still cut off at the limit.
+ * understates Content-Length (or streams chunked) is still cut off at the limit. Only a
+ * multipart upload may use the whole limit; every other body is parsed synchronously and
+ * gets `MAX_JSON_BODY_BYTES` at most.
  */
 import { RecordsError } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js";
 
-/** Default cap on a request body, files included: 10 MiB. */
-export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+export { DEFAULT_BODY_LIMIT_BYTES } from "../http/limits.js";
 
 /**
- * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`.
+ * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`
+ * (multipart) or the smaller of `maxBytes` and `MAX_JSON_BODY_BYTES` (any other body).
  * A declared length over the limit is refused before any byte is read; otherwise the body
- * is read up to the limit and handed on as a buffered copy.
+ * is read up to the limit and handed on as a buffered copy (also as `rawBody`, which the
+ * body readers use as it is).
  *
  * @example
  * app.use(createBodyLimit(1024 * 1024));
  */
-export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler {
+export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler<AppEnv> {
   return async function bodyLimit(c, next) {
     // A GET or HEAD request never carries a body here (a fetch Request cannot hold one, and
     // @hono/node-server drops it), so `raw.body` is null for them. Not asking for it keeps
@@ -27,42 +32,72 @@ export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): Mi
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const body = c.req.raw.body;
     if (!body) return next();
+    const multipart = /^multipart\/form-data\s*(;|$)/i.test(c.req.header("content-type") ?? "");
+    const limit = multipart ? maxBytes : Math.min(maxBytes, MAX_JSON_BODY_BYTES);
+    const tooLarge = () => (multipart || limit === maxBytes ? _tooLarge(maxBytes) : _jsonTooLarge(limit, maxBytes));
     const declared = Number(c.req.header("content-length"));
-    if (Number.isFinite(declared) && declared > maxBytes) throw _tooLarge(maxBytes);
+    if (Number.isFinite(declared) && declared > limit) throw tooLarge();
 
+    // Each chunk is copied as it arrives, into a buffer of the declared size when there is
+    // one: a 10 MiB body is never copied in one synchronous step.
     const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
+    let buffer = new Uint8Array(Number.isFinite(declared) && declared > 0 ? declared : 64 * 1024);
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
+      if (size + value.byteLength > limit) {
         await reader.cancel().catch(() => undefined);
-        throw _tooLarge(maxBytes);
+        throw tooLarge();
       }
-      chunks.push(value);
+      if (size + value.byteLength > buffer.byteLength) buffer = _grown(buffer, size, size + value.byteLength, limit);
+      buffer.set(value, size);
+      size += value.byteLength;
     }
-    const buffered = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      buffered.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const buffered = buffer.subarray(0, size);
+    c.set("rawBody", buffered);
     const headers = new Headers(c.req.raw.headers);
     headers.set("content-length", String(size));
     headers.delete("transfer-encoding");
-    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: buffered, signal: c.req.raw.signal });
+    // The body readers take `rawBody`; the request keeps a body for any other reader, as a
+    // stream, which the platform does not copy unless it is read.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(buffered);
+        controller.close();
+      },
+    });
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: stream, signal: c.req.raw.signal, duplex: "half" } as RequestInit);
     return next();
   };
 }
 
 // --- internal ---
 
+/** `buffer` (its first `used` bytes) in a larger one holding at least `needed`: doubled, at most `limit`. */
+function _grown(buffer: Uint8Array, used: number, needed: number, limit: number): Uint8Array<ArrayBuffer> {
+  const grown = new Uint8Array(Math.min(limit, Math.max(needed, buffer.byteLength * 2)));
+  grown.set(buffer.subarray(0, used));
+  return grown;
+}
+
 function _tooLarge(maxBytes: number): RecordsError {
   return new RecordsError(
     "payload_too_large",
     "body too large",
-    `the request body is larger than ${maxBytes} bytes (${(maxBytes / 1048576).toFixed(1)} MiB), the most this server accepts`,
+    `the request body is larger than ${maxBytes} bytes (${_mib(maxBytes)}), the most this server accepts`,
   );
+}
+
+function _jsonTooLarge(limit: number, maxBytes: number): RecordsError {
+  return new RecordsError(
+    "payload_too_large",
+    "body too large",
+    `a JSON or form body is at most ${limit} bytes (${_mib(limit)}, MAX_JSON_BODY_BYTES); ` +
+      `only a multipart file upload may be larger, up to ${maxBytes} bytes (${_mib(maxBytes)})`,
+  );
+}
+
+function _mib(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
 }

@@ -6,7 +6,7 @@
  */
 import { badRequest, type RecordEngine } from "@records-service/core";
 import { Hono, type Context } from "hono";
-import { bodyKind, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
+import { bodyKind, readBodyBytes, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 
@@ -60,11 +60,11 @@ const _TRUE = ["true", "y", "yes", "1"];
 const _FALSE = ["false", "n", "no", "0", ""];
 
 /** `force` from the query string or a JSON body (the body wins); absent means false. */
-async function _readForce(c: Context): Promise<boolean> {
+async function _readForce(c: Context<AppEnv>): Promise<boolean> {
   let raw: unknown = c.req.query("force");
   if (bodyKind(c) !== "json") {
     // An empty body under any Content-Type is no body (some clients always send one).
-    if ((await c.req.text()).trim() !== "") throw unsupportedBody(c, 'no body, or a JSON object such as {"force": true}');
+    if (/\S/.test(new TextDecoder().decode(await readBodyBytes(c)))) throw unsupportedBody(c, 'no body, or a JSON object such as {"force": true}');
   }
   const body = bodyKind(c) === "json" ? await readOptionalJsonObject(c) : undefined;
   if (body && "force" in body) raw = body.force;

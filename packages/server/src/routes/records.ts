@@ -5,7 +5,7 @@
  * engine operation and shapes the answer with core's envelope functions; the rules
  * themselves live in core.
  */
-import { badRequest, parseListQuery, PERSON_FIELDS, toListWrapper, type RecordEngine } from "@records-service/core";
+import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
@@ -54,8 +54,10 @@ export function createRecordRoutes(
       now: clock.now(),
       isKnownField: type === "person" ? _isPersonField : undefined,
     });
-    const page = await engine.list(flock, type, query);
-    return c.json(toListWrapper(page, query));
+    // Built element by element: a page past MAX_LIST_ANSWER_LENGTH is a 400, found while
+    // reading (storage) or serializing, never after a huge text was made.
+    const text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
+    return c.body(text, 200, _JSON_TYPE);
   });
 
   // The single-record GET is the hottest read: its JSON text is kept in `singles` until
@@ -98,6 +100,11 @@ export function createRecordRoutes(
 // --- internal ---
 
 const _JSON_TYPE = { "Content-Type": "application/json" } as const;
+
+/** Gives the event loop a turn (between slices of a large answer). */
+function _turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 function _isPersonField(field: string): boolean {
   return Object.hasOwn(PERSON_FIELDS, field);
