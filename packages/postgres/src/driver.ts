@@ -94,6 +94,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     putSetting: accounts.putSetting,
     getRecord: reader.getRecord,
     getRecords: reader.getRecords,
+    getDisplayValues: reader.getDisplayValues,
     listRecords: reader.listRecords,
     listReferencing: reader.listReferencing,
     scanRecords: scan,

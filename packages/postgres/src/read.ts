@@ -5,7 +5,16 @@
  * SQLite adapter's: kept counts when unfiltered, the value index alone when it can answer,
  * else a count over the compiled WHERE.
  */
-import type { ListPage, ListQuery, RecordKey, StoredRecord, TypeSummary } from "@records-service/core";
+import {
+  dataBudget,
+  LIST_ELEMENT_MIN_OVERHEAD,
+  type DisplayValueRow,
+  type ListPage,
+  type ListQuery,
+  type RecordKey,
+  type StoredRecord,
+  type TypeSummary,
+} from "@records-service/core";
 import { createQueryCompiler, postgresDialect, type FieldIdLookup, type PageSpec } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
@@ -20,8 +29,9 @@ export const compiler = createQueryCompiler(postgresDialect);
 export interface RecordReader {
   getRecord(flock: string, type: string, id: string): Promise<StoredRecord | undefined>;
   getRecords(flock: string, keys: RecordKey[]): Promise<StoredRecord[]>;
+  getDisplayValues(flock: string, keys: RecordKey[]): Promise<DisplayValueRow[]>;
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
-  listReferencing(flock: string, uri: string, limit: number): Promise<StoredRecord[]>;
+  listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
 }
 
@@ -40,6 +50,27 @@ export interface RecordRow {
 export const RECORD_COLUMNS = sql.raw(
   `r.id, r.state, r.data, r.display_value AS "displayValue", r.created, r.last_updated AS "lastUpdated", r.version`,
 );
+
+/**
+ * `query` (rows in a fixed order, each with a `data` column) cut by the server soon after
+ * its rows' data passes `maxDataLength`, so a page of large records is not sent whole. The
+ * server counts characters (code points), never more than JS's UTF-16 length, and keeps
+ * one row past the first that passes: the caller's exact check (`dataBudget`, or a scan's
+ * cut) always sees the row where it stops, and the row after it. The window runs over the
+ * subquery's rows in their ORDER BY order, as PostgreSQL reads them, and the rows keep it.
+ *
+ * @example
+ * const { rows } = await exec<RecordRow>(pool, upToDataLength(compiler.page(where, at), 1_000_000));
+ */
+export function upToDataLength(query: SQL, maxDataLength: number): SQL {
+  const max = Math.max(0, Math.floor(maxDataLength));
+  return sql`SELECT * FROM (
+      SELECT q.*, sum(char_length(q.data) + ${sql.raw(String(LIST_ELEMENT_MIN_OVERHEAD))})
+        OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS "dataBefore",
+        row_number() OVER () AS "readOrder"
+      FROM (${query}) q) b
+    WHERE coalesce(b."dataBefore", 0) <= ${max} ORDER BY b."readOrder"`;
+}
 
 /** The stored record of a row. */
 export function toStoredRecord(row: RecordRow, flock: string, type: string): StoredRecord {
@@ -64,6 +95,14 @@ export function filterFields(query: Pick<ListQuery, "filters">): string[] {
 /** The reader over `pool`. */
 export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReader {
   const rowsOf = async (query: SQL, name?: string): Promise<RecordRow[]> => (await exec<RecordRow>(pool, query, name)).rows;
+  /** A page's rows, refused with `answer too large` at the first row past `maxDataLength`. */
+  const pageRowsOf = async (query: SQL, maxDataLength: number | undefined, name?: string): Promise<RecordRow[]> => {
+    if (maxDataLength === undefined) return rowsOf(query, name);
+    const rows = await rowsOf(upToDataLength(query, maxDataLength), name && `${name}_bounded`);
+    const take = dataBudget(maxDataLength);
+    for (const row of rows) take(row.data.length);
+    return rows;
+  };
   const countOf = async (c: Conn, query: SQL): Promise<number> => Number((await exec<{ n: string }>(c, query)).rows[0]!.n);
 
   /**
@@ -102,14 +141,8 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
     },
 
     async getRecords(flock, keys) {
-      const byType = new Map<string, Set<string>>();
-      for (const k of keys) {
-        let ids = byType.get(k.type);
-        if (!ids) byType.set(k.type, (ids = new Set()));
-        ids.add(k.id);
-      }
       const found = new Map<string, StoredRecord>();
-      for (const [type, ids] of byType) {
+      for (const [type, ids] of _idsByType(keys)) {
         const cid = await catalog.collectionId(pool, flock, type);
         if (cid === undefined) continue;
         const rows = await rowsOf(
@@ -127,6 +160,21 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
       return [...out.values()];
     },
 
+    async getDisplayValues(flock, keys) {
+      const out: DisplayValueRow[] = [];
+      for (const [type, ids] of _idsByType(keys)) {
+        const cid = await catalog.collectionId(pool, flock, type);
+        if (cid === undefined) continue;
+        const { rows } = await exec<{ id: string; displayValue: string }>(
+          pool,
+          sql`SELECT r.id, r.display_value AS "displayValue" FROM records r WHERE r.cid = ${cid} AND r.id = ANY(${sql.param([...ids])}::text[])`,
+          "get_display_values",
+        );
+        for (const row of rows) out.push({ type, id: row.id, displayValue: decodeText(row.displayValue) });
+      }
+      return out;
+    },
+
     async listRecords(flock, type, query) {
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return { total: 0, records: [] };
@@ -138,7 +186,8 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
       const limit = Math.min(query.pageSize, total - offset);
       // Past the middle, read from the end so the last page costs what the first does.
       const fromEnd = total - offset - limit;
-      const pageOf = (at: PageSpec) => rowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at));
+      const pageOf = (at: PageSpec) =>
+        pageRowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at), query.maxDataLength);
       const rows =
         fromEnd < offset
           ? (await pageOf({ limit, offset: fromEnd, fromEnd: true })).reverse()
@@ -146,12 +195,13 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
     },
 
-    async listReferencing(flock, uri, limit) {
+    async listReferencing(flock, uri, limit, maxDataLength) {
       if (limit <= 0) return [];
-      const rows = (await rowsOf(
+      const rows = (await pageRowsOf(
         sql`SELECT c.type, ${RECORD_COLUMNS}
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
             WHERE f.target = ${encodeText(uri)} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${Math.floor(limit)}`,
+        maxDataLength,
         "list_referencing",
       )) as (RecordRow & { type: string })[];
       return rows.map((row) => toStoredRecord(row, flock, row.type));
@@ -181,3 +231,14 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
  * beyond it, each match's state is probed instead.
  */
 const _FEW_DELETED = 1000;
+
+/** The asked ids of each type, each once. */
+function _idsByType(keys: RecordKey[]): Map<string, Set<string>> {
+  const byType = new Map<string, Set<string>>();
+  for (const k of keys) {
+    let ids = byType.get(k.type);
+    if (!ids) byType.set(k.type, (ids = new Set()));
+    ids.add(k.id);
+  }
+  return byType;
+}
