@@ -3,11 +3,15 @@
  * a scan with a tiny window crosses stretches without a match (and other collections'
  * rids) in empty steps and still visits every match once, in order; the equality page and
  * the count from the value index give a record holding one text under two kinds once,
- * and show deleted records only when asked.
+ * and show deleted records only when asked. A page past `maxDataLength` is cut by the server,
+ * not sent whole.
  */
 import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCatalog } from "./catalog.js";
+import { exec } from "./exec.js";
+import { upToDataLength } from "./read.js";
 import { createScanner } from "./scan.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
@@ -107,5 +111,16 @@ describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)",
       const last = await list("tags=1&page_size=2&page=2");
       expect([ids(last), last.total]).toEqual([[5], 3]);
     });
+  });
+
+  it("cut a page of large records on the server soon after maxDataLength", async () => {
+    storage = await db.emptyStorage();
+    const big = [...Array(40).keys()].map((n) => rec(n + 1, "big", { t: "x".repeat(10_000) }));
+    await storage.apply({ records: big.map((record) => ({ kind: "insert" as const, record })) });
+    const page = upToDataLength(sql`SELECT r.data FROM records r ORDER BY r.rid LIMIT 40`, 25_000);
+    // Two rows fit, the third passes the budget and one more is kept for the caller's check.
+    expect((await exec(db.pool, page)).rows).toHaveLength(4);
+    const query = { ...parseListQuery(new URLSearchParams("page_size=40"), { surface: "v1", now: new Date() }), maxDataLength: 25_000 };
+    await expect(storage.listRecords("f1", "big", query)).rejects.toMatchObject({ message: "answer too large" });
   });
 });
