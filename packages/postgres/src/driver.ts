@@ -59,7 +59,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
   const catalog = createCatalog();
   const accounts = createAccountStore(pool);
   const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
-  const reader = createRecordReader(pool, catalog);
+  const reader = createRecordReader(pool, catalog, watch?.generation);
   const scan = createScanner(pool, catalog);
   let closed = false;
 
