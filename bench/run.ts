@@ -4,7 +4,12 @@
  * scenarios at each size, prints the table and writes `bench/results/<timestamp>.json`.
  *
  *   npm run bench -- [--sizes 10k,100k,1M] [--only <group>[,<group>]] [--no-peer] [--quick] [--seed N]
- *                    [--seed-only] [--markdown]
+ *                    [--seed-only] [--markdown] [--db sqlite|postgres] [--pg-url URL] [--fresh]
+ *
+ * `--db postgres` runs the scenarios written for PostgreSQL (`db: "postgres"`) on a database
+ * seeded on the server of `--pg-url` (else `RECORDS_BENCH_PG_URL`, else the local server);
+ * the SQLite file of the same size is seeded too, for the scenarios that compare with it.
+ * `--fresh` seeds the `--db`'s data sets again instead of reusing them.
  *
  * A scenario module (`bench/scenarios/<name>.ts`) exports `scenarios: Scenario[]` (see
  * bench/lib/types.ts); the optional modules are loaded when their file exists.
@@ -13,12 +18,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { formatMarkdown, formatTable, growthResults, machine, targetMet, type SizedResult } from "./lib/report.js";
+import { formatMarkdown, formatTable, growthResults, loadAverage, machine, targetMet, type SizedResult } from "./lib/report.js";
 import { ensureDataset, formatSize, parseSize } from "./lib/seed.js";
+import { benchServerUrl, databaseBytes, ensurePostgresDataset, seedResult } from "./lib/seed-postgres.js";
 import type { BenchContext, Scenario } from "./lib/types.js";
 
 /** Scenario modules, in run order; the ones other work adds are optional. */
-const MODULES = ["in-process", "writes", "events", "bulk", "http", "start-up"];
+const MODULES = ["in-process", "writes", "events", "bulk", "http", "start-up", "postgres-in-process", "postgres-writes", "postgres-http"];
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -32,37 +38,56 @@ async function main(): Promise<number> {
       seed: { type: "string", default: "42" },
       markdown: { type: "boolean", default: false },
       "seed-only": { type: "boolean", default: false },
+      db: { type: "string", default: "sqlite" },
+      "pg-url": { type: "string" },
+      fresh: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("npm run bench -- [--sizes 10k,100k,1M] [--only in-process,http,writes,start-up] [--no-peer] [--quick] [--seed 42] [--seed-only] [--markdown]");
+    console.log(
+      "npm run bench -- [--sizes 10k,100k,1M] [--only in-process,http,writes,start-up] [--no-peer] [--quick] [--seed 42] [--seed-only] [--markdown] [--db sqlite|postgres] [--pg-url URL] [--fresh]",
+    );
     return 0;
   }
   const sizes = [...new Set(values.sizes.split(",").map(parseSize))].sort((a, b) => a - b);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, not '${values.seed}'`);
   const only = values.only ? new Set(values.only.split(",").map((s) => s.trim())) : undefined;
+  const db = values.db;
+  if (db !== "sqlite" && db !== "postgres") throw new Error(`--db must be sqlite or postgres, not '${db}'`);
+  const pgServer = db === "postgres" ? benchServerUrl(values["pg-url"]) : undefined;
   const log = (m: string) => process.stderr.write(`${m}\n`);
 
   const scenarios = await _loadScenarios(log);
-  const groups = new Set(scenarios.map((s) => s.group));
-  for (const g of only ?? []) if (!groups.has(g)) throw new Error(`--only: no scenario group '${g}' (groups: ${[...groups].join(", ")})`);
-  const selected = scenarios.filter((s) => !only || only.has(s.group));
+  const onDb = scenarios.filter((s) => (s.db ?? "sqlite") === db);
+  const groups = new Set(onDb.map((s) => s.group));
+  for (const g of only ?? []) if (!groups.has(g)) throw new Error(`--only: no ${db} scenario group '${g}' (groups: ${[...groups].join(", ")})`);
+  const selected = onDb.filter((s) => !only || only.has(s.group));
 
   const dataDir = join(ROOT, "bench", ".data");
   const scratchDir = join(dataDir, "scratch");
   const startedAt = new Date();
+  const loadAtStart = loadAverage();
   const results: SizedResult[] = [];
   for (const size of sizes) {
-    const seeded = await ensureDataset(dataDir, size, seed, log);
+    const seeded = await ensureDataset(dataDir, size, seed, log, { fresh: values.fresh && db === "sqlite" });
     log(`${formatSize(size)}: ${seeded.seeded ? `seeded in ${seeded.seconds.toFixed(0)} s` : "reusing the seeded file"} (${seeded.dataset.file})`);
+    let postgres: BenchContext["postgres"];
+    if (pgServer) {
+      const pgSeeded = await ensurePostgresDataset(pgServer, size, seed, log, { fresh: values.fresh });
+      const d = pgSeeded.dataset;
+      log(`${formatSize(size)}: ${pgSeeded.seeded ? `seeded in ${pgSeeded.seconds.toFixed(0)} s` : `reusing database ${d.database} (seeded ${d.seededAt})`}`);
+      postgres = { server: pgServer, dataset: d };
+      const r = seedResult(d, pgSeeded.seeded, await databaseBytes(pgServer, d.database));
+      results.push({ ...r, size, met: targetMet(r) });
+    }
     if (values["seed-only"]) continue;
     for (const s of selected) {
       rmSync(scratchDir, { recursive: true, force: true });
       mkdirSync(scratchDir, { recursive: true });
-      const ctx: BenchContext = { dataset: seeded.dataset, sizes, root: ROOT, scratchDir, peers: !values["no-peer"], quick: values.quick, log };
+      const ctx: BenchContext = { dataset: seeded.dataset, sizes, root: ROOT, scratchDir, peers: !values["no-peer"], quick: values.quick, log, ...(postgres ? { postgres } : {}) };
       log(`${formatSize(size)}: ${s.group} / ${s.name}`);
       try {
         for (const r of await s.run(ctx)) results.push({ ...r, size, met: r.met ?? targetMet(r) });
@@ -73,7 +98,10 @@ async function main(): Promise<number> {
     }
   }
   rmSync(scratchDir, { recursive: true, force: true });
-  if (values["seed-only"]) return 0;
+  if (values["seed-only"]) {
+    if (results.length) console.log(formatTable(results));
+    return 0;
+  }
   const all = [...results, ...growthResults(results)];
 
   console.log(formatTable(all));
@@ -82,7 +110,18 @@ async function main(): Promise<number> {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(
     file,
-    `${JSON.stringify({ startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), machine: machine(), args: { sizes, seed, only: only ? [...only] : null, peers: !values["no-peer"], quick: values.quick }, results: all }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        startedAt: startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        machine: machine(),
+        load: { atStart: loadAtStart, atEnd: loadAverage() },
+        args: { sizes, seed, db, only: only ? [...only] : null, peers: !values["no-peer"], quick: values.quick },
+        results: all,
+      },
+      null,
+      2,
+    )}\n`,
   );
   log(`results written to ${file}`);
   const missed = all.filter((r) => r.met === false);

@@ -79,7 +79,7 @@ export async function startOurs(root: string, db: string, extra: string[] = []):
 
 /** True when every package's dist is newer than its newest source file. */
 function _isFresh(root: string): boolean {
-  for (const pkg of ["core", "sqlite", "server"]) {
+  for (const pkg of ["core", "sql", "sqlite", "postgres", "server"]) {
     const dist = join(root, "packages", pkg, "dist", pkg === "server" ? "cli.js" : "index.js");
     if (!existsSync(dist)) return false;
     const built = statSync(dist).mtimeMs;

@@ -4,7 +4,7 @@
  * met, and how each scenario's cost grows from the smallest to the largest size compared
  * with the result it returns.
  */
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { formatSize } from "./seed.js";
 import { round3 } from "./measure.js";
 import type { ScenarioResult } from "./types.js";
@@ -109,6 +109,11 @@ export function machine(): Record<string, unknown> {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
   };
+}
+
+/** The 1, 5 and 15 minute load averages (two cores here: above 2 means work was waiting). */
+export function loadAverage(): number[] {
+  return loadavg().map((x) => Math.round(x * 100) / 100);
 }
 
 // --- internal ---

@@ -18,6 +18,7 @@ import {
   formatTimestamp,
   recordUri,
   validateInput,
+  type Storage,
   type StoredRecord,
 } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
@@ -60,12 +61,18 @@ export function formatSize(n: number): string {
   return String(n);
 }
 
-/** The seeded file for `size` and `seed` under `dataDir`, seeding it first when missing or stale. */
-export async function ensureDataset(dataDir: string, size: number, seed: number, log: (m: string) => void): Promise<SeedOutcome> {
+/** The seeded file for `size` and `seed` under `dataDir`, seeding it first when missing, stale or `fresh`. */
+export async function ensureDataset(
+  dataDir: string,
+  size: number,
+  seed: number,
+  log: (m: string) => void,
+  opts: { fresh?: boolean } = {},
+): Promise<SeedOutcome> {
   const file = join(dataDir, `persons-${formatSize(size)}-s${seed}.db`);
   const sidecar = `${file}.json`;
   const started = performance.now();
-  if (existsSync(file) && existsSync(sidecar)) {
+  if (!opts.fresh && existsSync(file) && existsSync(sidecar)) {
     const meta = JSON.parse(readFileSync(sidecar, "utf8")) as { format: number; dataset: SeededDataset };
     if (meta.format === FORMAT && meta.dataset.size === size && meta.dataset.seed === seed) {
       return { dataset: { ...meta.dataset, file }, seeded: false, seconds: 0 };
@@ -106,6 +113,75 @@ export async function seedFile(
   return sample;
 }
 
+/**
+ * Writes the data set into an empty, migrated `storage` through `apply` (the flock, the
+ * bench user and key, then change sets of about 1,750 records) and returns its sample.
+ * Creation times run up to `end` (ms), so the newest records are recent. The next change
+ * set is generated while the previous one is written (they still commit in order).
+ *
+ * @example
+ * const sample = await seedStorage(createSqliteStorage({ path: "x.db" }), 10_000, 42, console.log, Date.now());
+ */
+export async function seedStorage(storage: Storage, size: number, seed: number, log: (m: string) => void, end: number): Promise<DatasetSample> {
+  const start = end - SPAN_DAYS * 86_400_000;
+  const total = size + Math.floor(size / 2) + Math.floor(size / 4);
+  let at = new Date(start);
+  const clock = { now: () => at };
+  const nextId = createIdSource(clock, seededBytes(seed));
+  let written = 0;
+  const stamp = (): string => {
+    at = new Date(start + Math.floor((written / total) * (end - start)));
+    written += 1;
+    return formatTimestamp(at);
+  };
+  const record = (type: string, input: Record<string, unknown>): StoredRecord => {
+    const { data, displayValue } = derive(type, validateInput(type, input));
+    const now = stamp();
+    return { id: nextId(), flock: BENCH_FLOCK, type, state: "updated", data, displayValue, created: now, lastUpdated: now, version: 1 };
+  };
+  const created = formatTimestamp(new Date(start));
+  await storage.createFlock({ identifier: BENCH_FLOCK, name: "Benchmark", created });
+  await storage.putUser({ username: BENCH_USER, passwordHash: "!disabled", flocks: [BENCH_FLOCK], role: "core", created });
+  await storage.putApiKey({ tokenHash: _sha256(BENCH_TOKEN), username: BENCH_USER, created, expires: null });
+
+  const ids: string[] = [];
+  const lastNames = new Map<string, number>();
+  const every = Math.max(1, Math.floor(size / 500));
+  let lastLog = performance.now();
+  let writing: Promise<void> = Promise.resolve();
+  for (let b = 0; b * BATCH_SIZE < size; b++) {
+    const persons = personBatch(seed, b, Math.min(BATCH_SIZE, size - b * BATCH_SIZE));
+    const writes: StoredRecord[] = [];
+    for (const [i, p] of persons.entries()) {
+      const person = record("person", { ...p });
+      writes.push(person);
+      if ((b * BATCH_SIZE + i) % every === 0) ids.push(person.id);
+      if (b === 0) lastNames.set(p.last_name, (lastNames.get(p.last_name) ?? 0) + 1);
+      const uri = recordUri(BENCH_FLOCK, "person", person.id);
+      const n = b * BATCH_SIZE + i;
+      // Every second person holds a membership, every fourth a reservation.
+      if (n % 2 === 0) writes.push(record("membership", _membership(uri, n, person.created)));
+      if (n % 4 === 1) writes.push(record("reservation", _reservation(uri, n, person.created)));
+    }
+    await writing;
+    writing = storage.apply({ records: writes.map((r) => ({ kind: "insert" as const, record: r })) });
+    writing.catch(() => {}); // awaited (and thrown) at the next batch or the end
+    if (performance.now() - lastLog > 10_000) {
+      lastLog = performance.now();
+      log(`  ${(b + 1) * BATCH_SIZE} / ${size} persons`);
+    }
+  }
+  await writing;
+  const common = [...lastNames].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+  return {
+    personIds: _shuffle(ids, seed),
+    lastName: common,
+    lastNamePrefix: common.slice(0, 2).toLowerCase(),
+    tag: TAGS[0]!,
+    otherTag: TAGS[1]!,
+  };
+}
+
 // --- internal ---
 
 /** Tables whose non-unique indexes `apply` maintains but never reads while inserting. */
@@ -128,63 +204,10 @@ function _dropDeferrableIndexes(file: string): string[] {
   }
 }
 
-/** Seeds through `apply`; creation times run up to `end` (ms), so the newest records are recent. */
 async function _seed(file: string, size: number, seed: number, log: (m: string) => void, end: number): Promise<DatasetSample> {
   const storage = createSqliteStorage({ path: file });
-  const start = end - SPAN_DAYS * 86_400_000;
-  const total = size + Math.floor(size / 2) + Math.floor(size / 4);
-  let at = new Date(start);
-  const clock = { now: () => at };
-  const nextId = createIdSource(clock, seededBytes(seed));
-  let written = 0;
-  const stamp = (): string => {
-    at = new Date(start + Math.floor((written / total) * (end - start)));
-    written += 1;
-    return formatTimestamp(at);
-  };
-  const record = (type: string, input: Record<string, unknown>): StoredRecord => {
-    const { data, displayValue } = derive(type, validateInput(type, input));
-    const now = stamp();
-    return { id: nextId(), flock: BENCH_FLOCK, type, state: "updated", data, displayValue, created: now, lastUpdated: now, version: 1 };
-  };
   try {
-    const created = formatTimestamp(new Date(start));
-    await storage.createFlock({ identifier: BENCH_FLOCK, name: "Benchmark", created });
-    await storage.putUser({ username: BENCH_USER, passwordHash: "!disabled", flocks: [BENCH_FLOCK], role: "core", created });
-    await storage.putApiKey({ tokenHash: _sha256(BENCH_TOKEN), username: BENCH_USER, created, expires: null });
-
-    const ids: string[] = [];
-    const lastNames = new Map<string, number>();
-    const every = Math.max(1, Math.floor(size / 500));
-    let lastLog = performance.now();
-    for (let b = 0; b * BATCH_SIZE < size; b++) {
-      const persons = personBatch(seed, b, Math.min(BATCH_SIZE, size - b * BATCH_SIZE));
-      const writes: StoredRecord[] = [];
-      for (const [i, p] of persons.entries()) {
-        const person = record("person", { ...p });
-        writes.push(person);
-        if ((b * BATCH_SIZE + i) % every === 0) ids.push(person.id);
-        if (b === 0) lastNames.set(p.last_name, (lastNames.get(p.last_name) ?? 0) + 1);
-        const uri = recordUri(BENCH_FLOCK, "person", person.id);
-        const n = b * BATCH_SIZE + i;
-        // Every second person holds a membership, every fourth a reservation.
-        if (n % 2 === 0) writes.push(record("membership", _membership(uri, n, person.created)));
-        if (n % 4 === 1) writes.push(record("reservation", _reservation(uri, n, person.created)));
-      }
-      await storage.apply({ records: writes.map((r) => ({ kind: "insert" as const, record: r })) });
-      if (performance.now() - lastLog > 10_000) {
-        lastLog = performance.now();
-        log(`  ${(b + 1) * BATCH_SIZE} / ${size} persons`);
-      }
-    }
-    const common = [...lastNames].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
-    return {
-      personIds: _shuffle(ids, seed),
-      lastName: common,
-      lastNamePrefix: common.slice(0, 2).toLowerCase(),
-      tag: TAGS[0]!,
-      otherTag: TAGS[1]!,
-    };
+    return await seedStorage(storage, size, seed, log, end);
   } finally {
     await storage.close();
   }

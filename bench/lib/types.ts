@@ -20,6 +20,20 @@ export interface SeededDataset {
   readonly sample: DatasetSample;
 }
 
+/** The same data set seeded into a PostgreSQL database (`--db postgres`). */
+export interface PostgresDataset extends Omit<SeededDataset, "file"> {
+  /** URL of the seeded database. Treat as read-only; copy it (`copyDatabase`) before writing. */
+  readonly url: string;
+  /** Its name on the server (`records_bench_<size>_s<seed>`). */
+  readonly database: string;
+  /** Seconds seeding through `apply` took when it was seeded (this run or an earlier one). */
+  readonly seedSeconds: number;
+  /** Seconds of the `VACUUM ANALYZE` after it. */
+  readonly vacuumSeconds: number;
+  /** When it was seeded (ISO). */
+  readonly seededAt: string;
+}
+
 /** Values picked from the seeded rows so that filters hit real records. */
 export interface DatasetSample {
   /** Ids of existing persons (random order, at least 100). */
@@ -49,6 +63,8 @@ export interface BenchContext {
   readonly quick: boolean;
   /** Progress lines go here (stderr), not to stdout. */
   log(message: string): void;
+  /** With `--db postgres`: the PostgreSQL server and the data set seeded on it. */
+  readonly postgres?: { readonly server: string; readonly dataset: PostgresDataset };
 }
 
 /** One line of the results table. */
@@ -81,5 +97,7 @@ export interface Scenario {
   readonly name: string;
   /** The group `--only` selects ("in-process", "http", "writes", "start-up", "events", "bulk"...). */
   readonly group: string;
+  /** The database it measures, chosen by `--db` (default "sqlite"); "postgres" ones get `ctx.postgres`. */
+  readonly db?: "sqlite" | "postgres";
   run(ctx: BenchContext): Promise<ScenarioResult[]>;
 }

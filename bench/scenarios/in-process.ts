@@ -11,7 +11,7 @@ import { measureOptions, round3, timePair } from "../lib/measure.js";
 import type { BenchContext, DatasetSample, Scenario, ScenarioResult } from "../lib/types.js";
 
 /** One list question, in both forms. */
-interface ListCase {
+export interface ListCase {
   name: string;
   /** The query string the engine parses. */
   params(s: DatasetSample, now: Date): string;
@@ -23,8 +23,8 @@ interface ListCase {
 
 const _IN_VALUES = "r.rid IN (SELECT rid FROM record_values WHERE fid = ? AND";
 
-/** The list questions of issue 6. */
-const LIST_CASES: ListCase[] = [
+/** The list questions of issue 6 (bench/scenarios/postgres-in-process asks them of PostgreSQL). */
+export const LIST_CASES: ListCase[] = [
   { name: "list page 1 of 25, no filter", params: () => "", where: () => ({ where: "", args: [] }) },
   {
     name: "exact filter on last_name",

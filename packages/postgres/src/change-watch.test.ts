@@ -1,10 +1,10 @@
 /**
- * The change generation (`Storage.changeGeneration`) and the cached account lookups never
- * answer with a stale row for long: this process's writes are seen at once, another
+ * The change generation (`Storage.changeGeneration`), the cached account lookups and the
+ * cached kept counts (unfiltered list totals) never answer with a stale row for long: this process's writes are seen at once, another
  * process's commits (another storage, or plain SQL) when their notification arrives, and
  * while the listening connection is lost nothing is cached at all.
  */
-import type { Storage } from "@records-service/core";
+import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
@@ -78,6 +78,30 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     await until(async () => (await server.getApiKey("h1")) === undefined);
     expect(await cli.replacePasswordHash("ada", "scrypt$old", "scrypt$new")).toBe(true);
     await until(async () => (await server.getUser("ada"))?.passwordHash === "scrypt$new");
+  });
+
+  it("keeps list totals from memory only until this process or another writes", async () => {
+    const rec = (n: number): StoredRecord => ({
+      id: n.toString(16).padStart(24, "0"),
+      flock: "f1",
+      type: "person",
+      state: "updated",
+      data: { n },
+      displayValue: `r${n}`,
+      created: "2026-01-01T00:00:00.000000",
+      lastUpdated: "2026-01-01T00:00:00.000000",
+      version: 1,
+    });
+    const insert = (s: Storage, n: number) => s.apply({ records: [{ kind: "insert", record: rec(n) }] });
+    const total = async () => (await server.listRecords("f1", "person", parseListQuery(new URLSearchParams(""), { surface: "v1", now: new Date() }))).total;
+    await insert(cli, 1);
+    await until(async () => (await total()) === 1);
+    expect(await total()).toBe(1);
+    await insert(server, 2);
+    expect(await total()).toBe(2); // this process's write: at once
+    await steady(server);
+    await insert(cli, 3);
+    await until(async () => (await total()) === 3);
   });
 
   it("moves on every call while the listening connection is lost, and settles once it is back", async () => {

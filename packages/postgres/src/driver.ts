@@ -61,7 +61,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
   const accounts = createAccountStore(pool);
   const limits = createLimitStore(pool);
   const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
-  const reader = createRecordReader(pool, catalog);
+  const reader = createRecordReader(pool, catalog, watch?.generation);
   const scan = createScanner(pool, catalog);
   let closed = false;
 

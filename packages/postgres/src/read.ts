@@ -92,8 +92,12 @@ export function filterFields(query: Pick<ListQuery, "filters">): string[] {
   return query.filters.filter((f) => !f.meta).map((f) => f.field);
 }
 
-/** The reader over `pool`. */
-export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReader {
+/**
+ * The reader over `pool`. With `generation` (the change watch's), a collection's kept counts
+ * are read once and answered from memory until the database may have changed, as the
+ * account lookups are: a list then costs its count and its page, not a third round trip.
+ */
+export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?: () => number): RecordReader {
   const rowsOf = async (query: SQL, name?: string): Promise<RecordRow[]> => (await exec<RecordRow>(pool, query, name)).rows;
   /** A page's rows, refused with `answer too large` at the first row past `maxDataLength`. */
   const pageRowsOf = async (query: SQL, maxDataLength: number | undefined, name?: string): Promise<RecordRow[]> => {
@@ -104,6 +108,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
     return rows;
   };
   const countOf = async (c: Conn, query: SQL): Promise<number> => Number((await exec<{ n: string }>(c, query)).rows[0]!.n);
+  const keptCounts = _keptCounts(pool, generation);
 
   /**
    * The number of matches: the kept counts when unfiltered; else, when the filters can be
@@ -111,12 +116,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
    * walking the few deleted records, see `_FEW_DELETED`); else `count(*)` of the WHERE.
    */
   const count = async (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): Promise<number> => {
-    const { rows } = await exec<{ state: string; n: number }>(
-      pool,
-      sql`SELECT state, n FROM collection_counts WHERE cid = ${cid}`,
-      "kept_counts",
-    );
-    const kept = new Map(rows.map((c) => [c.state, c.n]));
+    const kept = await keptCounts(cid);
     if (query.filters.length === 0) {
       let n = 0;
       for (const [state, k] of kept) if ((query.states as string[]).includes(state)) n += k;
@@ -224,6 +224,26 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog): RecordReade
 }
 
 // --- internal ---
+
+/** A collection's kept counts by state; cached per change generation when there is one. */
+function _keptCounts(pool: pg.Pool, generation: (() => number) | undefined): (cid: number) => Promise<Map<string, number>> {
+  const cache = new Map<number, Map<string, number>>();
+  let seen = -1;
+  return async (cid) => {
+    const g = generation?.();
+    if (g !== undefined && g !== seen) {
+      seen = g;
+      cache.clear();
+    }
+    const hit = cache.get(cid);
+    if (hit) return hit;
+    const { rows } = await exec<{ state: string; n: number }>(pool, sql`SELECT state, n FROM collection_counts WHERE cid = ${cid}`, "kept_counts");
+    const kept = new Map(rows.map((c) => [c.state, c.n]));
+    // Kept only if nothing was written while it was read (a write moves the generation).
+    if (g !== undefined && generation!() === g) cache.set(cid, kept);
+    return kept;
+  };
+}
 
 /**
  * Up to this many deleted records in a collection, a live-only count is the count of every

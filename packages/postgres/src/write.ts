@@ -4,9 +4,11 @@
  * (the row is locked with `FOR UPDATE`, so of concurrent writers of one version exactly
  * one wins and the others see the new version and get `conflict`), `record_values`,
  * `record_refs` and `collection_counts` kept in step, files stored or removed, outbox jobs
- * queued. Index rows are gathered over the change set and inserted with one statement
- * each at the end; the kept counts are updated last, in a fixed order, so the hot count
- * row is locked only for the commit and two writers never wait on each other in a cycle.
+ * queued. Consecutive inserts go in one multi-row statement (up to `INSERT_CHUNK`), so a
+ * large change set costs a few round trips, not one per record. Index rows are gathered
+ * over the change set and inserted with one statement each at the end; the kept counts are
+ * updated last, in a fixed order, so the hot count row is locked only for the commit and
+ * two writers never wait on each other in a cycle.
  */
 import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
 import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
@@ -25,10 +27,18 @@ import { encodeText } from "./text-codec.js";
  */
 export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: ChangeSet): Promise<void> {
   const w = new _Writer(c, ids);
+  // A run of inserts is written at once; an update may read a record inserted before it.
+  let run: StoredRecord[] = [];
   for (const change of changes.records ?? []) {
-    if (change.kind === "insert") await w.insert(change.record);
-    else await w.update(change.record, change.expectedVersion);
+    if (change.kind === "insert") {
+      run.push(change.record);
+      if (run.length >= INSERT_CHUNK) run = await w.insertAll(run);
+      continue;
+    }
+    run = await w.insertAll(run);
+    await w.update(change.record, change.expectedVersion);
   }
+  await w.insertAll(run);
   for (const f of changes.files ?? []) await _storeFile(c, f);
   for (const owner of changes.removeFilesOf ?? []) {
     await exec(
@@ -40,6 +50,9 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
   for (const job of changes.outbox ?? []) await insertJob(c, job);
   await w.flush();
 }
+
+/** Most records one INSERT statement writes (its parameters are eight arrays of this length). */
+export const INSERT_CHUNK = 1000;
 
 /**
  * The `record_values` columns of one entry: the UTF-8 bytes, cut to the indexed head when
@@ -71,21 +84,42 @@ class _Writer {
     private readonly ids: WriteIds,
   ) {}
 
-  async insert(r: StoredRecord): Promise<void> {
-    const cid = await this.ids.ensureCollection(r.flock, r.type);
-    // Ids are unique across the store, whatever the flock and type.
-    const { rows } = await exec<{ rid: string }>(
+  /**
+   * Inserts `records` with one statement, in their order (so their `rid`s follow it), then
+   * gathers their index rows. An id that exists, or repeats within the run, is a conflict
+   * (the caller's transaction rolls back). Returns a new empty run.
+   */
+  async insertAll(records: readonly StoredRecord[]): Promise<StoredRecord[]> {
+    if (records.length === 0) return [];
+    const cids: number[] = [];
+    for (const r of records) cids.push(await this.ids.ensureCollection(r.flock, r.type));
+    const p = sql.param;
+    const col = <T>(f: (r: StoredRecord) => T) => p(records.map(f));
+    // Ids are unique across the store, whatever the flock and type. ORDER BY ord: rids are
+    // drawn in input order, which is the list order.
+    const { rows } = await exec<{ id: string; rid: string }>(
       this.c,
       sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version)
-          VALUES (${cid}, ${r.id}, ${r.state}, ${JSON.stringify(r.data)}, ${encodeText(r.displayValue)}, ${r.created}, ${r.lastUpdated}, ${r.version})
-          ON CONFLICT (id) DO NOTHING RETURNING rid`,
-      "insert_record",
+          SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version
+          FROM unnest(${p(cids)}::int[], ${col((r) => r.id)}::text[], ${col((r) => r.state)}::text[],
+            ${col((r) => JSON.stringify(r.data))}::text[], ${col((r) => encodeText(r.displayValue))}::text[],
+            ${col((r) => r.created)}::text[], ${col((r) => r.lastUpdated)}::text[], ${col((r) => r.version)}::int[])
+            WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, ord)
+          ORDER BY u.ord
+          ON CONFLICT (id) DO NOTHING RETURNING id, rid`,
+      "insert_records",
     );
-    if (!rows[0]) throw conflict("record exists", `a record with id '${r.id}' exists`);
-    const rid = Number(rows[0].rid);
-    for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cid, field, value);
-    this.refs.set(rid, refTargets(r.data));
-    this.count(cid, r.state, 1);
+    const rids = new Map(rows.map((row) => [row.id, Number(row.rid)]));
+    for (const [i, r] of records.entries()) {
+      const rid = rids.get(r.id);
+      // Not inserted (it existed), or inserted by an earlier entry of this run.
+      if (rid === undefined) throw conflict("record exists", `a record with id '${r.id}' exists`);
+      rids.delete(r.id);
+      for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cids[i]!, field, value);
+      this.refs.set(rid, refTargets(r.data));
+      this.count(cids[i]!, r.state, 1);
+    }
+    return [];
   }
 
   async update(r: StoredRecord, expectedVersion: number): Promise<void> {
