@@ -15,7 +15,7 @@ import {
   type StoredRecord,
   type TypeSummary,
 } from "@records-service/core";
-import { createQueryCompiler, postgresDialect, type FieldIdLookup, type PageSpec } from "@records-service/sql";
+import { countPlan, createQueryCompiler, idsByType, inAskedOrder, pagePlan, pageStatement, postgresDialect, type FieldIdLookup } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
@@ -110,26 +110,12 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
   const countOf = async (c: Conn, query: SQL): Promise<number> => Number((await exec<{ n: string }>(c, query)).rows[0]!.n);
   const keptCounts = _keptCounts(pool, generation);
 
-  /**
-   * The number of matches: the kept counts when unfiltered; else, when the filters can be
-   * counted from `record_values` alone, that count less the deleted matches (found by
-   * walking the few deleted records, see `_FEW_DELETED`); else `count(*)` of the WHERE.
-   */
+  /** The number of matches (see `countPlan`). */
   const count = async (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): Promise<number> => {
-    const kept = await keptCounts(cid);
-    if (query.filters.length === 0) {
-      let n = 0;
-      for (const [state, k] of kept) if ((query.states as string[]).includes(state)) n += k;
-      return n;
-    }
-    const deleted = kept.get("deleted") ?? 0;
-    const showsDeleted = query.states.includes("deleted");
-    const fast = query.states.includes("updated") && (showsDeleted || deleted <= _FEW_DELETED);
-    const every = fast ? compiler.matchCount(query, fieldId) : undefined;
-    if (every === undefined) return countOf(pool, compiler.count(where));
-    if (showsDeleted || deleted === 0) return countOf(pool, every);
-    const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
-    return (await countOf(pool, every)) - (await countOf(pool, compiler.count(deletedWhere)));
+    const plan = countPlan(compiler, cid, query, where, fieldId, await keptCounts(cid));
+    if (plan.kind === "kept") return plan.total;
+    if (plan.kind === "count") return countOf(pool, plan.sql);
+    return (await countOf(pool, plan.every)) - (await countOf(pool, plan.deleted));
   };
 
   return {
@@ -142,7 +128,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
 
     async getRecords(flock, keys) {
       const found = new Map<string, StoredRecord>();
-      for (const [type, ids] of _idsByType(keys)) {
+      for (const [type, ids] of idsByType(keys)) {
         const cid = await catalog.collectionId(pool, flock, type);
         if (cid === undefined) continue;
         const rows = await rowsOf(
@@ -151,18 +137,12 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
         );
         for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
       }
-      // In the order asked for, each record once.
-      const out = new Map<string, StoredRecord>();
-      for (const k of keys) {
-        const r = found.get(`${k.type}/${k.id}`);
-        if (r) out.set(`${k.type}/${k.id}`, r);
-      }
-      return [...out.values()];
+      return inAskedOrder(keys, found);
     },
 
     async getDisplayValues(flock, keys) {
       const out: DisplayValueRow[] = [];
-      for (const [type, ids] of _idsByType(keys)) {
+      for (const [type, ids] of idsByType(keys)) {
         const cid = await catalog.collectionId(pool, flock, type);
         if (cid === undefined) continue;
         const { rows } = await exec<{ id: string; displayValue: string }>(
@@ -181,17 +161,10 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
       const where = compiler.where(cid, query, fieldId);
       const total = await count(cid, query, where, fieldId);
-      const offset = (query.page - 1) * query.pageSize;
-      if (offset >= total || query.pageSize <= 0) return { total, records: [] };
-      const limit = Math.min(query.pageSize, total - offset);
-      // Past the middle, read from the end so the last page costs what the first does.
-      const fromEnd = total - offset - limit;
-      const pageOf = (at: PageSpec) =>
-        pageRowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at), query.maxDataLength);
-      const rows =
-        fromEnd < offset
-          ? (await pageOf({ limit, offset: fromEnd, fromEnd: true })).reverse()
-          : await pageOf({ limit, offset, fromEnd: false });
+      const at = pagePlan(query, total);
+      if (!at) return { total, records: [] };
+      const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      if (at.fromEnd) rows.reverse();
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
     },
 
@@ -243,22 +216,4 @@ function _keptCounts(pool: pg.Pool, generation: (() => number) | undefined): (ci
     if (g !== undefined && generation!() === g) cache.set(cid, kept);
     return kept;
   };
-}
-
-/**
- * Up to this many deleted records in a collection, a live-only count is the count of every
- * match less the deleted ones, found by walking the deleted records (one probe each);
- * beyond it, each match's state is probed instead.
- */
-const _FEW_DELETED = 1000;
-
-/** The asked ids of each type, each once. */
-function _idsByType(keys: RecordKey[]): Map<string, Set<string>> {
-  const byType = new Map<string, Set<string>>();
-  for (const k of keys) {
-    let ids = byType.get(k.type);
-    if (!ids) byType.set(k.type, (ids = new Set()));
-    ids.add(k.id);
-  }
-  return byType;
 }

@@ -20,3 +20,17 @@ export {
 export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
 export { CMP16, prefixUpperBound, orderSafeHead } from "./text-order.js";
 export { KIND_CODES, valueRows, refTargets, type ValueRow } from "./index-rows.js";
+export {
+  FEW_DELETED,
+  countPlan,
+  pagePlan,
+  pageStatement,
+  idsByType,
+  inAskedOrder,
+  scanCursorFrom,
+  scanStepStatement,
+  takeScanRows,
+  cursorBefore,
+  type CountPlan,
+  type ScanTake,
+} from "./read-plan.js";

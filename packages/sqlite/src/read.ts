@@ -6,7 +6,7 @@
 import { dataBudget, type DisplayValueRow, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import type { FieldIdLookup } from "@records-service/sql";
+import { countPlan, idsByType, inAskedOrder, pagePlan, pageStatement, type FieldIdLookup } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -130,27 +130,12 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     return (statement.get(...params) as { n: number }).n;
   };
 
-  /**
-   * The number of matches: the kept counts when unfiltered; else, when the filters can be
-   * counted from `record_values` alone, that count less the deleted matches (found by
-   * walking the few deleted records, see `_FEW_DELETED`); else `count(*)` of the WHERE,
-   * which probes each match's state in `records`.
-   */
+  /** The number of matches (see `countPlan`). */
   const count = (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): number => {
-    const kept = new Map(selCounts.all(cid).map((c) => [c.state, c.n]));
-    if (query.filters.length === 0) {
-      let n = 0;
-      for (const [state, k] of kept) if ((query.states as string[]).includes(state)) n += k;
-      return n;
-    }
-    const deleted = kept.get("deleted") ?? 0;
-    const showsDeleted = query.states.includes("deleted");
-    const fast = query.states.includes("updated") && (showsDeleted || deleted <= _FEW_DELETED);
-    const every = fast ? compiler.matchCount(query, fieldId) : undefined;
-    if (every === undefined) return countOf(compiler.count(where));
-    if (showsDeleted || deleted === 0) return countOf(every);
-    const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
-    return countOf(every) - countOf(compiler.count(deletedWhere));
+    const plan = countPlan(compiler, cid, query, where, fieldId, new Map(selCounts.all(cid).map((c) => [c.state, c.n])));
+    if (plan.kind === "kept") return plan.total;
+    if (plan.kind === "count") return countOf(plan.sql);
+    return countOf(plan.every) - countOf(plan.deleted);
   };
 
   return {
@@ -162,7 +147,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
 
     getRecords(flock, keys) {
       const found = new Map<string, StoredRecord>();
-      for (const [type, ids] of _idsByType(keys)) {
+      for (const [type, ids] of idsByType(keys)) {
         const cid = catalog.collectionId(flock, type);
         if (cid === undefined) continue;
         const rows = db
@@ -172,18 +157,12 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
           .all();
         for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
       }
-      // In the order asked for, each record once.
-      const out = new Map<string, StoredRecord>();
-      for (const k of keys) {
-        const r = found.get(`${k.type}/${k.id}`);
-        if (r) out.set(`${k.type}/${k.id}`, r);
-      }
-      return [...out.values()];
+      return inAskedOrder(keys, found);
     },
 
     getDisplayValues(flock, keys) {
       const out: DisplayValueRow[] = [];
-      for (const [type, ids] of _idsByType(keys)) {
+      for (const [type, ids] of idsByType(keys)) {
         const cid = catalog.collectionId(flock, type);
         if (cid === undefined) continue;
         const rows = db
@@ -202,15 +181,10 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
       const where = compiler.where(cid, query, fieldId);
       const total = count(cid, query, where, fieldId);
-      const offset = (query.page - 1) * query.pageSize;
-      if (offset >= total || query.pageSize <= 0) return { total, records: [] };
-      const limit = Math.min(query.pageSize, total - offset);
-      // Past the middle, read from the end so the last page costs what the first does.
-      const fromEnd = total - offset - limit;
-      const pageOf = (at: { limit: number; offset: number; fromEnd: boolean }) =>
-        pageRowsOf(compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at), query.maxDataLength);
-      const rows =
-        fromEnd < offset ? pageOf({ limit, offset: fromEnd, fromEnd: true }).reverse() : pageOf({ limit, offset, fromEnd: false });
+      const at = pagePlan(query, total);
+      if (!at) return { total, records: [] };
+      const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      if (at.fromEnd) rows.reverse();
       return { total, records: rows };
     },
 
@@ -233,23 +207,3 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
     },
   };
 }
-
-// --- internal ---
-
-/** The wanted ids grouped by type, each once. */
-function _idsByType(keys: readonly RecordKey[]): Map<string, Set<string>> {
-  const byType = new Map<string, Set<string>>();
-  for (const k of keys) {
-    let ids = byType.get(k.type);
-    if (!ids) byType.set(k.type, (ids = new Set()));
-    ids.add(k.id);
-  }
-  return byType;
-}
-
-/**
- * Up to this many deleted records in a collection, a live-only count is the count of every
- * match less the deleted ones, found by walking the deleted records (one probe each);
- * beyond it, each match's state is probed instead.
- */
-const _FEW_DELETED = 1000;

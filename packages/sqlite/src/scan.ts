@@ -5,10 +5,10 @@
  * most once even when the task's own writes change which records match (updates keep
  * their `rid`). The filters are compiled exactly as for lists (the shared compiler).
  */
-import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type ScanPage, type ScanQuery } from "@records-service/core";
+import type { ScanPage, ScanQuery } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import type { FieldIdLookup } from "@records-service/sql";
+import { cursorBefore, scanCursorFrom, scanStepStatement, takeScanRows, type FieldIdLookup } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { toStoredRecord, type RecordRow } from "./read.js";
@@ -32,35 +32,20 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
     "SELECT min(rid) AS rid FROM records WHERE cid = ? AND rid > ?",
   );
   return (flock, type, query, after, limit, maxDataLength) => {
-    const from = _parseCursor(after);
+    const from = scanCursorFrom(after);
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { records: [], cursor: null };
     const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
     const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId, "probe");
     const take = Math.max(1, Math.floor(limit));
     const to = from + window;
-    // One row more than asked tells whether the walk goes on.
-    const { statement, params } = prepared(
-      sql`SELECT r.rid, ${_COLUMNS} FROM records r WHERE ${where} AND r.rid > ${from} AND r.rid <= ${to} ORDER BY r.rid LIMIT ${take + 1}`,
-    );
-    // Read row by row: a step of large records ends at `maxDataLength` (the first is always taken).
-    const rows: (RecordRow & { rid: number })[] = [];
-    let length = 0;
-    let cut = false;
-    for (const row of statement.iterate(...params) as IterableIterator<RecordRow & { rid: number }>) {
-      length += row.data.length + LIST_ELEMENT_MIN_OVERHEAD;
-      if (maxDataLength !== undefined && rows.length > 0 && rows.length < take && length > maxDataLength) {
-        cut = true;
-        break;
-      }
-      rows.push(row);
-    }
-    const records = rows.slice(0, take).map((row) => toStoredRecord(row, flock, type));
-    if (cut) return { records, cursor: String(rows.at(-1)!.rid) };
-    if (rows.length > take) return { records, cursor: String(rows[take - 1]!.rid) };
+    const { statement, params } = prepared(scanStepStatement(where, _COLUMNS, from, to, take));
+    // Read row by row, so a step of large records stops reading where it is cut.
+    const step = takeScanRows(statement.iterate(...params) as IterableIterator<RecordRow & { rid: number }>, take, maxDataLength);
+    const records = step.rows.map((row) => toStoredRecord(row, flock, type));
+    if (step.next !== "window") return { records, cursor: step.next.cursor };
     // The window is walked: go on from the collection's next record past it, if any.
-    const next = nextRid.get(cid, to)?.rid ?? null;
-    return { records, cursor: next === null ? null : String(next - 1) };
+    return { records, cursor: cursorBefore(nextRid.get(cid, to)?.rid ?? null) };
   };
 }
 
@@ -69,9 +54,3 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
 const _COLUMNS = sql.raw(
   "r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version",
 );
-
-function _parseCursor(after: string | null): number {
-  if (after === null) return 0;
-  if (!/^\d{1,15}$/.test(after)) throw badRequest("invalid cursor", `'${after.slice(0, 40)}' is not a scan cursor`);
-  return Number(after);
-}

@@ -1,0 +1,147 @@
+/**
+ * @module read-plan
+ * The decisions both adapters' record reads make the same way, as pure functions over the
+ * compiler's statements: how a list's total is counted, which page is read from which end,
+ * how a scan step's rows become records and a cursor, and the order of keyed reads. The
+ * adapters only run the statements (SQLite synchronously, PostgreSQL over a pool).
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type ListQuery, type RecordKey } from "@records-service/core";
+import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
+
+/**
+ * Up to this many deleted records in a collection, a live-only count is the count of every
+ * match less the deleted ones, found by walking the deleted records (one probe each);
+ * beyond it, each match's state is probed instead.
+ */
+export const FEW_DELETED = 1000;
+
+/**
+ * How a list's total is found: `kept` (the collection's kept counts answer it), `count`
+ * (one statement), or `difference` (every match less the deleted matches).
+ */
+export type CountPlan = { kind: "kept"; total: number } | { kind: "count"; sql: SQL } | { kind: "difference"; every: SQL; deleted: SQL };
+
+/**
+ * The count of `query`'s matches in collection `cid`, given its kept counts by state: the
+ * kept counts when unfiltered; else, when the filters can be counted from `record_values`
+ * alone, that count less the deleted matches (when there are few); else `count(*)` of the
+ * WHERE, which probes each match's state in `records`.
+ *
+ * @example
+ * const plan = countPlan(compiler, cid, query, where, fieldId, new Map([["updated", 10]]));
+ */
+export function countPlan(
+  compiler: QueryCompiler,
+  cid: number,
+  query: ListQuery,
+  where: SQL,
+  fieldId: FieldIdLookup,
+  kept: ReadonlyMap<string, number>,
+): CountPlan {
+  if (query.filters.length === 0) {
+    let total = 0;
+    for (const [state, k] of kept) if ((query.states as string[]).includes(state)) total += k;
+    return { kind: "kept", total };
+  }
+  const deleted = kept.get("deleted") ?? 0;
+  const showsDeleted = query.states.includes("deleted");
+  const fast = query.states.includes("updated") && (showsDeleted || deleted <= FEW_DELETED);
+  const every = fast ? compiler.matchCount(query, fieldId) : undefined;
+  if (every === undefined) return { kind: "count", sql: compiler.count(where) };
+  if (showsDeleted || deleted === 0) return { kind: "count", sql: every };
+  const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
+  return { kind: "difference", every, deleted: compiler.count(deletedWhere) };
+}
+
+/**
+ * The page of `query` among `total` matches, or undefined when it is empty. Past the
+ * middle the page is read from the end (the caller reverses its rows), so the last page
+ * costs what the first does.
+ */
+export function pagePlan(query: Pick<ListQuery, "page" | "pageSize">, total: number): PageSpec | undefined {
+  const offset = (query.page - 1) * query.pageSize;
+  if (offset >= total || query.pageSize <= 0) return undefined;
+  const limit = Math.min(query.pageSize, total - offset);
+  const fromEnd = total - offset - limit;
+  return fromEnd < offset ? { limit, offset: fromEnd, fromEnd: true } : { limit, offset, fromEnd: false };
+}
+
+/** The statement of one page of `query`: the equality fast path when it fits, else the WHERE's page. */
+export function pageStatement(compiler: QueryCompiler, cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup, at: PageSpec): SQL {
+  return compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at);
+}
+
+/** The wanted ids grouped by type, each once. */
+export function idsByType(keys: readonly RecordKey[]): Map<string, Set<string>> {
+  const byType = new Map<string, Set<string>>();
+  for (const k of keys) {
+    let ids = byType.get(k.type);
+    if (!ids) byType.set(k.type, (ids = new Set()));
+    ids.add(k.id);
+  }
+  return byType;
+}
+
+/** The records of `found` (keyed `type/id`) in the order `keys` asks for them, each once. */
+export function inAskedOrder<T>(keys: readonly RecordKey[], found: ReadonlyMap<string, T>): T[] {
+  const out = new Map<string, T>();
+  for (const k of keys) {
+    const key = `${k.type}/${k.id}`;
+    const r = found.get(key);
+    if (r !== undefined) out.set(key, r);
+  }
+  return [...out.values()];
+}
+
+// --- scans ---
+
+/** The rid after which a scan step starts (0 for the first). */
+export function scanCursorFrom(after: string | null): number {
+  if (after === null) return 0;
+  if (!/^\d{1,15}$/.test(after)) throw badRequest("invalid cursor", `'${after.slice(0, 40)}' is not a scan cursor`);
+  return Number(after);
+}
+
+/**
+ * The statement of one scan step: the matches of `where` with rid in `(from, to]`, in rid
+ * order, one row more than `take` (it tells whether the walk goes on).
+ */
+export function scanStepStatement(where: SQL, columns: SQL, from: number, to: number, take: number): SQL {
+  return sql`SELECT r.rid, ${columns} FROM records r WHERE ${where} AND r.rid > ${from} AND r.rid <= ${to} ORDER BY r.rid LIMIT ${take + 1}`;
+}
+
+/** A scan step's rows taken: the records' rows, and the cursor, or `window` when the window was walked. */
+export interface ScanTake<R> {
+  rows: R[];
+  next: { cursor: string } | "window";
+}
+
+/**
+ * The rows of a scan step (read in rid order, up to `take + 1`): a step of large records
+ * ends at `maxDataLength` (the first row is always taken); one row past `take` means the
+ * walk goes on from the last taken; otherwise the window is walked and the caller goes on
+ * from the collection's next record past it.
+ */
+export function takeScanRows<R extends { rid: number | string; data: string }>(
+  read: Iterable<R>,
+  take: number,
+  maxDataLength: number | undefined,
+): ScanTake<R> {
+  const rows: R[] = [];
+  let length = 0;
+  for (const row of read) {
+    length += row.data.length + LIST_ELEMENT_MIN_OVERHEAD;
+    if (maxDataLength !== undefined && rows.length > 0 && rows.length < take && length > maxDataLength) {
+      return { rows, next: { cursor: String(rows.at(-1)!.rid) } };
+    }
+    rows.push(row);
+  }
+  if (rows.length > take) return { rows: rows.slice(0, take), next: { cursor: String(rows[take - 1]!.rid) } };
+  return { rows, next: "window" };
+}
+
+/** The cursor after a walked window: before the collection's next rid, or null at its end. */
+export function cursorBefore(nextRid: number | string | null): string | null {
+  return nextRid === null ? null : String(Number(nextRid) - 1);
+}
