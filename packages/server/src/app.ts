@@ -22,6 +22,7 @@ import { createAccessLog, type LogSink } from "./middleware/access-log.js";
 import { createAttribution } from "./middleware/attribution.js";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/limits.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
+import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
@@ -101,6 +102,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   if (opts.log) app.use(createAccessLog(opts.log, clock));
   app.use(createAttribution({ clock, unattributedPerMinute, counts }));
+  // Other processes' acknowledged writes are seen before any cache is consulted.
+  app.use(createFreshReads(storage));
   app.use(
     methodNotAllowed({
       app,

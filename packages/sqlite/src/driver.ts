@@ -92,6 +92,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
     changeGeneration: watch.generation,
+    syncChanges: _async(watch.sync),
     close: async () => {
       await checkpointer?.stop();
       if (db.$client.open) db.$client.close();
