@@ -8,6 +8,7 @@
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createApp } from "./app.js";
+import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
 import { parseConfig } from "./config.js";
@@ -78,8 +79,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     const { secret } = await applyConfig(storage, clock, config, passwords);
     const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
+    // Counted here so that shutdown can merge the last second of counts into the database.
+    const counts = createApplicationCounts({ storage, clock });
     const app = createApp({
       engine,
+      applicationCounts: counts,
       secret,
       unattributedPerMinute: config.throttle.unattributedPerMinute,
       keyTtlHours: config.auth.keyTtlHours,
@@ -113,6 +117,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         closing ??= (async () => {
           await listener.close();
           await workers.stop();
+          await counts.close().catch(() => {});
           await storage.close();
         })();
         return closing;
