@@ -1,17 +1,21 @@
 /**
  * @module cli/serve
  * `records-service serve`: loads the config, starts the server, waits for SIGTERM/SIGINT,
- * shuts down gracefully. The access log goes to stdout as one JSON line per request.
+ * shuts down gracefully. The access log goes to stdout as one JSON line per request. With
+ * `--processes N` above 1, the primary of N such processes (cli/serve-cluster).
  */
-import { ConfigError, loadConfig } from "../config.js";
+import cluster from "node:cluster";
+import { loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { describeDb, openFailure } from "../storage-open.js";
+import { runServeCluster, runServeWorker, startFailure } from "./serve-cluster.js";
 
 /** Serves until asked to stop; returns the exit code. */
 export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: CliIo): Promise<number> {
+  if (cluster.isWorker) return runServeWorker(cmd, io);
+  if (cmd.processes > 1) return runServeCluster(cmd, io);
   // Listen for the signals first: a stop asked for during start-up is honoured once started.
   const stopRequested = io.stopRequested();
   let server: RunningServer;
@@ -25,7 +29,7 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(line)) }),
     });
   } catch (e) {
-    io.err(_startFailure(e, cmd));
+    io.err(startFailure(e, cmd));
     return EXIT_FAILED;
   }
   const signal = await stopRequested;
@@ -33,17 +37,4 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
   await server.close();
   io.out("records-service: stopped");
   return EXIT_OK;
-}
-
-// --- internal ---
-
-function _startFailure(e: unknown, cmd: { host: string; port: number; db: string }): string {
-  if (e instanceof ConfigError) return e.message;
-  const unreachable = openFailure(e);
-  if (unreachable !== undefined) return `records-service: ${unreachable}`;
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-    return `records-service: cannot listen on ${cmd.host}:${cmd.port}: ${code}`;
-  }
-  return `records-service: cannot start with database ${describeDb(cmd.db)}: ${e instanceof Error ? e.message : String(e)}`;
 }
