@@ -9,6 +9,33 @@ import type { LoadResult } from "./load.js";
 import type { VariedRequest } from "./load-varied.js";
 import { round3 } from "./measure.js";
 import { personBatch } from "./persons.js";
+import { BENCH_TOKEN } from "./seed.js";
+
+/** The operations of the random-request HTTP scenarios. */
+export type VariedOp = "get by id" | "list with a filter" | "create person";
+export const VARIED_OPS: VariedOp[] = ["get by id", "list with a filter", "create person"];
+/** Persons generated for the POST bodies. */
+export const VARIED_BODIES = 1000;
+
+/**
+ * The requests of each operation against a server at `origin`, for persons `ids`: a random
+ * id, a random surname of the data set, a random one of `VARIED_BODIES` generated persons.
+ * Attributed, as a real client is (unattributed keys are throttled to 60 requests a minute).
+ */
+export function variedRequests(flock: string, seed: number): { surnames: string[]; at(origin: string, ids: readonly string[]): Record<VariedOp, VariedRequest> } {
+  const auth = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" };
+  const base = `/api/v1/${flock}/person/`;
+  const surnames = datasetSurnames(seed);
+  const bodies = personBatch(seed + 1, 0, VARIED_BODIES).map((p) => JSON.stringify(p));
+  return {
+    surnames,
+    at: (origin, ids) => ({
+      "get by id": { base: origin, headers: auth, paths: ids.map((id) => `${base}${id}/`) },
+      "list with a filter": { base: origin, headers: auth, paths: surnames.map((s) => `${base}?last_name=${encodeURIComponent(s)}`) },
+      "create person": { base: origin, method: "POST", headers: { ...auth, "content-type": "application/json" }, paths: [base], bodies },
+    }),
+  };
+}
 
 /** Ids read at random from each database for the GETs. */
 export const VARIED_IDS = 50_000;

@@ -13,22 +13,18 @@ import { connections, type LoadResult } from "../lib/load.js";
 import { loadVaried, type VariedRequest } from "../lib/load-varied.js";
 import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
-import { personBatch } from "../lib/persons.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
-import { checkVaried, datasetSurnames, medianRun, postgresIds, rateOf, sqliteIds } from "../lib/varied-targets.js";
-import { BENCH_TOKEN } from "../lib/seed.js";
+import { checkVaried, medianRun, postgresIds, rateOf, sqliteIds, VARIED_BODIES, VARIED_OPS, variedRequests, type VariedOp } from "../lib/varied-targets.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 
-type Op = "get by id" | "list with a filter" | "create person";
-const OPS: Op[] = ["get by id", "list with a filter", "create person"];
+type Op = VariedOp;
+const OPS = VARIED_OPS;
 
 /** The HTTP scenarios on PostgreSQL (one scenario: both servers are started once). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", db: "postgres", run: (ctx) => _run(ctx) }];
 
 // --- internal ---
 
-/** Persons generated for the POST bodies. */
-const _BODIES = 1000;
 
 interface _Target {
   name: "sqlite" | "postgres";
@@ -44,16 +40,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const warmup = ctx.quick ? 1 : 2;
   const buildProblem = await ensureBuilt(ctx.root, ctx.log);
   const kind = serverCommand(ctx.root).kind;
-  // Attributed, as a real client is (unattributed keys are throttled to 60 requests a minute).
-  const auth = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" };
-  const base = `/api/v1/${dataset.flock}/person/`;
-  const surnames = datasetSurnames(dataset.seed);
-  const bodies = personBatch(dataset.seed + 1, 0, _BODIES).map((p) => JSON.stringify(p));
-  const requests = (origin: string, ids: readonly string[]): Record<Op, VariedRequest> => ({
-    "get by id": { base: origin, headers: auth, paths: ids.map((id) => `${base}${id}/`) },
-    "list with a filter": { base: origin, headers: auth, paths: surnames.map((s) => `${base}?last_name=${encodeURIComponent(s)}`) },
-    "create person": { base: origin, method: "POST", headers: { ...auth, "content-type": "application/json" }, paths: [base], bodies },
-  });
+  const { surnames, at: requests } = variedRequests(dataset.flock, dataset.seed);
 
   const file = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const copy = `${pgData.database}_http`;
@@ -107,7 +94,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
         `p50 ${a.p50} / ${b.p50} ms`,
         a.non2xx || a.errors ? `${a.non2xx} non-2xx, ${a.errors} errors` : "",
         b.non2xx || b.errors ? `SQLite ${b.non2xx} non-2xx, ${b.errors} errors` : "",
-        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${_BODIES} bodies`,
+        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${VARIED_BODIES} bodies`,
         kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`,
       ]
         .filter(Boolean)

@@ -3,7 +3,7 @@
  * `records-service serve --processes N`: N HTTP processes on one port over one database
  * (node:cluster; the primary accepts connections and hands them round-robin to the
  * processes). The primary serves nothing itself. It migrates the database and applies the
- * config once, starts the processes (each runs the ordinary `serve`, see `runServeWorker`),
+ * config once, starts the processes (each runs the ordinary `serve`, see cli/serve),
  * prints one `listening on` line when all of them listen, and creates the first admin on
  * an empty database only then, so the credentials are printed once. The processes share
  * the primary's stdout: one access log stream (each line names its `pid`). A process that
@@ -13,13 +13,14 @@
  * A second signal ends everything at once.
  */
 import cluster, { type Worker } from "node:cluster";
-import { ConfigError, loadConfig, type Config } from "../config.js";
-import { prepareDatabase, seedDatabase, startServer, type RunningServer } from "../runtime.js";
+import { loadConfig, type Config } from "../config.js";
+import { prepareDatabase, seedDatabase } from "../runtime.js";
 import { createRestartBackoff } from "../runtime/restart-backoff.js";
-import { describeDb, openFailure } from "../storage-open.js";
+import { describeDb } from "../storage-open.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
+import { startFailure } from "./start-failure.js";
 
 type ServeCommand = Extract<Command, { kind: "serve" }>;
 
@@ -122,46 +123,4 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   await stopAll();
   io.out("records-service: stopped");
   return EXIT_OK;
-}
-
-/**
- * One of the processes: the ordinary server, whose start-up messages are the primary's
- * (it printed them once) and whose access log lines carry its pid. Tells the primary when
- * it listens; stops when the primary (or a signal) asks.
- */
-export async function runServeWorker(cmd: ServeCommand, io: CliIo): Promise<number> {
-  const stopRequested = io.stopRequested();
-  let started = false;
-  let server: RunningServer;
-  try {
-    server = await startServer({
-      db: cmd.db,
-      host: cmd.host,
-      port: cmd.port,
-      seed: false,
-      ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
-      out: (line) => started && io.out(line),
-      ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify({ ...line, pid: process.pid })) }),
-    });
-  } catch (e) {
-    io.err(startFailure(e, cmd));
-    return EXIT_FAILED;
-  }
-  started = true;
-  process.send?.({ records: "listening", url: server.url } satisfies ClusterMessage);
-  await stopRequested;
-  await server.close();
-  return EXIT_OK;
-}
-
-/** The one line a failed start prints. */
-export function startFailure(e: unknown, cmd: { host: string; port: number; db: string }): string {
-  if (e instanceof ConfigError) return e.message;
-  const unreachable = openFailure(e);
-  if (unreachable !== undefined) return `records-service: ${unreachable}`;
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-    return `records-service: cannot listen on ${cmd.host}:${cmd.port}: ${code}`;
-  }
-  return `records-service: cannot start with database ${describeDb(cmd.db)}: ${e instanceof Error ? e.message : String(e)}`;
 }

@@ -10,31 +10,41 @@ import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { runServeCluster, runServeWorker, startFailure } from "./serve-cluster.js";
+import { runServeCluster, type ClusterMessage } from "./serve-cluster.js";
+import { startFailure } from "./start-failure.js";
 
-/** Serves until asked to stop; returns the exit code. */
+/**
+ * Serves until asked to stop; returns the exit code. As one of the processes of
+ * `--processes N` (a cluster worker): its start-up messages are the primary's (printed
+ * once there), its access log lines carry its pid, it tells the primary when it listens,
+ * and it stops when the primary (or a signal) asks.
+ */
 export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: CliIo): Promise<number> {
-  if (cluster.isWorker) return runServeWorker(cmd, io);
-  if (cmd.processes > 1) return runServeCluster(cmd, io);
+  if (cluster.isPrimary && cmd.processes > 1) return runServeCluster(cmd, io);
+  const worker = cluster.isWorker;
   // Listen for the signals first: a stop asked for during start-up is honoured once started.
   const stopRequested = io.stopRequested();
+  let started = false;
   let server: RunningServer;
   try {
     server = await startServer({
       db: cmd.db,
       host: cmd.host,
       port: cmd.port,
+      seed: !worker,
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
-      out: io.out,
-      ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(line)) }),
+      out: worker ? (line) => started && io.out(line) : io.out,
+      ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(worker ? { ...line, pid: process.pid } : line)) }),
     });
   } catch (e) {
     io.err(startFailure(e, cmd));
     return EXIT_FAILED;
   }
+  started = true;
+  if (worker) process.send?.({ records: "listening", url: server.url } satisfies ClusterMessage);
   const signal = await stopRequested;
-  io.out(`records-service: ${signal} received, finishing requests in flight and shutting down`);
+  if (!worker) io.out(`records-service: ${signal} received, finishing requests in flight and shutting down`);
   await server.close();
-  io.out("records-service: stopped");
+  if (!worker) io.out("records-service: stopped");
   return EXIT_OK;
 }
