@@ -53,7 +53,7 @@ export interface ApplicationCountsOptions {
   storage: Storage;
   clock: Clock;
   maxLabels?: number;
-  /** Longest time counted requests wait in memory before they are merged, in ms. Default 1000. */
+  /** Longest time counted requests wait in memory before they are merged, in ms. Default 10,000. */
   flushMs?: number;
 }
 
@@ -68,7 +68,7 @@ export interface ApplicationCountsOptions {
 export function createApplicationCounts(options: ApplicationCountsOptions): ApplicationCounts {
   const { storage, clock } = options;
   const maxLabels = options.maxLabels ?? APPLICATION_COUNTS_MAX_LABELS;
-  const flushMs = options.flushMs ?? 1000;
+  const flushMs = options.flushMs ?? 10_000;
   const started = clock.now().getTime();
   let pending = _empty(started);
   let timer: NodeJS.Timeout | undefined;
