@@ -9,29 +9,22 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { connections, type LoadResult } from "../lib/load.js";
 import { loadVaried, type VariedRequest } from "../lib/load-varied.js";
 import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
-import { personBatch } from "../lib/persons.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
-import { BENCH_TOKEN } from "../lib/seed.js";
+import { checkVaried, medianRun, postgresIds, rateOf, sqliteIds, VARIED_BODIES, VARIED_OPS, variedRequests, type VariedOp } from "../lib/varied-targets.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 
-type Op = "get by id" | "list with a filter" | "create person";
-const OPS: Op[] = ["get by id", "list with a filter", "create person"];
+type Op = VariedOp;
+const OPS = VARIED_OPS;
 
 /** The HTTP scenarios on PostgreSQL (one scenario: both servers are started once). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", db: "postgres", run: (ctx) => _run(ctx) }];
 
 // --- internal ---
 
-/** Ids read at random from each database for the GETs. */
-const _IDS = 50_000;
-/** Persons generated for the POST bodies. */
-const _BODIES = 1000;
 
 interface _Target {
   name: "sqlite" | "postgres";
@@ -47,16 +40,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const warmup = ctx.quick ? 1 : 2;
   const buildProblem = await ensureBuilt(ctx.root, ctx.log);
   const kind = serverCommand(ctx.root).kind;
-  // Attributed, as a real client is (unattributed keys are throttled to 60 requests a minute).
-  const auth = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" };
-  const base = `/api/v1/${dataset.flock}/person/`;
-  const surnames = _surnames(dataset.seed);
-  const bodies = personBatch(dataset.seed + 1, 0, _BODIES).map((p) => JSON.stringify(p));
-  const requests = (origin: string, ids: readonly string[]): Record<Op, VariedRequest> => ({
-    "get by id": { base: origin, headers: auth, paths: ids.map((id) => `${base}${id}/`) },
-    "list with a filter": { base: origin, headers: auth, paths: surnames.map((s) => `${base}?last_name=${encodeURIComponent(s)}`) },
-    "create person": { base: origin, method: "POST", headers: { ...auth, "content-type": "application/json" }, paths: [base], bodies },
-  });
+  const { surnames, at: requests } = variedRequests(dataset.flock, dataset.seed);
 
   const file = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const copy = `${pgData.database}_http`;
@@ -66,8 +50,8 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     copyFileSync(dataset.file, file); // creates write to it
     ctx.log(`  copying ${pgData.database} to ${copy}`);
     const url = await copyDatabase(server, pgData.database, copy);
-    const idsSqlite = _sqliteIds(file, dataset.flock);
-    const idsPg = await _postgresIds(url, pgData.flock);
+    const idsSqlite = sqliteIds(file, dataset.flock);
+    const idsPg = await postgresIds(url, pgData.flock);
     for (const [name, db, ids] of [
       ["sqlite", file, idsSqlite],
       ["postgres", url, idsPg],
@@ -75,7 +59,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
       const srv = await startOurs(ctx.root, db);
       stops.push(() => srv.server.stop());
       const reqs = requests(srv.url, ids);
-      for (const op of OPS) await _check(reqs[op]);
+      for (const op of OPS) await checkVaried(reqs[op]);
       targets.push({ name, reqs, runs: { "get by id": [], "list with a filter": [], "create person": [] } });
     }
 
@@ -96,8 +80,8 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
 
   const [lite, post] = [targets.find((t) => t.name === "sqlite")!, targets.find((t) => t.name === "postgres")!];
   return OPS.map((op) => {
-    const [a, b] = [_medianRun(post.runs[op]), _medianRun(lite.runs[op])];
-    const [ra, rb] = [_rate(a), _rate(b)];
+    const [a, b] = [medianRun(post.runs[op]), medianRun(lite.runs[op])];
+    const [ra, rb] = [rateOf(a), rateOf(b)];
     return {
       scenario: `http (PostgreSQL): ${op} vs SQLite`,
       ours: ra,
@@ -110,65 +94,11 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
         `p50 ${a.p50} / ${b.p50} ms`,
         a.non2xx || a.errors ? `${a.non2xx} non-2xx, ${a.errors} errors` : "",
         b.non2xx || b.errors ? `SQLite ${b.non2xx} non-2xx, ${b.errors} errors` : "",
-        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${_BODIES} bodies`,
+        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${VARIED_BODIES} bodies`,
         kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`,
       ]
         .filter(Boolean)
         .join("; "),
     };
   });
-}
-
-/** The distinct surnames of the data set's first 10,000 persons (the same on both sides). */
-function _surnames(seed: number): string[] {
-  const names = new Set<string>();
-  for (let b = 0; b < 10; b++) for (const p of personBatch(seed, b, 1000)) names.add(p.last_name);
-  return [...names].sort();
-}
-
-function _sqliteIds(file: string, flock: string): string[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db
-      .prepare<[string, number], { id: string }>(
-        `SELECT id FROM records WHERE cid = (SELECT cid FROM collections WHERE flock = ? AND type = 'person') AND state = 'updated'
-         ORDER BY random() LIMIT ?`,
-      )
-      .all(flock, _IDS)
-      .map((r) => r.id);
-  } finally {
-    db.close();
-  }
-}
-
-async function _postgresIds(url: string, flock: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>(
-      `SELECT id FROM records WHERE cid = (SELECT cid FROM collections WHERE flock = $1 AND type = 'person') AND state = 'updated'
-       ORDER BY random() LIMIT $2`,
-      [flock, _IDS],
-    );
-    return rows.map((r) => r.id);
-  } finally {
-    await client.end();
-  }
-}
-
-/** One request of each kind must succeed before it is loaded. */
-async function _check(req: VariedRequest): Promise<void> {
-  const res = await fetch(req.base + req.paths[0]!, { method: req.method ?? "GET", headers: req.headers ?? {}, ...(req.bodies ? { body: req.bodies[0]! } : {}) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${req.method ?? "GET"} ${req.paths[0]}: ${res.status} ${text.slice(0, 200)}`);
-}
-
-/** The run with the median rate. */
-function _medianRun(runs: LoadResult[]): LoadResult {
-  return [...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1]!;
-}
-
-/** Requests per second, or null when more than 1% of the answers were not 2xx. */
-function _rate(r: LoadResult): number | null {
-  return r.non2xx + r.errors > 0.01 * Math.max(1, r.total) ? null : round3(r.rps);
 }

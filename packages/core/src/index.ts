@@ -124,6 +124,7 @@ export type {
 
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
+export { retryWhileBusy, databaseBusy, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export type {
   FlockRow,
   UserRow,

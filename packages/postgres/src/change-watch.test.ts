@@ -6,6 +6,7 @@
  */
 import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createChangeWatch } from "./change-watch.js";
 import { createPostgresStorage } from "./driver.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
@@ -114,6 +115,47 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     const g = server.changeGeneration!();
     await cli.putSetting("b", "2");
     await until(() => server.changeGeneration!() !== g);
+  });
+
+  it("after a sync, every read sees another process's acknowledged write at once (no wait for the notification)", async () => {
+    await steady(server);
+    for (let i = 0; i < 40; i++) {
+      await cli.putApiKey({ ...key, tokenHash: `r${i}` });
+      await server.syncChanges!();
+      expect(await server.getApiKey(`r${i}`)).toBeDefined(); // the cached miss of the previous round is gone
+      await server.getApiKey(`r${i + 1}`); // a lookup that may be cached, as a request's would
+      await cli.deleteApiKey(`r${i}`);
+      await server.syncChanges!();
+      expect(await server.getApiKey(`r${i}`)).toBeUndefined();
+    }
+  });
+
+  it("a sync moves the generation only when the snapshot changed; an overtaken answer is dropped", async () => {
+    // The real snapshot moves with any commit on the server (other databases too), so the
+    // snapshot is faked here: answers are released by hand, in any order.
+    const answers: ((s: string) => void)[] = [];
+    const watch = createChangeWatch({ connectionString: db.url }, { snapshot: () => new Promise((r) => answers.push(r)) });
+    try {
+      await until(() => watch.generation() === watch.generation());
+      const first = watch.sync();
+      answers.shift()!("1:1:");
+      await first;
+      const g = watch.generation();
+      const same = watch.sync();
+      answers.shift()!("1:1:");
+      await same;
+      expect(watch.generation()).toBe(g);
+      const older = watch.sync();
+      const newer = watch.sync();
+      answers[1]!("2:2:");
+      await newer;
+      expect(watch.generation()).toBe(g + 1);
+      answers[0]!("1:1:"); // begun before the newer sync: says nothing new
+      await older;
+      expect(watch.generation()).toBe(g + 1);
+    } finally {
+      await watch.close();
+    }
   });
 
   it("is absent when not watching", () => {

@@ -7,6 +7,17 @@
  * milliseconds). The watch listens on a connection of its own; while that connection is
  * not listening (opening, lost, reconnecting) every call returns a new number, so nothing
  * is cached against a database whose changes could go unseen.
+ *
+ * A notification can arrive after the commit was acknowledged, so it alone leaves a window
+ * in which a read through this process meets an entry cached before another process's
+ * acknowledged write. `sync` closes it: it reads the server's current snapshot
+ * (`pg_current_snapshot()`: which transactions are visible) and moves the generation when
+ * it differs from the one last seen. A commit changes the snapshot exactly when it becomes
+ * visible, which is before it is acknowledged, so a sync begun after the acknowledgement
+ * moves the generation unless a sync already saw that commit visible, and everything
+ * cached since that sync was read after it. The server syncs once per request (one round
+ * trip); any commit (a limit row too) moves the snapshot, which costs cache hits, never
+ * correctness.
  */
 import pg from "pg";
 
@@ -15,8 +26,18 @@ export interface ChangeWatch {
   generation(): number;
   /** Marks a change made by this process (call when a write starts and when it ends). */
   touch(): void;
+  /** Reads the server's snapshot and moves the generation if it changed (see the module comment). */
+  sync(): Promise<void>;
   /** Stops listening. */
   close(): Promise<void>;
+}
+
+/** Options of `createChangeWatch`. */
+export interface ChangeWatchOptions {
+  /** Reads `pg_current_snapshot()` as text (on any connection of the database's server). */
+  snapshot: () => Promise<string>;
+  /** Wait before listening again after the connection was lost, in ms. Default 1000. */
+  retryMs?: number;
 }
 
 /** The notification channel the migrations' triggers notify. */
@@ -26,12 +47,17 @@ export const CHANGE_CHANNEL = "records_changes";
  * Starts listening on a connection made with `config` (the pool's settings).
  *
  * @example
- * const watch = createChangeWatch(pool.options);
+ * const watch = createChangeWatch(pool.options, { snapshot: () => currentSnapshot(pool) });
  * const g = watch.generation(); // ... later: watch.generation() !== g once anything was written
  */
-export function createChangeWatch(config: pg.ClientConfig, opts: { retryMs?: number } = {}): ChangeWatch {
+export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOptions): ChangeWatch {
   const retryMs = opts.retryMs ?? 1000;
   let generation = 0;
+  // The last snapshot seen, and the order of syncs: an answer overtaken by a later sync's is
+  // dropped (that sync began later, so its snapshot already covers everything this one must).
+  let snapshot: string | undefined;
+  let issued = 0;
+  let applied = 0;
   let listening = false;
   let closed = false;
   let client: pg.Client | undefined;
@@ -73,6 +99,16 @@ export function createChangeWatch(config: pg.ClientConfig, opts: { retryMs?: num
     touch() {
       generation += 1;
     },
+    async sync() {
+      const n = ++issued;
+      const seen = await opts.snapshot();
+      if (n <= applied) return;
+      applied = n;
+      if (seen !== snapshot) {
+        snapshot = seen;
+        generation += 1;
+      }
+    },
     async close() {
       closed = true;
       listening = false;
@@ -82,4 +118,13 @@ export function createChangeWatch(config: pg.ClientConfig, opts: { retryMs?: num
       await c?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * The server's current snapshot as text (`xmin:xmax:xip,...`): it changes whenever a
+ * transaction's commit becomes visible.
+ */
+export async function currentSnapshot(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ s: string }>({ name: "records_current_snapshot", text: "SELECT pg_current_snapshot()::text AS s" });
+  return rows[0]!.s;
 }

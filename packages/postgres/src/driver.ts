@@ -10,7 +10,7 @@ import type pg from "pg";
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
-import { createChangeWatch, type ChangeWatch } from "./change-watch.js";
+import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
@@ -50,7 +50,8 @@ export async function createPostgresStorage(target: PostgresTarget, opts: Postgr
     if (owned) await pool.end().catch(() => {});
     throw toStorageError(e, where);
   }
-  const watch = (opts.watchChanges ?? true) ? createChangeWatch(pool.options as pg.ClientConfig) : undefined;
+  const watch =
+    (opts.watchChanges ?? true) ? createChangeWatch(pool.options as pg.ClientConfig, { snapshot: () => currentSnapshot(pool) }) : undefined;
   return _storage(pool, owned, where, watch);
 }
 
@@ -117,7 +118,10 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
       if (owned) await pool.end();
     },
   };
-  if (watch) storage.changeGeneration = watch.generation;
+  if (watch) {
+    storage.changeGeneration = watch.generation;
+    storage.syncChanges = watch.sync;
+  }
   return _guarded(storage, where, watch);
 }
 

@@ -2,9 +2,10 @@
  * @module errors
  * What a PostgreSQL failure means to the engine: a lost or refused connection (or a
  * server shutting down, or a statement past its timeout) is `RecordsError("unavailable")`,
- * "database unavailable", which the server answers with 503; a duplicate key, a deadlock
- * or a serialization failure is a `conflict` (the change set applied nothing; read again
- * and retry); anything else is a bug and passes through unchanged.
+ * "database unavailable", which the server answers with 503; a duplicate key is a
+ * `conflict` (the change set applied nothing; read again and retry), and so is a deadlock
+ * or serialization failure outside a transaction (inside one, `transaction` runs it again);
+ * anything else is a bug and passes through unchanged.
  */
 import { RecordsError, conflict, isRecordsError } from "@records-service/core";
 

@@ -5,6 +5,7 @@
  * carry a name, so each connection parses and plans them once; compiled list queries
  * (whose text depends on the query's shape) run unnamed.
  */
+import { retryWhileBusy } from "@records-service/core";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -50,12 +51,28 @@ export interface TransactionOptions {
 
 /**
  * Runs `fn` in one transaction on one client: COMMIT when it resolves, ROLLBACK when it
- * throws (and rethrows). A client whose connection broke is dropped, not reused.
+ * throws (and rethrows). A client whose connection broke is dropped, not reused. A deadlock
+ * or serialization failure (another process's transaction on the same rows) rolls back and
+ * runs `fn` again after a short pause, for up to 10 s (`retryWhileBusy`; past it, 503
+ * "database busy"): such a failure says nothing about the request, so no client sees it.
+ * `fn` must therefore be safe to run again (it gets a fresh transaction each time).
  *
  * @example
  * await transaction(pool, async (c) => { await exec(c, sql`UPDATE ...`); });
  */
 export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
+  return retryWhileBusy(() => _once(pool, fn, opts), { isBusy: isLockConflict });
+}
+
+/** A deadlock (40P01) or a serialization failure (40001): the transaction is worth running again. */
+export function isLockConflict(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}
+
+// --- internal ---
+
+async function _once<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, opts: TransactionOptions): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {

@@ -2,9 +2,10 @@
  * @module app
  * The HTTP application: one Hono app with a route file per area, one error handler that
  * gives every error the contract's shape, an optional structured access log and a body
- * size cap. Records, users, keys and login failures live behind the engine's Storage; the
- * app itself keeps only short-lived state in memory (throttle windows, counts per calling
- * application), which a restart clears.
+ * size cap. Records, users, keys, login failures, throttle windows and the counts per calling
+ * application live behind the engine's Storage, so every process on one database acts as one
+ * service; the app keeps in memory only caches checked against the storage's change
+ * generation (brought up to date at the start of every request).
  */
 import type { RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
@@ -22,6 +23,7 @@ import { createAccessLog, type LogSink } from "./middleware/access-log.js";
 import { createAttribution } from "./middleware/attribution.js";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/limits.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
+import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
@@ -67,7 +69,11 @@ export interface AppOptions {
    * Default `DEFAULT_SCRYPT_COST` (N = 2^17); tests that are not about hashing pass a cheap one.
    */
   passwordCost?: ScryptCost;
-  /** Where requests are counted per application (`GET /api/v1/_stats/applications/`). Default: a new counter. */
+  /**
+   * Where requests are counted per application (`GET /api/v1/_stats/applications/`). Default:
+   * a new counter over the storage (pass one to `close()` it at shutdown, so the last second
+   * of counts is kept).
+   */
   applicationCounts?: ApplicationCounts;
 }
 
@@ -84,7 +90,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const app = new Hono<AppEnv>({ strict: false });
 
-  const counts = opts.applicationCounts ?? createApplicationCounts({ clock });
+  const counts = opts.applicationCounts ?? createApplicationCounts({ storage, clock });
   const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
   const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
   const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, storage, clock }), {
@@ -100,7 +106,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         () => (stored ??= storedSecret(storage).catch((e: unknown) => ((stored = undefined), Promise.reject(e))));
 
   if (opts.log) app.use(createAccessLog(opts.log, clock));
-  app.use(createAttribution({ clock, unattributedPerMinute, counts }));
+  app.use(createAttribution({ clock, storage, unattributedPerMinute, counts }));
+  // Other processes' acknowledged writes are seen before any cache is consulted.
+  app.use(createFreshReads(storage));
   app.use(
     methodNotAllowed({
       app,

@@ -8,6 +8,7 @@
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createApp } from "./app.js";
+import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
 import { parseConfig } from "./config.js";
@@ -46,6 +47,12 @@ export interface ServerOptions {
   triggers?: readonly unknown[];
   /** The scrypt cost of password hashes (default `DEFAULT_SCRYPT_COST`, N = 2^17); tests pass a cheap one. */
   passwordCost?: ScryptCost;
+  /**
+   * Create flock `demo` and an admin user on an empty database, printing the credentials
+   * (default true). The processes of `serve --processes N` leave it to the primary, so the
+   * credentials are printed once.
+   */
+  seed?: boolean;
 }
 
 /** A running server. */
@@ -78,8 +85,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     const { secret } = await applyConfig(storage, clock, config, passwords);
     const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
+    // Counted here so that shutdown can merge the last second of counts into the database.
+    const counts = createApplicationCounts({ storage, clock });
     const app = createApp({
       engine,
+      applicationCounts: counts,
       secret,
       unattributedPerMinute: config.throttle.unattributedPerMinute,
       keyTtlHours: config.auth.keyTtlHours,
@@ -90,12 +100,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
     // Seed only once the port is ours: credentials printed by a start that then failed to
     // listen would be lost, since the next start finds the database no longer empty.
-    const seeded = await seedIfEmpty(storage, clock, passwords);
-    if (seeded) {
-      out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
-      out(`  username: ${seeded.username}`);
-      out(`  password: ${seeded.password}`);
-    }
+    if (opts.seed ?? true) _announceSeed(await seedIfEmpty(storage, clock, passwords), out);
     let workers;
     try {
       workers = await startWorkers(opts.workers ?? DEFAULT_WORKERS, { storage, engine, config, clock, secret, out });
@@ -113,6 +118,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         closing ??= (async () => {
           await listener.close();
           await workers.stop();
+          await counts.close().catch(() => {});
           await storage.close();
         })();
         return closing;
@@ -124,7 +130,56 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 }
 
+/** What `prepareDatabase` and `seedDatabase` need: the database, its config, where messages go. */
+export type PrepareOptions = Pick<ServerOptions, "db" | "config" | "out" | "clock" | "passwordCost">;
+
+/**
+ * Migrates the database and applies the config (idempotently), then closes it: what the
+ * primary of `serve --processes N` does once before starting the processes, so that a bad
+ * config or an unreachable database fails the start with one message, and the processes
+ * do not all migrate at once. Prints the config's warnings.
+ *
+ * @example
+ * await prepareDatabase({ db: "./data/records.db", config, out: console.log });
+ */
+export async function prepareDatabase(opts: PrepareOptions): Promise<void> {
+  const out = opts.out ?? (() => {});
+  const config = opts.config ?? parseConfig({});
+  for (const warning of config.warnings) out(warning);
+  const storage = await openStorage(opts.db, config.database);
+  try {
+    const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
+    await applyConfig(storage, opts.clock ?? systemClock, config, passwords);
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * On an empty database, creates flock `demo` and an admin user and prints the credentials
+ * (once: the primary of `serve --processes N` calls it when every process is listening).
+ *
+ * @example
+ * await seedDatabase({ db: "./data/records.db", out: console.log });
+ */
+export async function seedDatabase(opts: PrepareOptions): Promise<void> {
+  const storage = await openStorage(opts.db, (opts.config ?? parseConfig({})).database);
+  try {
+    const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
+    _announceSeed(await seedIfEmpty(storage, opts.clock ?? systemClock, passwords), opts.out ?? (() => {}));
+  } finally {
+    await storage.close();
+  }
+}
+
 // --- internal ---
+
+function _announceSeed(seeded: Awaited<ReturnType<typeof seedIfEmpty>>, out: (line: string) => void): void {
+  if (!seeded) return;
+  out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
+  out(`  username: ${seeded.username}`);
+  out(`  password: ${seeded.password}`);
+}
 
 /** IPv6 literals go in brackets in a URL. */
 function _hostForUrl(host: string): string {

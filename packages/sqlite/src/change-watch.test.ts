@@ -46,4 +46,15 @@ describe("createChangeWatch", () => {
     time += 1;
     expect(watch.generation()).toBeGreaterThan(g);
   });
+
+  it("sees another connection's commit at once on sync, and stays put when nothing changed", () => {
+    time += 100;
+    const g = watch.generation();
+    watch.sync();
+    expect(watch.generation()).toBe(g);
+    setting(other, "c");
+    expect(watch.generation()).toBe(g);
+    watch.sync();
+    expect(watch.generation()).toBeGreaterThan(g);
+  });
 });

@@ -3,9 +3,11 @@
  * One number that moves whenever the database may have changed, for caches of things read
  * from it (the account cache, the server's serialized responses). `total_changes()` moves
  * when this connection writes (asked on every call; it costs next to nothing), `PRAGMA
- * data_version` when another connection (e.g. the CLI's `user add`) commits. The pragma
- * costs as much as a small lookup, so it is asked at most every `recheckMs` (25 ms):
- * another process's change is seen within that time.
+ * data_version` when another connection (another server process, the CLI's `user add`)
+ * commits. The pragma costs as much as a small lookup, so `generation` asks it at most
+ * every `recheckMs` (25 ms), and `sync` asks it at once: the server syncs at the start of
+ * every request, so a read after another process's acknowledged commit never meets an
+ * entry cached before it (the commit moved `data_version` before it was acknowledged).
  */
 import type Database from "better-sqlite3";
 
@@ -21,6 +23,8 @@ export interface ChangeWatchOptions {
 export interface ChangeWatch {
   /** A counter that grows by one each time a change is noticed. */
   generation(): number;
+  /** Looks for other connections' commits now (see the module comment). */
+  sync(): void;
 }
 
 /**
@@ -40,21 +44,24 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
   let checked = -Infinity;
   let generation = 0;
 
+  const look = (force: boolean): number => {
+    const c = selChanges.get()!;
+    let v = version;
+    const t = now();
+    if (force || t - checked >= recheckMs) {
+      v = selVersion.get()!;
+      checked = t;
+    }
+    if (c !== changes || v !== version) {
+      changes = c;
+      version = v;
+      generation += 1;
+    }
+    return generation;
+  };
+
   return {
-    generation() {
-      const c = selChanges.get()!;
-      let v = version;
-      const t = now();
-      if (t - checked >= recheckMs) {
-        v = selVersion.get()!;
-        checked = t;
-      }
-      if (c !== changes || v !== version) {
-        changes = c;
-        version = v;
-        generation += 1;
-      }
-      return generation;
-    },
+    generation: () => look(false),
+    sync: () => void look(true),
   };
 }

@@ -1,11 +1,18 @@
 /**
  * @module driver
  * `createSqliteStorage`: core's `Storage` on one better-sqlite3 connection. Every method
- * runs synchronously inside and returns a settled promise, so the engine's async code
- * works unchanged; `apply` is one transaction. A file database's write-ahead log is copied
- * back by a worker thread (`checkpointer`), so no request waits for it.
+ * runs synchronously inside and returns a promise, so the engine's async code works
+ * unchanged; `apply` is one transaction. A file database's write-ahead log is copied back
+ * by a worker thread (`checkpointer`), so no request waits for it.
+ *
+ * Several processes may share the file. Write transactions begin IMMEDIATE (the write lock
+ * first, so a transaction never has to upgrade a stale read snapshot: no
+ * SQLITE_BUSY_SNAPSHOT), SQLite waits up to `busyTimeoutMs` (100 ms) for the lock inside
+ * one call, and a call that still meets SQLITE_BUSY is run again after a short pause, off
+ * the event loop, for up to 10 s (`retryWhileBusy`); only then does the caller see 503
+ * "database busy". No SQLite busy error reaches a client.
  */
-import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
+import { notFound, retryWhileBusy, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
@@ -23,6 +30,12 @@ import { createApplier } from "./write.js";
 export interface SqliteStorageOptions extends OpenOptions {
   /** The monotonic ms clock deciding when other connections' commits are looked for (tests). */
   now?: () => number;
+  /**
+   * How long one call waits inside SQLite for another process's write lock, blocking this
+   * process, before it pauses and tries again. Default 100 ms. (Opening and migrating wait
+   * `busyTimeoutMs`, 5 s by default, since processes starting together migrate one at a time.)
+   */
+  lockWaitMs?: number;
 }
 
 /**
@@ -34,6 +47,7 @@ export interface SqliteStorageOptions extends OpenOptions {
  */
 export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const db = openDatabase(opts);
+  db.$client.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.lockWaitMs ?? 100))}`);
   // A file in WAL mode: its log is copied back off the main thread (see checkpointer).
   const checkpointer = opts.path !== ":memory:" && !opts.readonly ? startCheckpointer(opts.path) : undefined;
   const catalog = createCatalog(db.$client);
@@ -48,7 +62,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const finishJob = db.$client.transaction((id: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
     if (!outbox.finish(id, update)) throw notFound("job not found", `no outbox job with id '${id}'`);
     if (changes) apply(changes);
-  });
+  }).immediate;
   const purge = createRecordPurger(db, catalog);
   const limits = createLimitStore(db.$client);
 
@@ -92,6 +106,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
     changeGeneration: watch.generation,
+    syncChanges: _async(watch.sync),
     close: async () => {
       await checkpointer?.stop();
       if (db.$client.open) db.$client.close();
@@ -101,13 +116,23 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
 
 // --- internal ---
 
-/** Wraps a synchronous function so that it returns a promise and rejects instead of throwing. */
+/**
+ * Wraps a synchronous function so that it returns a promise, rejects instead of throwing,
+ * and runs again while the database is busy (see the module comment).
+ */
 function _async<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => Promise<R> {
   return (...args) => {
     try {
       return Promise.resolve(fn(...args));
     } catch (e) {
-      return Promise.reject(e);
+      if (!isSqliteBusy(e)) return Promise.reject(e);
+      return retryWhileBusy(() => fn(...args), { isBusy: isSqliteBusy });
     }
   };
+}
+
+/** SQLITE_BUSY and its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT): another connection holds the lock. */
+export function isSqliteBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }

@@ -172,7 +172,8 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
 
   return (changes) => {
     try {
-      run(changes);
+      // IMMEDIATE: the write lock first (see driver); as a savepoint when nested in finishJob.
+      run.immediate(changes);
     } catch (e) {
       // Ids created by the rolled-back transaction must not stay cached.
       catalog.forget();

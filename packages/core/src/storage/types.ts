@@ -331,11 +331,20 @@ export interface Storage {
 
   /**
    * A number that moves whenever anything in the database may have changed: this adapter's
-   * own writes at once, other processes' commits within a short bounded delay (the SQLite
-   * adapter's 25 ms). Lets callers cache derived answers (e.g. serialized responses).
+   * own writes at once, other processes' commits at the next `syncChanges` (and, between
+   * calls of it, within a short bounded delay: the SQLite adapter's 25 ms, PostgreSQL's
+   * notification). Lets callers cache derived answers (e.g. serialized responses).
    * Optional and synchronous; an adapter without it is never cached against.
    */
   changeGeneration?(): number;
+  /**
+   * Brings `changeGeneration` up to date with every commit acknowledged, by any process,
+   * before the call: afterwards the generation has moved if anything changed since it was
+   * last brought up to date. The server calls it once per request, before any cached
+   * answer is looked up, so no read after an acknowledged write can meet a stale entry.
+   * Optional; an adapter whose generation is exact already (one process) leaves it out.
+   */
+  syncChanges?(): Promise<void>;
 
   /** Releases the database. Further calls may fail. */
   close(): Promise<void>;

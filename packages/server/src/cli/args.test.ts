@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
 import { USAGE } from "./usage.js";
@@ -8,31 +9,43 @@ describe("parseCommand", () => {
       name: "serve with defaults",
       argv: ["serve"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1 },
     },
     {
       name: "serve with every flag",
       argv: ["serve", "--db", ":memory:", "--port", "0", "--host", "0.0.0.0", "--config", "c.json", "--quiet"],
       env: {},
-      expected: { kind: "serve", db: ":memory:", host: "0.0.0.0", port: 0, config: "c.json", quiet: true },
+      expected: { kind: "serve", db: ":memory:", host: "0.0.0.0", port: 0, config: "c.json", quiet: true, processes: 1 },
     },
     {
       name: "serve with --flag=value",
       argv: ["serve", "--port=9000", "-q"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 9000, config: undefined, quiet: true },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 9000, config: undefined, quiet: true, processes: 1 },
     },
     {
       name: "serve takes HOST and PORT from the environment",
       argv: ["serve"],
       env: { HOST: "::1", PORT: "3000" },
-      expected: { kind: "serve", db: DEFAULT_DB, host: "::1", port: 3000, config: undefined, quiet: false },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "::1", port: 3000, config: undefined, quiet: false, processes: 1 },
     },
     {
       name: "flags win over the environment; RECORDS_LOG=off is quiet",
       argv: ["serve", "--port", "4000", "--host", "localhost"],
       env: { HOST: "::1", PORT: "3000", RECORDS_LOG: "off" },
-      expected: { kind: "serve", db: DEFAULT_DB, host: "localhost", port: 4000, config: undefined, quiet: true },
+      expected: { kind: "serve", db: DEFAULT_DB, host: "localhost", port: 4000, config: undefined, quiet: true, processes: 1 },
+    },
+    {
+      name: "serve with --processes",
+      argv: ["serve", "--processes", "3", "--db", "x.db"],
+      env: {},
+      expected: { kind: "serve", db: "x.db", host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 3 },
+    },
+    {
+      name: "serve with --processes auto: one per core",
+      argv: ["serve", "--processes=auto"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: availableParallelism() },
     },
     {
       name: "flock add with a name",
@@ -132,6 +145,15 @@ describe("parseCommand", () => {
     { argv: ["serve", "--port", "-1"], message: "records-service serve: Option '--port' argument is ambiguous (see records-service serve --help)" },
     { argv: ["serve", "--port", "80.5"], message: 'bad port "80.5" (--port): expected an integer from 0 to 65535' },
     { argv: ["serve", "--host", ""], message: "bad host: --host must not be empty" },
+    { argv: ["serve", "--processes", "0"], message: 'bad --processes "0": expected a whole number from 1 to 256, or auto (one per core)' },
+    { argv: ["serve", "--processes", "257"], message: 'bad --processes "257": expected a whole number from 1 to 256, or auto (one per core)' },
+    { argv: ["serve", "--processes", "2.5"], message: 'bad --processes "2.5": expected a whole number from 1 to 256, or auto (one per core)' },
+    { argv: ["serve", "--processes", "all"], message: 'bad --processes "all": expected a whole number from 1 to 256, or auto (one per core)' },
+    { argv: ["serve", "--processes="], message: 'bad --processes "": expected a whole number from 1 to 256, or auto (one per core)' },
+    {
+      argv: ["serve", "--processes", "2", "--db", ":memory:"],
+      message: "--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:",
+    },
     { argv: ["serve", "--db", ""], message: "bad value: --db must not be empty" },
     { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
     { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },

@@ -4,6 +4,7 @@
  * Parsing is strict (`node:util` parseArgs): unknown flags, missing values and stray
  * arguments are refused, never ignored.
  */
+import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
@@ -24,7 +25,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -81,6 +82,23 @@ export function parsePort(text: string, source: string): number {
   return Number(text);
 }
 
+/** Most HTTP processes `serve --processes` starts. */
+export const MAX_PROCESSES = 256;
+
+/**
+ * `--processes`: a whole number from 1 to `MAX_PROCESSES`, or `auto` (one per core).
+ *
+ * @example
+ * parseProcesses("auto") // os.availableParallelism(), e.g. 2
+ */
+export function parseProcesses(text: string): number {
+  if (text === "auto") return Math.min(MAX_PROCESSES, availableParallelism());
+  if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PROCESSES) {
+    throw new UsageError(`bad --processes ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_PROCESSES}, or auto (one per core)`);
+  }
+  return Number(text);
+}
+
 // --- internal ---
 
 const DB = { db: { type: "string" } } as const;
@@ -94,18 +112,25 @@ function _serve(args: string[], env: CliEnv): Command {
     host: { type: "string" },
     config: { type: "string" },
     quiet: { type: "boolean", short: "q" },
+    processes: { type: "string" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
+  const db = _db(v.db, env);
+  const processes = v.processes === undefined ? 1 : parseProcesses(v.processes);
+  if (processes > 1 && db === ":memory:") {
+    throw new UsageError("--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:");
+  }
   const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : DEFAULT_PORT;
   const host = v.host ?? (env.HOST || DEFAULT_HOST);
   if (host.trim() === "") throw new UsageError("bad host: --host must not be empty");
   return {
     kind: "serve",
-    db: _db(v.db, env),
+    db,
     host,
     port,
     config: _nonEmpty(v.config, "--config"),
     quiet: v.quiet === true || env.RECORDS_LOG === "off",
+    processes,
   };
 }
 

@@ -1,49 +1,50 @@
 /**
  * @module cli/serve
  * `records-service serve`: loads the config, starts the server, waits for SIGTERM/SIGINT,
- * shuts down gracefully. The access log goes to stdout as one JSON line per request.
+ * shuts down gracefully. The access log goes to stdout as one JSON line per request. With
+ * `--processes N` above 1, the primary of N such processes (cli/serve-cluster).
  */
-import { ConfigError, loadConfig } from "../config.js";
+import cluster from "node:cluster";
+import { loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { describeDb, openFailure } from "../storage-open.js";
+import { runServeCluster, type ClusterMessage } from "./serve-cluster.js";
+import { startFailure } from "./start-failure.js";
 
-/** Serves until asked to stop; returns the exit code. */
+/**
+ * Serves until asked to stop; returns the exit code. As one of the processes of
+ * `--processes N` (a cluster worker): its start-up messages are the primary's (printed
+ * once there), its access log lines carry its pid, it tells the primary when it listens,
+ * and it stops when the primary (or a signal) asks.
+ */
 export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: CliIo): Promise<number> {
+  if (cluster.isPrimary && cmd.processes > 1) return runServeCluster(cmd, io);
+  const worker = cluster.isWorker;
   // Listen for the signals first: a stop asked for during start-up is honoured once started.
   const stopRequested = io.stopRequested();
+  let started = false;
   let server: RunningServer;
   try {
     server = await startServer({
       db: cmd.db,
       host: cmd.host,
       port: cmd.port,
+      seed: !worker,
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
-      out: io.out,
-      ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(line)) }),
+      out: worker ? (line) => started && io.out(line) : io.out,
+      ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(worker ? { ...line, pid: process.pid } : line)) }),
     });
   } catch (e) {
-    io.err(_startFailure(e, cmd));
+    io.err(startFailure(e, cmd));
     return EXIT_FAILED;
   }
+  started = true;
+  if (worker) process.send?.({ records: "listening", url: server.url } satisfies ClusterMessage);
   const signal = await stopRequested;
-  io.out(`records-service: ${signal} received, finishing requests in flight and shutting down`);
+  if (!worker) io.out(`records-service: ${signal} received, finishing requests in flight and shutting down`);
   await server.close();
-  io.out("records-service: stopped");
+  if (!worker) io.out("records-service: stopped");
   return EXIT_OK;
-}
-
-// --- internal ---
-
-function _startFailure(e: unknown, cmd: { host: string; port: number; db: string }): string {
-  if (e instanceof ConfigError) return e.message;
-  const unreachable = openFailure(e);
-  if (unreachable !== undefined) return `records-service: ${unreachable}`;
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-    return `records-service: cannot listen on ${cmd.host}:${cmd.port}: ${code}`;
-  }
-  return `records-service: cannot start with database ${describeDb(cmd.db)}: ${e instanceof Error ? e.message : String(e)}`;
 }

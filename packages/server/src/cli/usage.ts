@@ -3,7 +3,7 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--quiet]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet]
 
 Serves the Records Service API over HTTP.
 
@@ -14,10 +14,14 @@ Serves the Records Service API over HTTP.
   --host H        interface to listen on (default $HOST or 127.0.0.1)
   --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
                   scheduler, webhooks, throttle, database, mail
+  --processes N   HTTP processes on the one port over the one database (a file or
+                  PostgreSQL, not :memory:), 1 to 256; auto: one per core (default 1).
+                  A process that ends is replaced; access log lines then name their pid
   --quiet, -q     no access log (also: RECORDS_LOG=off)
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
-printed once. SIGTERM or SIGINT stops it gracefully.`;
+printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
+it has in flight).`;
 
 const FLOCK_ADD = `Usage: records-service flock add ID [--name NAME] [--db PATH]
 

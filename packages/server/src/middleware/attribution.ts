@@ -12,7 +12,7 @@
  * are counted but not throttled.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Clock } from "@records-service/core";
+import type { Clock, Storage } from "@records-service/core";
 import { hashToken } from "../auth/tokens.js";
 import type { AppEnv } from "../http/env.js";
 import { errorResponse } from "../http/errors.js";
@@ -25,6 +25,8 @@ import { clientAddress } from "./client-address.js";
 /** Options of `createAttribution`. */
 export interface AttributionOptions {
   clock: Clock;
+  /** Where the throttle windows live (shared by every process on the database). */
+  storage: Storage;
   /** Unattributed requests allowed per minute and API key (or client address without a key). */
   unattributedPerMinute: number;
   /** Where requests are counted per application. */
@@ -45,11 +47,12 @@ export function isUnthrottledPath(path: string): boolean {
  * The attribution and throttling middleware; mount it before the routes.
  *
  * @example
- * app.use(createAttribution({ clock, unattributedPerMinute: 60, counts: createApplicationCounts({ clock }) }));
+ * app.use(createAttribution({ clock, storage, unattributedPerMinute: 60, counts: createApplicationCounts({ storage, clock }) }));
  */
 export function createAttribution(options: AttributionOptions): MiddlewareHandler<AppEnv> {
   const throttle: Throttle = createThrottle({
     perMinute: options.unattributedPerMinute,
+    storage: options.storage,
     clock: options.clock,
     ...(options.windowMs !== undefined ? { windowMs: options.windowMs } : {}),
   });
@@ -66,7 +69,7 @@ export function createAttribution(options: AttributionOptions): MiddlewareHandle
       if (warning) c.header("Warning", warning);
       return;
     }
-    const result = throttle.check(_throttleKey(c));
+    const result = await throttle.check(_throttleKey(c));
     const headers = rateLimitHeaders(result);
     if (warning) headers["Warning"] = warning;
     if (!result.allowed) {

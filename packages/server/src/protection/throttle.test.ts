@@ -1,4 +1,8 @@
-import { createFakeClock } from "@records-service/core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFakeClock, createMemoryStorage } from "@records-service/core";
+import { createSqliteStorage } from "@records-service/sqlite";
 import { describe, expect, it } from "vitest";
 import { createThrottle, rateLimitHeaders, throttledDetail, type ThrottleResult } from "./throttle.js";
 
@@ -9,13 +13,15 @@ interface Step {
   expected: Partial<ThrottleResult>;
 }
 
-function run(perMinute: number, steps: Step[]): ThrottleResult[] {
+async function run(perMinute: number, steps: Step[]): Promise<ThrottleResult[]> {
   const clock = createFakeClock();
-  const throttle = createThrottle({ perMinute, clock });
-  return steps.map((s) => {
+  const throttle = createThrottle({ perMinute, clock, storage: createMemoryStorage() });
+  const out: ThrottleResult[] = [];
+  for (const s of steps) {
     clock.advance(s.after ?? 0);
-    return throttle.check(s.key ?? "k1");
-  });
+    out.push(await throttle.check(s.key ?? "k1"));
+  }
+  return out;
 }
 
 describe("createThrottle", () => {
@@ -73,56 +79,54 @@ describe("createThrottle", () => {
         { after: 10_000, expected: { allowed: true } },
       ],
     },
-  ])("$name", ({ perMinute, steps }) => {
-    const results = run(perMinute, steps);
+  ])("$name", async ({ perMinute, steps }) => {
+    const results = await run(perMinute, steps);
     steps.forEach((s, i) => expect(results[i], `step ${i + 1}`).toMatchObject(s.expected));
   });
 
-  it("holds the limit exactly at a larger rate", () => {
-    const throttle = createThrottle({ perMinute: 60, clock: createFakeClock() });
-    const allowed = Array.from({ length: 100 }, () => throttle.check("key").allowed).filter(Boolean);
-    expect(allowed).toHaveLength(60);
+  it("holds the limit exactly at a larger rate", async () => {
+    const throttle = createThrottle({ perMinute: 60, clock: createFakeClock(), storage: createMemoryStorage() });
+    const results = await Promise.all(Array.from({ length: 100 }, () => throttle.check("key")));
+    expect(results.filter((r) => r.allowed)).toHaveLength(60);
   });
 
-  it("honours a custom window", () => {
+  it("honours a custom window", async () => {
     const clock = createFakeClock();
-    const throttle = createThrottle({ perMinute: 1, clock, windowMs: 10_000 });
-    expect(throttle.check("k")).toMatchObject({ allowed: true, resetSeconds: 10 });
+    const throttle = createThrottle({ perMinute: 1, clock, windowMs: 10_000, storage: createMemoryStorage() });
+    expect(await throttle.check("k")).toMatchObject({ allowed: true, resetSeconds: 10 });
     clock.advance(9_000);
-    expect(throttle.check("k").allowed).toBe(false);
+    expect((await throttle.check("k")).allowed).toBe(false);
     clock.advance(1_000);
-    expect(throttle.check("k").allowed).toBe(true);
+    expect((await throttle.check("k")).allowed).toBe(true);
   });
 
-  it("forgets expired windows", () => {
-    const clock = createFakeClock();
-    const throttle = createThrottle({ perMinute: 5, clock });
-    for (let i = 0; i < 1000; i++) throttle.check(`key-${i}`);
-    expect(throttle.size()).toBe(1000);
-    clock.advance(60_000);
-    throttle.check("fresh");
-    expect(throttle.size()).toBe(1);
-  });
-
-  it("keeps only the newest windows beyond maxKeys", () => {
-    const clock = createFakeClock();
-    const throttle = createThrottle({ perMinute: 1, clock, maxKeys: 3 });
-    for (const key of ["a", "b", "c", "d"]) {
-      throttle.check(key);
-      clock.advance(1);
+  it("holds for the service as a whole: three processes on one SQLite file share each window", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "records-throttle-"));
+    const path = join(dir, "records.db");
+    const storages = [0, 1, 2].map(() => createSqliteStorage({ path }));
+    try {
+      const clock = createFakeClock();
+      const throttles = storages.map((storage) => createThrottle({ perMinute: 10, clock, storage }));
+      const results: ThrottleResult[] = [];
+      for (let i = 0; i < 30; i++) results.push(await throttles[i % 3]!.check("key"));
+      expect(results.filter((r) => r.allowed)).toHaveLength(10);
+      expect(results.slice(0, 10).map((r) => r.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+      // Another key, in any process, has its own window.
+      expect((await throttles[2]!.check("other")).allowed).toBe(true);
+      clock.advance(60_000);
+      expect((await throttles[1]!.check("key")).remaining).toBe(9);
+    } finally {
+      for (const s of storages) await s.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-    expect(throttle.size()).toBe(3);
-    expect(throttle.check("d").allowed).toBe(false); // still tracked
-    expect(throttle.check("a").allowed).toBe(true); // forgotten, so a fresh window
   });
 
   it.each([
     { name: "zero per minute", options: { perMinute: 0 } },
     { name: "a fractional rate", options: { perMinute: 1.5 } },
     { name: "a negative window", options: { perMinute: 1, windowMs: -1 } },
-    { name: "no room for keys", options: { perMinute: 1, maxKeys: 0 } },
   ])("refuses $name", ({ options }) => {
-    expect(() => createThrottle({ clock: createFakeClock(), ...options })).toThrow(RangeError);
+    expect(() => createThrottle({ clock: createFakeClock(), storage: createMemoryStorage(), ...options })).toThrow(RangeError);
   });
 });
 

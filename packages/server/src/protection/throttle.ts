@@ -2,20 +2,24 @@
  * @module protection/throttle
  * A per-key request limiter: at most `perMinute` requests in a fixed one-minute window
  * that opens with the key's first request (so the window resets a minute after that
- * request, not on the wall-clock minute). O(1) memory per active key; expired windows are
- * swept in creation order, and `maxKeys` caps the map. Time comes from the injected clock.
+ * request, not on the wall-clock minute). The windows live in the database
+ * (`Storage.updateLimit`), so every process on it counts against the same window: N
+ * processes do not make the limit N times larger. A row leaves by expiry at the end of its
+ * window; keys are hashed, so no address or token hash is stored as sent. Time comes from
+ * the injected clock.
  */
-import type { Clock } from "@records-service/core";
+import { createHash } from "node:crypto";
+import type { Clock, Storage } from "@records-service/core";
 
 /** Options of `createThrottle`. */
 export interface ThrottleOptions {
   /** Requests allowed per window and key; a positive integer. */
   perMinute: number;
+  /** Where the windows live (shared by every process on the database). */
+  storage: Storage;
   clock: Clock;
   /** Window length; one minute unless a test or operator says otherwise. */
   windowMs?: number;
-  /** Most keys tracked at once; beyond it the oldest windows are forgotten. */
-  maxKeys?: number;
 }
 
 /** The answer for one request. */
@@ -32,63 +36,42 @@ export interface ThrottleResult {
 
 export interface Throttle {
   /** Counts a request for `key` and says whether it may proceed. Refused requests are not counted. */
-  check(key: string): ThrottleResult;
-  /** Keys currently tracked (for tests and metrics). */
-  size(): number;
+  check(key: string): Promise<ThrottleResult>;
 }
-
-export const THROTTLE_DEFAULT_MAX_KEYS = 10_000;
 
 /**
  * A limiter of `perMinute` requests per key.
  *
  * @example
- * const throttle = createThrottle({ perMinute: 60, clock: systemClock });
- * const r = throttle.check(apiKeyHash);
+ * const throttle = createThrottle({ perMinute: 60, storage, clock: systemClock });
+ * const r = await throttle.check(apiKeyHash);
  * for (const [k, v] of Object.entries(rateLimitHeaders(r))) c.header(k, v);
  * if (!r.allowed) return c.json(body, 429);
  */
 export function createThrottle(options: ThrottleOptions): Throttle {
-  const { perMinute: limit, clock } = options;
+  const { perMinute: limit, clock, storage } = options;
   const windowMs = options.windowMs ?? 60_000;
-  const maxKeys = options.maxKeys ?? THROTTLE_DEFAULT_MAX_KEYS;
   _positiveInteger("perMinute", limit);
   _positiveInteger("windowMs", windowMs);
-  _positiveInteger("maxKeys", maxKeys);
-  // Insertion order is window-start order: a new window is deleted and re-set at the end.
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = -Infinity;
-
-  const sweep = (now: number) => {
-    lastSweep = now;
-    for (const [key, w] of windows) {
-      if (w.start + windowMs > now) break;
-      windows.delete(key);
-    }
-  };
 
   return {
-    check(key) {
+    async check(key) {
       const now = clock.now().getTime();
-      if (now - lastSweep >= windowMs) sweep(now);
-      let w = windows.get(key);
-      if (!w || now >= w.start + windowMs) {
-        w = { start: now, count: 0 };
-        windows.delete(key);
-        windows.set(key, w);
-        for (const oldest of windows.keys()) {
-          if (windows.size <= maxKeys) break;
-          windows.delete(oldest);
-        }
-      }
+      let w: _Window = { start: now, count: 0 };
+      let allowed = false;
+      // One atomic read-modify-write: every process's requests meet in the same row.
+      await storage.updateLimit(_key(key), now, (value) => {
+        const stored = _parse(value);
+        w = stored && now < stored.start + windowMs ? stored : { start: now, count: 0 };
+        allowed = w.count < limit;
+        if (!allowed) return undefined;
+        w = { start: w.start, count: w.count + 1 };
+        return { value: JSON.stringify(w), expiresAt: w.start + windowMs };
+      });
       const resetSeconds = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
-      if (w.count < limit) {
-        w.count += 1;
-        return { allowed: true, limit, remaining: limit - w.count, resetSeconds };
-      }
+      if (allowed) return { allowed: true, limit, remaining: limit - w.count, resetSeconds };
       return { allowed: false, limit, remaining: 0, resetSeconds, retryAfterSeconds: resetSeconds };
     },
-    size: () => windows.size,
   };
 }
 
@@ -117,6 +100,23 @@ export function throttledDetail(result: ThrottleResult): string {
 }
 
 // --- internal ---
+
+/** One key's window as stored: when it opened and the requests counted in it. */
+interface _Window {
+  start: number;
+  count: number;
+}
+
+/** The limit-row key: a hash of the throttle key, short and printable whatever was sent. */
+function _key(key: string): string {
+  return `throttle:${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+function _parse(value: string | undefined): _Window | undefined {
+  if (value === undefined) return undefined;
+  const w = JSON.parse(value) as Partial<_Window>;
+  return Number.isFinite(w.start) && Number.isFinite(w.count) ? { start: w.start!, count: w.count! } : undefined;
+}
 
 function _positiveInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);

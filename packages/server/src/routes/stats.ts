@@ -1,7 +1,7 @@
 /**
  * @module routes/stats
  * Operator views: `GET /_stats/applications` lists requests per calling application (the
- * `APPLICATION` header) since the process started. Administrators only (`"*"` keys): the
+ * `APPLICATION` header), counted by every process on the database. Administrators only (`"*"` keys): the
  * names of other tenants' integrations are not a tenant's business.
  */
 import { RecordsError, type Clock, type Storage } from "@records-service/core";
@@ -20,11 +20,11 @@ import type { ApplicationCounts } from "../protection/application-counts.js";
  */
 export function createStatsRoutes(storage: Storage, clock: Clock, counts: ApplicationCounts): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/_stats/applications", createRequireKey(storage, clock), (c) => {
+  routes.get("/_stats/applications", createRequireKey(storage, clock), async (c) => {
     if (!isAdmin(c.get("user"))) {
       throw new RecordsError("forbidden", "forbidden", "only an administrator key (access to every flock) may read server statistics");
     }
-    return c.json(counts.snapshot());
+    return c.json(await counts.snapshot());
   });
   return routes;
 }
