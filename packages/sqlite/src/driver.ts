@@ -88,7 +88,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     renewJobClaims: _async(outbox.renew),
     finishJob: _async((id: string, token: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
       try {
-        return finishJob(id, token, update, changes);
+        return finishJob.immediate(id, token, update, changes);
       } catch (e) {
         catalog.forget();
         throw e;

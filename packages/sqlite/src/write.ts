@@ -172,7 +172,9 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
 
   return (changes) => {
     try {
-      run(changes);
+      // Immediate: the write lock first. A deferred transaction reads first and then fails
+      // at once (SQLITE_BUSY, no waiting) when another process committed in between.
+      run.immediate(changes);
     } catch (e) {
       // Ids created by the rolled-back transaction must not stay cached.
       catalog.forget();
