@@ -124,12 +124,15 @@ export type {
 
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
+export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type {
   FlockRow,
   UserRow,
   ApiKeyRow,
   LimitRow,
   LimitChange,
+  LimitEntry,
+  JobClaim,
   StoredRecord,
   StoredFile,
   DisplayValueRow,

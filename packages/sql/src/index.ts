@@ -20,3 +20,4 @@ export {
 export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
 export { CMP16, prefixUpperBound, orderSafeHead } from "./text-order.js";
 export { KIND_CODES, valueRows, refTargets, type ValueRow } from "./index-rows.js";
+export { OUTBOX_COLUMNS, jobFromRow, byDueThenId, type OutboxRow } from "./outbox-rows.js";
