@@ -125,12 +125,15 @@ export type {
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
 export { retryWhileBusy, databaseBusy, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
+export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type {
   FlockRow,
   UserRow,
   ApiKeyRow,
   LimitRow,
   LimitChange,
+  LimitEntry,
+  JobClaim,
   StoredRecord,
   StoredFile,
   DisplayValueRow,

@@ -16,7 +16,7 @@ import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
 import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
-import { claimDueJobs, finishJobRow, listJobs } from "./outbox.js";
+import { claimDueJobs, finishJobRow, listJobs, renewJobClaims } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
 import { createRecordReader } from "./read.js";
 import { createScanner } from "./scan.js";
@@ -90,6 +90,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     deleteApiKeysOf: accounts.deleteApiKeysOf,
     replacePasswordHash: accounts.replacePasswordHash,
     updateLimit: limits.update,
+    listLimits: limits.list,
     getSetting: accounts.getSetting,
     initSetting: accounts.initSetting,
     putSetting: accounts.putSetting,
@@ -102,12 +103,16 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     summarizeTypes: reader.summarizeTypes,
     apply: (changes: ChangeSet) => write((c, ids) => applyChanges(c, ids, changes)),
     deleteRecords: (flock, type, ids) => write((c) => purgeRecords(c, catalog, flock, type, ids)),
-    claimDueJobs: (now, limit) => claimDueJobs(pool, now, limit),
+    claimDueJobs: (now, limit, claim) => claimDueJobs(pool, now, limit, claim),
+    renewJobClaims: (tokens, until) => renewJobClaims(pool, tokens, until),
     // An attempt's outcome and its changes (the event's tag, a journal record) commit together.
-    finishJob: (id: string, update: OutboxJobUpdate, changes?: ChangeSet) =>
+    finishJob: (id: string, token: string, update: OutboxJobUpdate, changes?: ChangeSet) =>
       write(async (c, ids) => {
-        if (!(await finishJobRow(c, id, update))) throw notFound("job not found", `no outbox job with id '${id}'`);
+        const done = await finishJobRow(c, id, token, update);
+        if (done === "missing") throw notFound("job not found", `no outbox job with id '${id}'`);
+        if (done === "lost") return false;
         if (changes) await applyChanges(c, ids, changes);
+        return true;
       }),
     listJobs: (filter) => listJobs(pool, filter),
     getFile: accounts.getFile,

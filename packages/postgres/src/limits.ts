@@ -13,7 +13,7 @@
  * flush less (about 4 ms of the 5 on a busy machine), and a server crash can lose at most
  * the last fraction of a second of counts, which is no way around the guard.
  */
-import type { LimitChange } from "@records-service/core";
+import type { LimitChange, LimitEntry } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction } from "./exec.js";
@@ -21,6 +21,8 @@ import { exec, transaction } from "./exec.js";
 /** The limit rows over one pool. */
 export interface LimitStore {
   update(key: string, now: number, fn: (current: string | undefined) => LimitChange): Promise<string | undefined>;
+  /** Live rows whose key starts with `prefix`, by key (`Storage.listLimits`). */
+  list(prefix: string, now: number, limit?: number): Promise<LimitEntry[]>;
 }
 
 /**
@@ -70,11 +72,22 @@ export function createLimitStore(pool: pg.Pool): LimitStore {
       };
       return transaction(pool, locked, { asyncCommit: true });
     },
+    async list(prefix, now, limit = _LIST_LIMIT) {
+      const { rows } = await exec<{ key: string; value: string; expires_at: string }>(
+        pool,
+        sql`SELECT key, value, expires_at FROM limits
+            WHERE key >= ${prefix} AND left(key, ${prefix.length}) = ${prefix} AND expires_at > ${Math.floor(now)}
+            ORDER BY key LIMIT ${Math.max(0, Math.floor(limit))}`,
+        "list_limits",
+      );
+      return rows.map((r) => ({ key: r.key, value: r.value, expiresAt: Number(r.expires_at) }));
+    },
   };
 }
 
 // --- internal ---
 
 const _PURGE_EVERY_MS = 60_000;
+const _LIST_LIMIT = 100;
 /** Expired rows deleted per purge at most, so one call never does unbounded work. */
 const _PURGE_BATCH = 500;

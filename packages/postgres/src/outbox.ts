@@ -1,11 +1,12 @@
 /**
  * @module outbox
- * The outbox table's statements: insert (inside `apply`'s transaction), the worker's claim
- * of due jobs (by `outbox_due_idx`), an attempt's outcome, and the operators' listing.
- * Claiming reads without locking, as on SQLite: one worker per database (issue 10 makes
- * claims safe across processes; `FOR UPDATE SKIP LOCKED` on the claim is the natural step).
+ * The outbox table's statements: insert (inside `apply`'s transaction), the workers' claim
+ * of due jobs (by `outbox_due_idx`, `FOR UPDATE SKIP LOCKED`, so processes sharing the
+ * database take disjoint jobs without waiting on each other), its renewal, an attempt's
+ * outcome (only under its claim), and the operators' listing.
  */
-import { conflict, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStatus } from "@records-service/core";
+import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate } from "@records-service/core";
+import { byDueThenId, jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import { exec, type Conn } from "./exec.js";
 import { decodeOpt, encodeOpt } from "./text-codec.js";
@@ -28,29 +29,55 @@ export async function insertJob(c: Conn, job: OutboxJob): Promise<void> {
   if (res.rowCount === 0) throw conflict("job exists", `an outbox job with id '${job.id}' exists`);
 }
 
-/** Up to `limit` pending jobs due at `now`, earliest first (ties by id). */
-export async function claimDueJobs(c: Conn, now: string, limit: number): Promise<OutboxJob[]> {
-  const { rows } = await exec<_Row>(
+/**
+ * Claims up to `limit` pending, due, unclaimed jobs under `claim`, earliest due first (ties
+ * by id). Rows another transaction is claiming are skipped, not waited for; a row claimed
+ * meanwhile is re-checked under its lock (its new `claimed_until` no longer qualifies).
+ */
+export async function claimDueJobs(c: Conn, now: string, limit: number, claim: JobClaim): Promise<OutboxJob[]> {
+  const n = Math.max(0, Math.floor(limit));
+  if (n === 0) return [];
+  const { rows } = await exec<OutboxRow>(
     c,
-    sql`SELECT ${_COLUMNS} FROM outbox WHERE status = 'pending' AND next_attempt_at <= ${now}
-        ORDER BY next_attempt_at, id LIMIT ${Math.max(0, Math.floor(limit))}`,
+    sql`UPDATE outbox SET claim_token = ${claim.token}, claimed_until = ${claim.until}
+        WHERE seq IN (
+          SELECT seq FROM outbox
+          WHERE status = 'pending' AND next_attempt_at <= ${now} AND (claimed_until IS NULL OR claimed_until <= ${now})
+          ORDER BY next_attempt_at, id LIMIT ${n}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING ${_COLUMNS}`,
     "claim_jobs",
   );
-  return rows.map(_job);
+  return rows.map(_job).sort(byDueThenId);
 }
 
-/** Writes an attempt's outcome on `c`; false when there is no such job. */
-export async function finishJobRow(c: Conn, id: string, u: OutboxJobUpdate): Promise<boolean> {
+/** Moves the lapse of the jobs held under `tokens` to `until`; how many it moved. */
+export async function renewJobClaims(c: Conn, tokens: readonly string[], until: string): Promise<number> {
+  if (tokens.length === 0) return 0;
+  const res = await exec(c, sql`UPDATE outbox SET claimed_until = ${until} WHERE claim_token = ANY(${sql.param([...new Set(tokens)])}::text[])`, "renew_jobs");
+  return res.rowCount;
+}
+
+/**
+ * Writes an attempt's outcome on `c` while the job is held under `token`: "ok", "lost"
+ * (another claim or none holds it) or "missing" (no such job).
+ */
+export async function finishJobRow(c: Conn, id: string, token: string, u: OutboxJobUpdate): Promise<"ok" | "lost" | "missing"> {
   const keep = u.body === undefined;
+  const keepClaim = u.keepClaim === true;
   const res = await exec(
     c,
     sql`UPDATE outbox SET status = ${u.status}, attempts = ${u.attempts}, next_attempt_at = ${u.nextAttemptAt},
           first_attempt_at = ${u.firstAttemptAt}, last_error = ${encodeOpt(u.lastError)}, last_status = ${u.lastStatus ?? null},
-          body = CASE WHEN ${keep}::boolean THEN body ELSE ${encodeOpt(u.body)} END
-        WHERE id = ${id}`,
+          body = CASE WHEN ${keep}::boolean THEN body ELSE ${encodeOpt(u.body)} END,
+          claim_token = CASE WHEN ${keepClaim}::boolean THEN claim_token END,
+          claimed_until = CASE WHEN ${keepClaim}::boolean THEN claimed_until END
+        WHERE id = ${id} AND claim_token = ${token}`,
     "finish_job",
   );
-  return res.rowCount > 0;
+  if (res.rowCount > 0) return "ok";
+  const { rows } = await exec(c, sql`SELECT 1 FROM outbox WHERE id = ${id}`, "job_exists");
+  return rows.length > 0 ? "lost" : "missing";
 }
 
 /** Jobs newest first, optionally of one flock and status. */
@@ -60,7 +87,7 @@ export async function listJobs(c: Conn, filter: OutboxJobFilter): Promise<Outbox
     filter.status !== undefined ? sql`status = ${filter.status}` : undefined,
   ].filter((w) => w !== undefined);
   const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT));
-  const { rows } = await exec<_Row>(
+  const { rows } = await exec<OutboxRow>(
     c,
     sql`SELECT ${_COLUMNS} FROM outbox ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``} ORDER BY seq DESC LIMIT ${limit}`,
     `list_jobs_${filter.flock !== undefined}_${filter.status !== undefined}`,
@@ -70,41 +97,8 @@ export async function listJobs(c: Conn, filter: OutboxJobFilter): Promise<Outbox
 
 // --- internal ---
 
-const _COLUMNS = sql.raw(`id, flock, data_event_id, "trigger", action, delivery_id, status, attempts, next_attempt_at,
-  first_attempt_at, last_error, last_status, body, created`);
+const _COLUMNS = sql.raw(OUTBOX_COLUMNS);
 
-interface _Row {
-  id: string;
-  flock: string;
-  data_event_id: string;
-  trigger: string;
-  action: string;
-  delivery_id: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string;
-  first_attempt_at: string | null;
-  last_error: string | null;
-  last_status: number | null;
-  body: string | null;
-  created: string;
-}
-
-function _job(r: _Row): OutboxJob {
-  return {
-    id: r.id,
-    flock: r.flock,
-    dataEventId: r.data_event_id,
-    trigger: r.trigger,
-    action: r.action,
-    deliveryId: r.delivery_id,
-    status: r.status as OutboxStatus,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    firstAttemptAt: r.first_attempt_at,
-    lastError: decodeOpt(r.last_error),
-    lastStatus: r.last_status,
-    body: decodeOpt(r.body),
-    created: r.created,
-  };
+function _job(r: OutboxRow): OutboxJob {
+  return jobFromRow(r, decodeOpt);
 }

@@ -133,6 +133,12 @@ export const records = pgTable(
     index("records_cid_state_idx").on(t.cid, t.state, t.rid),
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
+    // One data event per dedupe key in a collection (flock and type): two processes emitting
+    // the same scheduled event at once store it once. Only data events carry the field; the
+    // cheap text test first keeps other inserts from parsing their data.
+    uniqueIndex("records_dedupe_key_idx")
+      .on(t.cid, sql`((data::jsonb) ->> 'dedupe_key')`)
+      .where(sql`strpos(data, '"dedupe_key"') > 0`),
   ],
 );
 
@@ -229,9 +235,14 @@ export const outbox = pgTable(
     lastStatus: integer("last_status"),
     body: text("body"),
     created: ctext("created").notNull(),
+    /** The claim the job is held under (`claimDueJobs`); null while unclaimed. */
+    claimToken: ctext("claim_token"),
+    /** When that claim lapses (timestamp text); null while unclaimed. */
+    claimedUntil: ctext("claimed_until"),
   },
   (t) => [
     uniqueIndex("outbox_id_idx").on(t.id),
+    index("outbox_claim_idx").on(t.claimToken).where(sql`claim_token IS NOT NULL`),
     index("outbox_due_idx").on(t.status, t.nextAttemptAt, t.id),
     index("outbox_flock_idx").on(t.flock, t.seq),
     index("outbox_event_idx").on(t.dataEventId),

@@ -34,3 +34,4 @@ export {
   type CountPlan,
   type ScanTake,
 } from "./read-plan.js";
+export { OUTBOX_COLUMNS, jobFromRow, byDueThenId, type OutboxRow } from "./outbox-rows.js";

@@ -59,10 +59,13 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const apply = createApplier(db, catalog, outbox);
   // An attempt's outcome and its changes (the event's tag, a journal record) commit together;
   // `apply` nests as a savepoint.
-  const finishJob = db.$client.transaction((id: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
-    if (!outbox.finish(id, update)) throw notFound("job not found", `no outbox job with id '${id}'`);
+  const finishJob = db.$client.transaction((id: string, token: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
+    const done = outbox.finish(id, token, update);
+    if (done === "missing") throw notFound("job not found", `no outbox job with id '${id}'`);
+    if (done === "lost") return false;
     if (changes) apply(changes);
-  }).immediate;
+    return true;
+  });
   const purge = createRecordPurger(db, catalog);
   const limits = createLimitStore(db.$client);
 
@@ -79,6 +82,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     deleteApiKeysOf: _async(accounts.deleteApiKeysOf),
     replacePasswordHash: _async(accounts.replacePasswordHash),
     updateLimit: _async(limits.update),
+    listLimits: _async(limits.list),
     getSetting: _async(accounts.getSetting),
     initSetting: _async(accounts.initSetting),
     putSetting: _async(accounts.putSetting),
@@ -95,9 +99,10 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     apply: _async(apply),
     deleteRecords: _async(purge),
     claimDueJobs: _async(outbox.claimDue),
-    finishJob: _async((id: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
+    renewJobClaims: _async(outbox.renew),
+    finishJob: _async((id: string, token: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
       try {
-        finishJob(id, update, changes);
+        return finishJob.immediate(id, token, update, changes);
       } catch (e) {
         catalog.forget();
         throw e;

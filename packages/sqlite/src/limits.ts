@@ -5,12 +5,14 @@
  * then reads the new value), and a purge of expired rows by `limits_expires_at_idx`,
  * at most once a minute of the caller's time and at most `_PURGE_BATCH` rows per call.
  */
-import type { LimitChange } from "@records-service/core";
+import type { LimitChange, LimitEntry } from "@records-service/core";
 import type Database from "better-sqlite3";
 
 /** The limit rows of one connection; synchronous. */
 export interface LimitStore {
   update(key: string, now: number, fn: (current: string | undefined) => LimitChange): string | undefined;
+  /** Live rows whose key starts with `prefix`, by key (`Storage.listLimits`). */
+  list(prefix: string, now: number, limit?: number): LimitEntry[];
 }
 
 /**
@@ -43,11 +45,21 @@ export function createLimitStore(client: Database.Database): LimitStore {
     return sel.get(key, now)?.value;
   });
 
-  return { update: (key, now, fn) => update.immediate(key, now, fn) };
+  // By the primary key: the keys from `prefix` up to the first key past every key it starts.
+  const list = client.prepare<[{ prefix: string; now: number; limit: number }], { key: string; value: string; expires_at: number }>(
+    "SELECT key, value, expires_at FROM limits WHERE key >= @prefix AND substr(key, 1, length(@prefix)) = @prefix AND expires_at > @now ORDER BY key LIMIT @limit",
+  );
+
+  return {
+    update: (key, now, fn) => update.immediate(key, now, fn),
+    list: (prefix, now, limit = _LIST_LIMIT) =>
+      list.all({ prefix, now, limit: Math.max(0, Math.floor(limit)) }).map((r) => ({ key: r.key, value: r.value, expiresAt: r.expires_at })),
+  };
 }
 
 // --- internal ---
 
 const _PURGE_EVERY_MS = 60_000;
+const _LIST_LIMIT = 100;
 /** Expired rows deleted per call at most, so one call never does unbounded work. */
 const _PURGE_BATCH = 500;

@@ -62,3 +62,35 @@ describe("0003_member_accounts", () => {
     await storage.close();
   });
 });
+
+describe("0004_claims", () => {
+  it("keeps the first data event of a dedupe key doubled before the unique index, and unclaims the outbox", async () => {
+    const path = databaseBefore("0004_claims");
+    const client = new Database(path);
+    client.prepare("INSERT INTO collections (cid, flock, type) VALUES (1, 'demo', 'data_event'), (2, 'other', 'data_event')").run();
+    const ins = client.prepare(
+      "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES (?, ?, 'updated', ?, '', '2026-01-01T00:00:00.000000', '2026-01-01T00:00:00.000000', 1)",
+    );
+    const data = (key: string) => JSON.stringify({ name: "expiring_2wk", dedupe_key: key });
+    ins.run(1, "a".repeat(24), data("k1"));
+    ins.run(1, "b".repeat(24), data("k1"));
+    ins.run(2, "c".repeat(24), data("k1"));
+    ins.run(1, "d".repeat(24), JSON.stringify({ name: "login" }));
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    const got = await storage.getRecords("demo", ["a", "b", "d"].map((c) => ({ type: "data_event", id: c.repeat(24) })));
+    expect(got.map((r) => [r.id[0], r.data.dedupe_key])).toEqual([
+      ["a", "k1"],
+      ["b", undefined],
+      ["d", undefined],
+    ]);
+    expect((await storage.getRecord("other", "data_event", "c".repeat(24)))?.data.dedupe_key).toBe("k1");
+    await expect(
+      storage.apply({
+        records: [{ kind: "insert", record: { ...got[0]!, id: "e".repeat(24) } }],
+      }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    await storage.close();
+  });
+});

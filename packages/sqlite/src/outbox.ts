@@ -1,18 +1,26 @@
 /**
  * @module outbox
- * The outbox table's statements: insert (inside `apply`'s transaction), the worker's claim
- * of due jobs (by `outbox_due_idx`), an attempt's outcome, and the operators' listing.
+ * The outbox table's statements: insert (inside `apply`'s transaction), the workers' claim
+ * of due jobs (by `outbox_due_idx`, a conditional update in an immediate transaction, so
+ * processes sharing the file never hold one job at once), its renewal, an attempt's
+ * outcome (only under its claim), and the operators' listing.
  */
-import { conflict, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStatus } from "@records-service/core";
+import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate } from "@records-service/core";
+import { jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
 import type Database from "better-sqlite3";
 
 /** The outbox statements of one connection; every method is synchronous. */
 export interface OutboxStore {
   /** Inserts a job; throws `conflict` when its id exists. Call inside a transaction. */
   insert(job: OutboxJob): void;
-  claimDue(now: string, limit: number): OutboxJob[];
-  /** Writes an attempt's outcome; false when there is no such job. */
-  finish(id: string, update: OutboxJobUpdate): boolean;
+  /** Claims due, unclaimed jobs in one immediate transaction (see `Storage.claimDueJobs`). */
+  claimDue(now: string, limit: number, claim: JobClaim): OutboxJob[];
+  renew(tokens: readonly string[], until: string): number;
+  /**
+   * Writes an attempt's outcome while the job is held under `token`: "ok", "lost" (held by
+   * another claim or none) or "missing" (no such job). Call inside a transaction.
+   */
+  finish(id: string, token: string, update: OutboxJobUpdate): "ok" | "lost" | "missing";
   list(filter: OutboxJobFilter): OutboxJob[];
 }
 
@@ -27,23 +35,42 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
      VALUES (@id, @flock, @dataEventId, @trigger, @action, @deliveryId, @status, @attempts,
        @nextAttemptAt, @firstAttemptAt, @lastError, @lastStatus, @body, @created)`,
   );
-  const claim = client.prepare<[string, number], _Row>(
-    `SELECT ${_COLUMNS} FROM outbox INDEXED BY outbox_due_idx
-     WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+  const due = client.prepare<[string, string, number], OutboxRow>(
+    `SELECT ${OUTBOX_COLUMNS} FROM outbox INDEXED BY outbox_due_idx
+     WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+     ORDER BY next_attempt_at, id LIMIT ?`,
   );
+  const take = client.prepare<[string, string, string]>("UPDATE outbox SET claim_token = ?, claimed_until = ? WHERE id = ?");
+  const renewOne = client.prepare<[string, string]>("UPDATE outbox SET claimed_until = ? WHERE claim_token = ?");
+  const holder = client.prepare<[string], { claim_token: string | null }>("SELECT claim_token FROM outbox WHERE id = ?");
   const upd = client.prepare(
     `UPDATE outbox SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt,
        first_attempt_at = @firstAttemptAt, last_error = @lastError, last_status = @lastStatus,
-       body = CASE WHEN @keepBody THEN body ELSE @body END WHERE id = @id`,
+       body = CASE WHEN @keepBody THEN body ELSE @body END,
+       claim_token = CASE WHEN @keepClaim THEN claim_token END,
+       claimed_until = CASE WHEN @keepClaim THEN claimed_until END
+     WHERE id = @id AND claim_token = @token`,
   );
-  const lists = new Map<string, Database.Statement<unknown[], _Row>>();
+  // Immediate: the write lock is taken before the read, so two processes' claims run one
+  // after the other and the second sees the first's claims.
+  const claimTx = client.transaction((now: string, limit: number, claim: JobClaim) => {
+    const rows = due.all(now, now, limit);
+    for (const r of rows) take.run(claim.token, claim.until, r.id);
+    return rows.map((r) => jobFromRow({ ...r, claimed_until: claim.until }));
+  });
+  const renewTx = client.transaction((tokens: readonly string[], until: string) => {
+    let n = 0;
+    for (const t of new Set(tokens)) n += renewOne.run(until, t).changes;
+    return n;
+  });
+  const lists = new Map<string, Database.Statement<unknown[], OutboxRow>>();
   const listStatement = (flock: boolean, status: boolean) => {
     const key = `${flock}${status}`;
     let st = lists.get(key);
     if (!st) {
       const where = [flock ? "flock = @flock" : "", status ? "status = @status" : ""].filter(Boolean);
-      st = client.prepare<unknown[], _Row>(
-        `SELECT ${_COLUMNS} FROM outbox ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT @limit`,
+      st = client.prepare<unknown[], OutboxRow>(
+        `SELECT ${OUTBOX_COLUMNS} FROM outbox ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT @limit`,
       );
       lists.set(key, st);
     }
@@ -55,12 +82,30 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       const res = ins.run({ ...job, lastStatus: job.lastStatus ?? null, body: job.body ?? null });
       if (res.changes === 0) throw conflict("job exists", `an outbox job with id '${job.id}' exists`);
     },
-    claimDue(now, limit) {
-      return claim.all(now, Math.max(0, Math.floor(limit))).map(_job);
+    claimDue(now, limit, claim) {
+      const n = Math.max(0, Math.floor(limit));
+      return n === 0 ? [] : claimTx.immediate(now, n, claim);
     },
-    finish(id, update) {
+    renew(tokens, until) {
+      return tokens.length === 0 ? 0 : renewTx.immediate(tokens, until);
+    },
+    finish(id, token, update) {
       const keep = update.body === undefined;
-      return upd.run({ id, ...update, lastStatus: update.lastStatus ?? null, keepBody: keep ? 1 : 0, body: update.body ?? null }).changes > 0;
+      const res = upd.run({
+        id,
+        token,
+        status: update.status,
+        attempts: update.attempts,
+        nextAttemptAt: update.nextAttemptAt,
+        firstAttemptAt: update.firstAttemptAt,
+        lastError: update.lastError,
+        lastStatus: update.lastStatus ?? null,
+        keepBody: keep ? 1 : 0,
+        body: update.body ?? null,
+        keepClaim: update.keepClaim ? 1 : 0,
+      });
+      if (res.changes > 0) return "ok";
+      return holder.get(id) ? "lost" : "missing";
     },
     list(filter) {
       const params: Record<string, unknown> = { limit: Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT)) };
@@ -68,48 +113,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       if (filter.status !== undefined) params.status = filter.status;
       return listStatement(filter.flock !== undefined, filter.status !== undefined)
         .all(params)
-        .map(_job);
+        .map((r) => jobFromRow(r));
     },
-  };
-}
-
-// --- internal ---
-
-const _COLUMNS = `id, flock, data_event_id, "trigger", action, delivery_id, status, attempts, next_attempt_at,
-  first_attempt_at, last_error, last_status, body, created`;
-
-interface _Row {
-  id: string;
-  flock: string;
-  data_event_id: string;
-  trigger: string;
-  action: string;
-  delivery_id: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string;
-  first_attempt_at: string | null;
-  last_error: string | null;
-  last_status: number | null;
-  body: string | null;
-  created: string;
-}
-
-function _job(r: _Row): OutboxJob {
-  return {
-    id: r.id,
-    flock: r.flock,
-    dataEventId: r.data_event_id,
-    trigger: r.trigger,
-    action: r.action,
-    deliveryId: r.delivery_id,
-    status: r.status as OutboxStatus,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    firstAttemptAt: r.first_attempt_at,
-    lastError: r.last_error,
-    lastStatus: r.last_status,
-    body: r.body,
-    created: r.created,
   };
 }

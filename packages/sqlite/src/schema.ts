@@ -112,6 +112,11 @@ export const records = sqliteTable(
     index("records_cid_state_idx").on(t.cid, t.state),
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
+    // One data event per dedupe key in a collection (flock and type): two processes emitting
+    // the same scheduled event at once store it once. Only data events carry the field.
+    uniqueIndex("records_dedupe_key_idx")
+      .on(t.cid, sql`json_extract(data, '$.dedupe_key')`)
+      .where(sql`json_extract(data, '$.dedupe_key') IS NOT NULL`),
   ],
 );
 
@@ -200,11 +205,16 @@ export const outbox = sqliteTable(
     lastStatus: integer("last_status"),
     body: text("body"),
     created: text("created").notNull(),
+    /** The claim the job is held under (`claimDueJobs`); null while unclaimed. */
+    claimToken: text("claim_token"),
+    /** When that claim lapses (timestamp text); null while unclaimed. */
+    claimedUntil: text("claimed_until"),
   },
   (t) => [
     uniqueIndex("outbox_id_idx").on(t.id),
     index("outbox_due_idx").on(t.status, t.nextAttemptAt),
     index("outbox_flock_idx").on(t.flock),
+    index("outbox_claim_idx").on(t.claimToken).where(sql`claim_token IS NOT NULL`),
   ],
 );
 

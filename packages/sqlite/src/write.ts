@@ -106,7 +106,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     // Ids are unique across the store, whatever the flock and type.
     if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
-    const rid = Number(insRecord.run({ cid, id: r.id, ...recordParams(r) }).lastInsertRowid);
+    const rid = Number(_unique(() => insRecord.run({ cid, id: r.id, ...recordParams(r) }), r).lastInsertRowid);
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
     counts.add(cid, r.state, 1);
@@ -172,7 +172,8 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
 
   return (changes) => {
     try {
-      // IMMEDIATE: the write lock first (see driver); as a savepoint when nested in finishJob.
+      // Immediate: the write lock first. A deferred transaction reads first and then fails
+      // at once (SQLITE_BUSY, no waiting) when another process committed in between.
       run.immediate(changes);
     } catch (e) {
       // Ids created by the rolled-back transaction must not stay cached.
@@ -197,5 +198,21 @@ class _Counts {
 
   entries(): [number, string, number][] {
     return [...this.deltas.values()].filter((d) => d[2] !== 0);
+  }
+}
+
+/**
+ * Runs an insert, turning a unique-index violation (`records_dedupe_key_idx`: a data event
+ * with this dedupe key exists in the flock, stored meanwhile by another process) into a
+ * `conflict`, as every adapter reports it.
+ */
+function _unique<T>(run: () => T, r: StoredRecord): T {
+  try {
+    return run();
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "SQLITE_CONSTRAINT_UNIQUE") {
+      throw conflict("event exists", `a data event with dedupe_key ${JSON.stringify(r.data.dedupe_key)} exists in flock '${r.flock}'`);
+    }
+    throw e;
   }
 }

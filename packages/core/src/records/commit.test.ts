@@ -73,6 +73,7 @@ describe("commit: events in the same transaction as the change", () => {
         lastStatus: null,
         body: null,
         created: START_TS,
+        claimedUntil: null,
       },
     ]);
     expect(queued).toEqual([jobs]);
@@ -183,6 +184,28 @@ describe("engine.emit", () => {
     expect(first!.data).toMatchObject({ name: "expiring_2wk", fire_at: "2026-03-01T00:00:00.000000", expires_at: "2026-04-01T00:00:00.000000", dedupe_key: "k1" });
     expect(await engine.emit("demo", [input])).toEqual([]);
     expect(await engine.emit("other", [input])).toHaveLength(1);
+  });
+
+  it("a key stored by another process between the lookup and the write is skipped, not doubled", async () => {
+    const { engine, storage, events } = await setup();
+    const other = createRecordEngine({ storage, clock: createFakeClock(START), ids: createSequentialIds("9"), triggers: () => [] });
+    const listRecords = storage.listRecords.bind(storage);
+    let raced = false;
+    // The other process emits k1 right after this one looked the keys up.
+    storage.listRecords = async (...args) => {
+      const page = await listRecords(...args);
+      if (!raced && args[1] === "data_event") {
+        raced = true;
+        await other.emit("demo", [{ name: "login", contextUri: null, dedupeKey: "k1" }]);
+      }
+      return page;
+    };
+    const made = await engine.emit("demo", [
+      { name: "login", contextUri: null, dedupeKey: "k1" },
+      { name: "login", contextUri: null, dedupeKey: "k2" },
+    ]);
+    expect(made.map((r) => r.data.dedupe_key)).toEqual(["k2"]);
+    expect((await events()).map((r) => r.data.dedupe_key).sort()).toEqual(["k1", "k2"]);
   });
 
   it("skips stored keys across lookups of more than one batch of keys", async () => {

@@ -5,7 +5,7 @@
  * trigger of that event, and applies everything in one transaction: nothing is emitted for
  * a change that did not commit, and nothing committed lacks its events and queued actions.
  */
-import { badRequest, notFound } from "../errors.js";
+import { badRequest, isRecordsError, notFound } from "../errors.js";
 import { actionTag, buildDataEvent, DATA_EVENT_TYPE } from "../events/data-event.js";
 import { planEvents, type PlannedEvent, type PlannedRequeue } from "../events/emit.js";
 import type { ChangeSet, OutboxJob, RecordWrite, StoredRecord } from "../storage/types.js";
@@ -62,6 +62,50 @@ export async function commit(ctx: EngineContext, changes: ChangeSet): Promise<Co
  */
 export async function emitEvents(ctx: EngineContext, flock: string, events: readonly EventInput[]): Promise<StoredRecord[]> {
   if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
+  const keyed = events.some((e) => e.dedupeKey !== undefined);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await _emitOnce(ctx, flock, events);
+    } catch (e) {
+      // Another process stored one of the keys meanwhile (the adapters keep one data event per
+      // key and flock): read the stored keys again, so the events it stored are skipped.
+      if (!keyed || !isRecordsError(e) || e.code !== "conflict" || attempt >= EMIT_CONFLICT_RETRIES) throw e;
+    }
+  }
+}
+
+/** How many times `emitEvents` reads the stored keys again after losing a race for one. */
+export const EMIT_CONFLICT_RETRIES = 3;
+
+/**
+ * A new pending job for `action` of `trigger` on a data event, due now. Its delivery id is
+ * its own id: the same on every attempt, new when the action is queued again.
+ */
+export function newJob(ctx: EngineContext, flock: string, dataEventId: string, trigger: string, action: string, now: Date): OutboxJob {
+  const id = ctx.ids();
+  const at = formatTimestamp(now);
+  return {
+    id,
+    flock,
+    dataEventId,
+    trigger,
+    action,
+    deliveryId: id,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: at,
+    firstAttemptAt: null,
+    lastError: null,
+    lastStatus: null,
+    body: null,
+    created: at,
+    claimedUntil: null,
+  };
+}
+
+// --- internal ---
+
+async function _emitOnce(ctx: EngineContext, flock: string, events: readonly EventInput[]): Promise<StoredRecord[]> {
   const now = ctx.clock.now();
   const nowText = formatTimestamp(now);
   const planned: PlannedEvent[] = [];
@@ -89,33 +133,6 @@ export async function emitEvents(ctx: EngineContext, flock: string, events: read
   _notify(ctx, added.jobs);
   return added.events;
 }
-
-/**
- * A new pending job for `action` of `trigger` on a data event, due now. Its delivery id is
- * its own id: the same on every attempt, new when the action is queued again.
- */
-export function newJob(ctx: EngineContext, flock: string, dataEventId: string, trigger: string, action: string, now: Date): OutboxJob {
-  const id = ctx.ids();
-  const at = formatTimestamp(now);
-  return {
-    id,
-    flock,
-    dataEventId,
-    trigger,
-    action,
-    deliveryId: id,
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: at,
-    firstAttemptAt: null,
-    lastError: null,
-    lastStatus: null,
-    body: null,
-    created: at,
-  };
-}
-
-// --- internal ---
 
 function _activeTriggers(ctx: EngineContext, flock: string, name: string): TriggerConfig[] {
   return ctx.triggers(flock).filter((t) => t.flock === flock && t.active && t.trigger === name);

@@ -1,12 +1,12 @@
 /**
  * @module storage/conformance-outbox
  * Conformance tests of the outbox: jobs are queued with `apply` (all or nothing with the
- * records), claimed earliest-due first, finished together with their changes, and listed
- * newest first for operators.
+ * records), claimed earliest-due first under a lease that only its token can finish or
+ * renew, finished together with their changes, and listed newest first for operators.
  */
 import { expect } from "vitest";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { OutboxJob } from "./types.js";
+import type { JobClaim, OutboxJob } from "./types.js";
 
 /** A pending job numbered `n`, due at `stamp(due)`. */
 export function job(n: number, due: number, over: Partial<OutboxJob> = {}): OutboxJob {
@@ -25,8 +25,19 @@ export function job(n: number, due: number, over: Partial<OutboxJob> = {}): Outb
     lastStatus: null,
     body: null,
     created: stamp(0),
+    claimedUntil: null,
     ...over,
   };
+}
+
+/** A claim numbered `n` lapsing at `stamp(until)`. */
+export function claim(n: number, until = 10_000): JobClaim {
+  return { token: `claim-token-${String(n).padStart(8, "0")}`, until: stamp(until) };
+}
+
+/** `job(n, due)` as a claim lapsing at `stamp(until)` returns it. */
+function claimed(n: number, due: number, until = 10_000, over: Partial<OutboxJob> = {}): OutboxJob {
+  return job(n, due, { ...over, claimedUntil: stamp(until) });
 }
 
 /** Declares the outbox group. */
@@ -36,12 +47,62 @@ export function describeOutbox(h: Harness): void {
       const s = h.storage();
       await seedFlocks(s);
       await s.apply({ outbox: [job(3, 20), job(1, 30), job(2, 20), job(4, 50), job(5, 10, { status: "done" })] });
-      const due = await s.claimDueJobs(stamp(30), 10);
-      expect(due.map((j) => j.id)).toEqual([testId(2, "c"), testId(3, "c"), testId(1, "c")]);
-      expect(due[0]).toEqual(job(2, 20));
-      expect((await s.claimDueJobs(stamp(30), 2)).map((j) => j.id)).toEqual([testId(2, "c"), testId(3, "c")]);
-      expect(await s.claimDueJobs(stamp(9), 10)).toEqual([]);
-      expect(await s.claimDueJobs(stamp(30), 0)).toEqual([]);
+      expect(await s.claimDueJobs(stamp(9), 10, claim(1))).toEqual([]);
+      expect(await s.claimDueJobs(stamp(30), 0, claim(1))).toEqual([]);
+      expect((await s.claimDueJobs(stamp(30), 2, claim(1))).map((j) => j.id)).toEqual([testId(2, "c"), testId(3, "c")]);
+      const due = await s.claimDueJobs(stamp(60), 10, claim(2));
+      expect(due).toEqual([claimed(1, 30), claimed(4, 50)]);
+      expect((await s.listJobs({ status: "pending" })).map((j) => [j.id, j.claimedUntil])).toEqual(
+        [4, 2, 1, 3].map((n) => [testId(n, "c"), stamp(10_000)]),
+      );
+    });
+
+    h.it("a claimed job is not claimed again until its claim lapses; then its old token is refused", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await s.apply({ outbox: [job(1, 0), job(2, 0)] });
+      expect(await s.claimDueJobs(stamp(10), 1, claim(1, 100))).toEqual([claimed(1, 0, 100)]);
+      expect(await s.claimDueJobs(stamp(99), 10, claim(2, 200))).toEqual([claimed(2, 0, 200)]);
+      expect(await s.claimDueJobs(stamp(99), 10, claim(3, 300))).toEqual([]);
+      // Lapsed at 100: claimed again, under the new token, with the same delivery id.
+      const again = await s.claimDueJobs(stamp(100), 10, claim(3, 300));
+      expect(again).toEqual([claimed(1, 0, 300)]);
+      expect(again[0]?.deliveryId).toBe(testId(1, "c"));
+      const update = { status: "done" as const, attempts: 1, nextAttemptAt: stamp(0), firstAttemptAt: stamp(50), lastError: null, lastStatus: 200 };
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, update)).toBe(false);
+      expect((await s.listJobs({ status: "pending" })).map((j) => j.id)).toEqual([testId(2, "c"), testId(1, "c")]);
+      expect(await s.finishJob(testId(1, "c"), claim(3).token, update)).toBe(true);
+      expect((await s.listJobs({ status: "done" }))[0]).toEqual({ ...job(1, 0), ...update });
+    });
+
+    h.it("renewJobClaims moves the lapse of the jobs held under the tokens, and only those", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await s.apply({ outbox: [job(1, 0), job(2, 0), job(3, 0)] });
+      await s.claimDueJobs(stamp(10), 2, claim(1, 100));
+      await s.claimDueJobs(stamp(10), 2, claim(2, 100));
+      expect(await s.renewJobClaims([claim(1).token, claim(9).token], stamp(500))).toBe(2);
+      expect(await s.renewJobClaims([], stamp(600))).toBe(0);
+      expect(await s.claimDueJobs(stamp(100), 10, claim(3, 700))).toEqual([claimed(3, 0, 700)]);
+      expect(await s.claimDueJobs(stamp(499), 10, claim(4))).toEqual([]);
+      expect((await s.claimDueJobs(stamp(500), 10, claim(4))).map((j) => j.id)).toEqual([testId(1, "c"), testId(2, "c")]);
+    });
+
+    h.it("finishJob ends the claim unless keepClaim; a retry is claimed again when due", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await s.apply({ outbox: [job(1, 0)] });
+      await s.claimDueJobs(stamp(1), 10, claim(1));
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, { ...job(1, 0), keepClaim: true, body: "{}" })).toBe(true);
+      expect((await s.listJobs({}))[0]).toMatchObject({ body: "{}", claimedUntil: stamp(10_000) });
+      expect(await s.claimDueJobs(stamp(2), 10, claim(2))).toEqual([]);
+      const retry = { status: "pending" as const, attempts: 1, nextAttemptAt: stamp(60), firstAttemptAt: stamp(1), lastError: "HTTP 503", lastStatus: 503 };
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, retry)).toBe(true);
+      expect((await s.listJobs({}))[0]?.claimedUntil).toBeNull();
+      // The claim ended: its token records nothing more.
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, { ...retry, status: "dead" })).toBe(false);
+      expect(await s.claimDueJobs(stamp(59), 10, claim(2))).toEqual([]);
+      expect(await s.claimDueJobs(stamp(60), 10, claim(2))).toEqual([{ ...job(1, 0), ...retry, body: "{}", claimedUntil: stamp(10_000) }]);
     });
 
     h.it("queues jobs in the same transaction as the records: a conflict applies neither", async () => {
@@ -51,9 +112,9 @@ export function describeOutbox(h: Harness): void {
       await expect(
         s.apply({ records: [{ kind: "insert", record: rec(1, {}) }], outbox: [job(1, 0)] }),
       ).rejects.toMatchObject({ code: "conflict" });
-      expect(await s.claimDueJobs(stamp(100), 10)).toEqual([]);
+      expect(await s.claimDueJobs(stamp(100), 10, claim(1))).toEqual([]);
       await s.apply({ records: [{ kind: "insert", record: rec(2, {}) }], outbox: [job(1, 0)] });
-      expect(await s.claimDueJobs(stamp(100), 10)).toHaveLength(1);
+      expect(await s.claimDueJobs(stamp(100), 10, claim(1))).toHaveLength(1);
     });
 
     h.it("refuses a job id that exists, applying nothing", async () => {
@@ -74,8 +135,10 @@ export function describeOutbox(h: Harness): void {
       const event = rec(1, { name: "contact_created", tags: [] }, { type: "data_event" });
       await s.apply({ records: [{ kind: "insert", record: event }], outbox: [job(1, 0)] });
       const tagged = { ...event, data: { ...event.data, tags: ["send-json-webhook"] }, version: 2 };
+      await s.claimDueJobs(stamp(1), 10, claim(1));
       await s.finishJob(
         testId(1, "c"),
+        claim(1).token,
         { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null, lastStatus: 200 },
         { records: [{ kind: "update", record: tagged, expectedVersion: 1 }] },
       );
@@ -88,7 +151,7 @@ export function describeOutbox(h: Harness): void {
         firstAttemptAt: stamp(5),
         lastStatus: 200,
       });
-      expect(await s.claimDueJobs(stamp(100), 10)).toEqual([]);
+      expect(await s.claimDueJobs(stamp(100), 10, claim(2))).toEqual([]);
     });
 
     h.it("finishJob with conflicting changes rolls back the job update too", async () => {
@@ -97,14 +160,18 @@ export function describeOutbox(h: Harness): void {
       const event = rec(1, { name: "contact_created", tags: [] }, { type: "data_event" });
       await s.apply({ records: [{ kind: "insert", record: event }], outbox: [job(1, 0)] });
       const stale = { ...event, data: { ...event.data, tags: ["send-json-webhook"] }, version: 3 };
+      await s.claimDueJobs(stamp(1), 10, claim(1, 50));
       await expect(
         s.finishJob(
           testId(1, "c"),
+          claim(1).token,
           { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null },
           { records: [{ kind: "update", record: stale, expectedVersion: 2 }] },
         ),
       ).rejects.toMatchObject({ code: "conflict" });
-      expect(await s.claimDueJobs(stamp(100), 10)).toEqual([job(1, 0)]);
+      // Still held by the claim (a failed write ends nothing), then claimed again after it.
+      expect(await s.claimDueJobs(stamp(49), 10, claim(2))).toEqual([]);
+      expect(await s.claimDueJobs(stamp(50), 10, claim(2))).toEqual([claimed(1, 0)]);
       expect((await s.getRecord(F1, "data_event", event.id))?.data.tags).toEqual([]);
     });
 
@@ -113,17 +180,18 @@ export function describeOutbox(h: Harness): void {
       await seedFlocks(s);
       await s.apply({ outbox: [job(1, 0)] });
       const retry = { status: "pending" as const, attempts: 1, nextAttemptAt: stamp(60), firstAttemptAt: stamp(1), lastError: "HTTP 503", lastStatus: 503 };
-      await s.finishJob(testId(1, "c"), retry);
-      expect(await s.claimDueJobs(stamp(59), 10)).toEqual([]);
-      expect(await s.claimDueJobs(stamp(60), 10)).toEqual([{ ...job(1, 0), ...retry }]);
-      await s.finishJob(testId(1, "c"), { ...retry, body: '{"a":1}' });
+      await s.claimDueJobs(stamp(1), 10, claim(1));
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, retry)).toBe(true);
+      expect(await s.claimDueJobs(stamp(59), 10, claim(2))).toEqual([]);
+      expect(await s.claimDueJobs(stamp(60), 10, claim(2))).toEqual([{ ...job(1, 0), ...retry, claimedUntil: stamp(10_000) }]);
+      await s.finishJob(testId(1, "c"), claim(2).token, { ...retry, body: '{"a":1}', keepClaim: true });
       expect((await s.listJobs({}))[0]?.body).toBe('{"a":1}');
-      await s.finishJob(testId(1, "c"), { ...retry, status: "dead", lastStatus: undefined });
+      await s.finishJob(testId(1, "c"), claim(2).token, { ...retry, status: "dead", lastStatus: undefined });
       const [dead] = await s.listJobs({});
       expect(dead?.lastStatus).toBeNull();
       expect(dead?.body).toBe('{"a":1}');
-      expect(await s.claimDueJobs(stamp(100), 10)).toEqual([]);
-      await expect(s.finishJob(testId(9, "c"), retry)).rejects.toMatchObject({ code: "not_found" });
+      expect(await s.claimDueJobs(stamp(100), 10, claim(3))).toEqual([]);
+      await expect(s.finishJob(testId(9, "c"), claim(3).token, retry)).rejects.toMatchObject({ code: "not_found" });
     });
 
     h.it("lists jobs newest first, by flock and status, up to the limit", async () => {

@@ -9,6 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./conformance-limits.js";
+import { describeSharedClaims, describeSharedWork } from "./conformance-claims.js";
 import { describeListing } from "./conformance-list.js";
 import { describeOutbox } from "./conformance-outbox.js";
 import { describePurge } from "./conformance-purge.js";
@@ -49,10 +50,14 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describeListing(h);
     _describeFiles(h);
     describeOutbox(h);
+    describeSharedWork(h);
     describePurge(h);
     describeScan(h);
   });
-  if (opts.openShared) describeSharedDatabase(opts.name, opts.openShared);
+  if (opts.openShared) {
+    describeSharedDatabase(opts.name, opts.openShared);
+    describeSharedClaims(opts.name, opts.openShared);
+  }
 }
 
 // --- internal ---

@@ -3,11 +3,13 @@
  * The memory adapter's limit rows (`Storage.updateLimit`): a map swept of expired rows at
  * most once a minute of the caller's time, by expiry only, never by count.
  */
-import type { LimitChange, LimitRow } from "./types.js";
+import type { LimitChange, LimitEntry, LimitRow } from "./types.js";
 
 /** The limit rows of one memory storage. */
 export interface MemoryLimits {
   update(key: string, now: number, fn: (current: string | undefined) => LimitChange): string | undefined;
+  /** Live rows whose key starts with `prefix`, by key, at most `limit`. */
+  list(prefix: string, now: number, limit: number): LimitEntry[];
 }
 
 /**
@@ -32,6 +34,13 @@ export function createMemoryLimits(): MemoryLimits {
       else if (change !== undefined) rows.set(key, { value: change.value, expiresAt: change.expiresAt });
       const after = rows.get(key);
       return after && after.expiresAt > now ? after.value : undefined;
+    },
+    list(prefix, now, limit) {
+      return [...rows]
+        .filter(([k, row]) => k.startsWith(prefix) && row.expiresAt > now)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, Math.max(0, Math.floor(limit)))
+        .map(([key, row]) => ({ key, ...row }));
     },
   };
 }

@@ -10,6 +10,7 @@ import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryLimits } from "./memory-limits.js";
+import { DEFAULT_LIMIT_LIST } from "./lease.js";
 import type {
   ApiKeyRow,
   ChangeSet,
@@ -42,6 +43,8 @@ export function createMemoryStorage(): Storage {
   const files = new Map<string, StoredFile>();
   /** By id, in insertion order. */
   const jobs = new Map<string, OutboxJob>();
+  /** The claim token each claimed job is held under (job id → token). */
+  const claims = new Map<string, string>();
 
   /**
    * Scan cursors: a number per record, increasing in insertion (map) order. Given lazily,
@@ -126,6 +129,9 @@ export function createMemoryStorage(): Storage {
 
     async updateLimit(key, now, fn) {
       return limits.update(key, now, fn);
+    },
+    async listLimits(prefix, now, limit = DEFAULT_LIMIT_LIST) {
+      return limits.list(prefix, now, limit);
     },
 
     async getSetting(name) {
@@ -223,23 +229,57 @@ export function createMemoryStorage(): Storage {
         for (const [fileId, f] of files) {
           if (f.flock === flock && f.recordType === type && f.recordId === id) files.delete(fileId);
         }
-        for (const [jobId, j] of jobs) if (j.flock === flock && j.dataEventId === id) jobs.delete(jobId);
+        for (const [jobId, j] of jobs) {
+          if (j.flock !== flock || j.dataEventId !== id) continue;
+          jobs.delete(jobId);
+          claims.delete(jobId);
+        }
       }
       return removed;
     },
 
-    async claimDueJobs(now, limit) {
-      const due = [...jobs.values()].filter((j) => j.status === "pending" && j.nextAttemptAt <= now);
+    async claimDueJobs(now, limit, claim) {
+      const due = [...jobs.values()].filter(
+        (j) => j.status === "pending" && j.nextAttemptAt <= now && (j.claimedUntil == null || j.claimedUntil <= now),
+      );
       due.sort((a, b) => _cmp(a.nextAttemptAt, b.nextAttemptAt) || _cmp(a.id, b.id));
-      return due.slice(0, Math.max(0, limit)).map(_copy);
+      const taken = due.slice(0, Math.max(0, Math.floor(limit)));
+      if (taken.length > 0) generation += 1;
+      for (const j of taken) {
+        j.claimedUntil = claim.until;
+        claims.set(j.id, claim.token);
+      }
+      return taken.map(_copy);
     },
-    async finishJob(id, update, changes = {}) {
-      generation += 1;
+    async renewJobClaims(tokens, until) {
+      const held = new Set(tokens);
+      let n = 0;
+      for (const [id, token] of claims) {
+        const j = jobs.get(id);
+        if (j && held.has(token)) {
+          j.claimedUntil = until;
+          n += 1;
+        }
+      }
+      return n;
+    },
+    async finishJob(id, token, update, changes = {}) {
       const job = jobs.get(id);
       if (!job) throw notFound("job not found", `no outbox job with id '${id}'`);
+      if (claims.get(id) !== token) return false;
+      generation += 1;
       _check(changes, records, files, jobs);
       _write(changes, records, files, jobs);
-      jobs.set(id, { ...job, ...update, lastStatus: update.lastStatus ?? null, body: update.body === undefined ? job.body : update.body });
+      const { keepClaim, ...fields } = update;
+      if (!keepClaim) claims.delete(id);
+      jobs.set(id, {
+        ...job,
+        ...fields,
+        lastStatus: fields.lastStatus ?? null,
+        body: fields.body === undefined ? job.body : fields.body,
+        claimedUntil: keepClaim ? job.claimedUntil : null,
+      });
+      return true;
     },
     async listJobs(filter) {
       const out: OutboxJob[] = [];
@@ -278,7 +318,7 @@ function _write(
       if (f.flock === owner.flock && f.recordType === owner.type && f.recordId === owner.id) files.delete(id);
     }
   }
-  for (const j of changes.outbox ?? []) jobs.set(j.id, _copy({ ...j, body: j.body ?? null }));
+  for (const j of changes.outbox ?? []) jobs.set(j.id, _copy({ ...j, body: j.body ?? null, claimedUntil: null }));
 }
 
 /** Throws `conflict` (before anything is applied) if any write of the change set cannot apply. */
@@ -307,6 +347,7 @@ function _check(
     }
     updated.set(id, w.record.version);
   }
+  _checkDedupeKeys(changes, records);
   const newFiles = new Set<string>();
   for (const f of changes.files ?? []) {
     if (files.has(f.id) || newFiles.has(f.id)) throw conflict("file exists", `a file with id '${f.id}' exists`);
@@ -317,6 +358,32 @@ function _check(
     if (jobs.has(j.id) || newJobs.has(j.id)) throw conflict("job exists", `an outbox job with id '${j.id}' exists`);
     newJobs.add(j.id);
   }
+}
+
+/**
+ * One data event per dedupe key and flock, as the SQL adapters' unique index keeps it: two
+ * processes emitting the same scheduled event at once store it once.
+ */
+function _checkDedupeKeys(changes: ChangeSet, records: Map<string, StoredRecord>): void {
+  const keyOf = (r: StoredRecord) => (r.type === "data_event" && typeof r.data.dedupe_key === "string" ? `${r.flock}\n${r.data.dedupe_key}` : undefined);
+  const writes = new Map<string, string>();
+  for (const w of changes.records ?? []) {
+    const key = keyOf(w.record);
+    if (key === undefined) continue;
+    if (writes.has(key) && writes.get(key) !== w.record.id) throw _dedupeConflict(w.record);
+    writes.set(key, w.record.id);
+  }
+  if (writes.size === 0) return;
+  for (const r of records.values()) {
+    const key = keyOf(r);
+    if (key !== undefined && writes.has(key) && writes.get(key) !== r.id) {
+      throw _dedupeConflict(r);
+    }
+  }
+}
+
+function _dedupeConflict(r: StoredRecord) {
+  return conflict("event exists", `a data event with dedupe_key ${JSON.stringify(r.data.dedupe_key)} exists in flock '${r.flock}'`);
 }
 
 function _storedVersion(records: Map<string, StoredRecord>, r: StoredRecord): number | undefined {

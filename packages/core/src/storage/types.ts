@@ -46,6 +46,11 @@ export interface LimitRow {
   expiresAt: number;
 }
 
+/** A limit row with its key (`listLimits`). */
+export interface LimitEntry extends LimitRow {
+  key: string;
+}
+
 /**
  * What `updateLimit`'s function returns: the new row, `null` to delete the row, or
  * `undefined` to leave it as it is (a read).
@@ -148,6 +153,23 @@ export interface OutboxJob {
    */
   body?: string | null;
   created: string;
+  /**
+   * Timestamp at which the current claim (`claimDueJobs`) lapses; null while unclaimed.
+   * Adapters return it; a job given to `apply` leaves it out (a new job is unclaimed).
+   */
+  claimedUntil?: string | null;
+}
+
+/**
+ * A worker's hold on the jobs one `claimDueJobs` call returns: a claimed job is not
+ * returned again (to this or any other process) until `until` has passed, and only the
+ * holder of `token` can record its outcome.
+ */
+export interface JobClaim {
+  /** Unique per claim (random, at least 16 characters): what `finishJob` and `renewJobClaims` name. */
+  token: string;
+  /** Timestamp (spec format) at which the claim lapses unless renewed. */
+  until: string;
 }
 
 /** What `finishJob` records about an attempt. */
@@ -160,6 +182,11 @@ export interface OutboxJobUpdate {
   lastStatus?: number | null;
   /** Sets the kept request body; left as it is when undefined. */
   body?: string | null;
+  /**
+   * Keeps the claim after this write (a write in the middle of an attempt, such as the
+   * kept body); by default `finishJob` ends the claim.
+   */
+  keepClaim?: boolean;
 }
 
 /** Which jobs `listJobs` returns (newest first). */
@@ -250,6 +277,12 @@ export interface Storage {
    * evicted by filling the table.
    */
   updateLimit(key: string, now: number, fn: (current: string | undefined) => LimitChange): Promise<string | undefined>;
+  /**
+   * The live limit rows (`expiresAt` after `now`) whose key starts with `prefix`, ordered by
+   * key, at most `limit` (default 100): what operators see of shared state such as the
+   * workers' leases (`listLeases`). Optional.
+   */
+  listLimits?(prefix: string, now: number, limit?: number): Promise<LimitEntry[]>;
 
   // --- settings (small named values, e.g. the generated signing secret) ---
   getSetting(name: string): Promise<string | undefined>;
@@ -312,17 +345,30 @@ export interface Storage {
 
   // --- outbox (actions to run: webhooks, email) ---
   /**
-   * Up to `limit` pending jobs whose `nextAttemptAt` is at or before `now`, the earliest
-   * due first (ties by id). Reading does not lock them: one worker per database claims.
+   * Claims up to `limit` pending jobs whose `nextAttemptAt` is at or before `now` and that
+   * no live claim holds (none, or its `claimedUntil` is at or before `now`), the earliest
+   * due first (ties by id), and returns them with `claimedUntil` set to `claim.until`.
+   * Atomic against every other caller on the database (SQLite: a conditional update in an
+   * immediate transaction; PostgreSQL: `FOR UPDATE SKIP LOCKED`): two processes never get
+   * the same job while a claim lives. A claim whose holder died lapses at `until`, and the
+   * job is then claimed again (with its same delivery id).
    */
-  claimDueJobs(now: string, limit: number): Promise<OutboxJob[]>;
+  claimDueJobs(now: string, limit: number, claim: JobClaim): Promise<OutboxJob[]>;
   /**
-   * Records an attempt's outcome on job `id` and applies `changes` (the data event's new
-   * tag, a journal record) in the same transaction. Throws `RecordsError("not_found")` for
-   * an unknown job and `RecordsError("conflict")` when `changes` conflict; either way
-   * nothing is applied.
+   * Moves the lapse time of every job still held under one of `tokens` to `until` (a long
+   * attempt keeps its claim); returns how many jobs it renewed.
    */
-  finishJob(id: string, update: OutboxJobUpdate, changes?: ChangeSet): Promise<void>;
+  renewJobClaims(tokens: readonly string[], until: string): Promise<number>;
+  /**
+   * Records an attempt's outcome on job `id`, held under the claim `token`, and applies
+   * `changes` (the data event's new tag, a journal record) in the same transaction; the
+   * claim ends unless `update.keepClaim`. Resolves false, applying nothing, when the job
+   * is no longer held under `token` (its claim lapsed and another worker claimed it: that
+   * worker's outcome is the one recorded). Throws `RecordsError("not_found")` for an
+   * unknown job and `RecordsError("conflict")` when `changes` conflict; either way nothing
+   * is applied.
+   */
+  finishJob(id: string, token: string, update: OutboxJobUpdate, changes?: ChangeSet): Promise<boolean>;
   /** Jobs for operators, newest first. */
   listJobs(filter: OutboxJobFilter): Promise<OutboxJob[]>;
 

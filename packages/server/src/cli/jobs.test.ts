@@ -5,7 +5,7 @@ import type { OutboxJob } from "@records-service/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommand, UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
-import { formatJobs } from "./jobs.js";
+import { formatJobs, formatLeases } from "./jobs.js";
 import { runCli } from "./main.js";
 
 function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
@@ -90,12 +90,21 @@ describe("formatJobs", () => {
       body: null,
       created: "2026-01-15T10:00:00.000000",
     };
-    const lines = formatJobs([base, { ...base, status: "done", lastError: null, lastStatus: 200, trigger: "login" }]);
+    const lines = formatJobs([base, { ...base, status: "done", lastError: null, lastStatus: 200, trigger: "login", claimedUntil: "2026-01-15T10:03:00.000000" }]);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^CREATED\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+LAST\s+FLOCK\s+TRIGGER\s+ACTION\s+DELIVERY\s+LAST ERROR$/);
+    expect(lines[0]).toMatch(/^CREATED\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+LAST\s+FLOCK\s+TRIGGER\s+ACTION\s+DELIVERY\s+CLAIMED UNTIL\s+LAST ERROR$/);
     expect(lines[1]).toContain("2026-01-15T10:02:15");
     expect(lines[1]).toMatch(/503 .*HTTP 503: busy$/);
     expect(lines[2]).toMatch(/done\s+2\s+-\s+200/);
     expect(lines[0]!.indexOf("TRIGGER")).toBe(lines[1]!.indexOf("contact_created"));
+    expect(lines[2]).toContain("000000000000000000000001  2026-01-15T10:03:00");
+    expect(lines[1]).toMatch(/000000000000000000000001  -\s+HTTP 503/);
+  });
+
+  it("lists the leases held, with holder and lapse time", () => {
+    expect(formatLeases([{ name: "scheduler", owner: "ab12", expiresAt: Date.UTC(2026, 0, 15, 10, 1, 0) }])).toEqual([
+      "lease scheduler held by ab12 until 2026-01-15T10:01:00",
+    ]);
+    expect(formatLeases([])).toEqual([]);
   });
 });

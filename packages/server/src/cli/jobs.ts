@@ -1,9 +1,11 @@
 /**
  * @module cli/jobs
  * `records-service jobs [--db PATH] [--status S] [--flock ID] [--limit N]`: the outbox
- * for operators, one line per job, newest first.
+ * for operators, one line per job, newest first (a job a process is attempting shows when
+ * its claim lapses), then the workers' leases held at the moment (the scheduler's run, the
+ * tasks being run), each with its holder and lapse time.
  */
-import type { OutboxJob } from "@records-service/core";
+import { listLeases, type LeaseInfo, type OutboxJob } from "@records-service/core";
 import type { Command } from "./args.js";
 import { EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -17,18 +19,16 @@ export async function runJobs(cmd: Extract<Command, { kind: "jobs" }>, io: CliIo
       ...(cmd.status ? { status: cmd.status } : {}),
       ...(cmd.flock ? { flock: cmd.flock } : {}),
     });
-    if (jobs.length === 0) {
-      io.out("no jobs");
-      return EXIT_OK;
-    }
-    for (const line of formatJobs(jobs)) io.out(line);
+    if (jobs.length === 0) io.out("no jobs");
+    else for (const line of formatJobs(jobs)) io.out(line);
+    for (const line of formatLeases(await listLeases(storage, Date.now()))) io.out(line);
     return EXIT_OK;
   });
 }
 
 /** The table: a header, then one row per job; the last error ends each row, unpadded. */
 export function formatJobs(jobs: readonly OutboxJob[]): string[] {
-  const header = ["CREATED", "STATUS", "ATTEMPTS", "NEXT ATTEMPT", "LAST", "FLOCK", "TRIGGER", "ACTION", "DELIVERY", "LAST ERROR"];
+  const header = ["CREATED", "STATUS", "ATTEMPTS", "NEXT ATTEMPT", "LAST", "FLOCK", "TRIGGER", "ACTION", "DELIVERY", "CLAIMED UNTIL", "LAST ERROR"];
   const rows = jobs.map((j) => [
     j.created.slice(0, 19),
     j.status,
@@ -39,6 +39,7 @@ export function formatJobs(jobs: readonly OutboxJob[]): string[] {
     j.trigger,
     j.action,
     j.deliveryId,
+    j.claimedUntil ? j.claimedUntil.slice(0, 19) : "-",
     (j.lastError ?? "").replace(/\s+/g, " "),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -48,4 +49,9 @@ export function formatJobs(jobs: readonly OutboxJob[]): string[] {
       .join("  ")
       .trimEnd();
   return [line(header), ...rows.map(line)];
+}
+
+/** One line per live lease: `lease NAME held by OWNER until TIME` (UTC). */
+export function formatLeases(leases: readonly LeaseInfo[]): string[] {
+  return leases.map((l) => `lease ${l.name} held by ${l.owner} until ${new Date(l.expiresAt).toISOString().slice(0, 19)}`);
 }

@@ -33,7 +33,15 @@ export const CONFIG_DEFAULTS = {
   database: { poolSize: 10, statementTimeoutMs: 30_000 },
   /** Core API keys last 30 days; self-service sessions a fixed 24 hours. */
   auth: { keyTtlHours: DEFAULT_KEY_TTL_HOURS },
+  /**
+   * How long a process's hold on shared work (an outbox job's claim, the scheduler's run, a
+   * task) lasts without renewal: a killed process's work is taken over after it.
+   */
+  workers: { leaseMs: 60_000 },
 } as const;
+
+/** Shortest and longest `workers.leaseMs`: renewals run every third of it. */
+export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
 
 /** Longest `auth.keyTtlHours`: ten years. */
 export const MAX_KEY_TTL_HOURS = 87_600;
@@ -121,6 +129,18 @@ const authSchema = v.strictObject({
   ),
 });
 
+const workersSchema = v.strictObject({
+  leaseMs: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be an integer"),
+      v.minValue(LEASE_MS_RANGE.min, `must be at least ${LEASE_MS_RANGE.min} (milliseconds)`),
+      v.maxValue(LEASE_MS_RANGE.max, `must be at most ${LEASE_MS_RANGE.max} (an hour)`),
+    ),
+    CONFIG_DEFAULTS.workers.leaseMs,
+  ),
+});
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -141,6 +161,7 @@ export const configSchema = v.strictObject({
   throttle: v.optional(throttleSchema, {}),
   database: v.optional(databaseSchema, {}),
   auth: v.optional(authSchema, {}),
+  workers: v.optional(workersSchema, {}),
   mail: v.optional(mailSchema),
 });
 
@@ -160,6 +181,7 @@ export type WebhooksConfig = Config["webhooks"];
 export type ThrottleConfig = Config["throttle"];
 export type DatabaseConfig = Config["database"];
 export type AuthConfig = Config["auth"];
+export type WorkersConfig = Config["workers"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

@@ -5,7 +5,8 @@
  * the workers after the HTTP server listens and stops them, newest first, after it has
  * drained its requests and before it closes the database.
  */
-import type { Clock, RecordEngine, Storage } from "@records-service/core";
+import { hostname } from "node:os";
+import { newLeaseOwner, type Clock, type RecordEngine, type Storage } from "@records-service/core";
 import type { Config } from "../config/schema.js";
 
 /** A background worker. `stop` must finish or abandon its current step, then resolve. */
@@ -25,6 +26,17 @@ export interface WorkerContext {
   secret: string;
   /** One line of operator output (start-up and failures). */
   out: (line: string) => void;
+}
+
+/**
+ * A lease owner naming this process (`host:pid:random`), so an operator reading the leases
+ * (`records-service jobs`) sees which process holds which work.
+ *
+ * @example
+ * withLease(storage, "scheduler", { ttlMs, clock, owner: processLeaseOwner() }, run);
+ */
+export function processLeaseOwner(): string {
+  return `${hostname()}:${process.pid}:${newLeaseOwner()}`;
 }
 
 /** Builds one worker for a running server. */

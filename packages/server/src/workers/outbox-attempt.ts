@@ -1,9 +1,11 @@
 /**
  * @module workers/outbox-attempt
- * One attempt of one outbox job: load the data event, its record and contact, run the
- * action's handler, and record the outcome in one `finishJob` transaction: on success
- * with the action's tag on the data event (and the handler's changes), on failure with
- * the next attempt's time, or `dead` once the retry window is over.
+ * One attempt of one claimed outbox job: load the data event, its record and contact, run
+ * the action's handler, and record the outcome in one `finishJob` transaction, under the
+ * job's claim: on success with the action's tag on the data event (and the handler's
+ * changes), on failure with the next attempt's time, or `dead` once the retry window is
+ * over. If the claim was lost meanwhile (this process stalled past its lease and another
+ * took the job over), the outcome is dropped: the other process's is the one recorded.
  */
 import {
   DATA_EVENT_TYPE,
@@ -44,37 +46,38 @@ export interface AttemptDeps {
 
 /**
  * How an attempt ended: `done` (delivered, or had already run), `retry` (scheduled
- * again), `dead` (gave up), `left` (cut short by shutdown; still pending).
+ * again), `dead` (gave up), `left` (cut short by shutdown; still pending, released),
+ * `lost` (the claim had passed to another process; nothing recorded).
  */
-export type AttemptResult = "done" | "retry" | "dead" | "left";
+export type AttemptResult = "done" | "retry" | "dead" | "left" | "lost";
 
 /** How many times a success is recorded again after the data event changed under it. */
 const TAG_RETRIES = 3;
 
 /**
- * Runs one claimed job to one recorded outcome.
+ * Runs one job, claimed under `token`, to one recorded outcome.
  *
  * @example
- * await attemptJob(deps, job); // "done"
+ * const [job] = await storage.claimDueJobs(now, 1, { token, until });
+ * await attemptJob(deps, job, token); // { result: "done", update: {...} }
  */
-export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {
+export async function attemptJob(deps: AttemptDeps, job: OutboxJob, token: string): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {
   const storage = deps.engine.context.storage;
   const event = await storage.getRecord(job.flock, DATA_EVENT_TYPE, job.dataEventId);
-  if (!event || event.state === "deleted") return _give(deps, job, "the data event no longer exists");
+  if (!event || event.state === "deleted") return _give(deps, job, token, "the data event no longer exists");
   if (hasActionRun(event.data, job.action)) {
     // Fires once per event: the tag says it already ran (a retry that raced a success, or a re-queue).
     const update = _same(job, { status: "done" });
-    await storage.finishJob(job.id, update);
-    return { result: "done", update };
+    return (await storage.finishJob(job.id, token, update)) ? { result: "done", update } : { result: "lost" };
   }
   const trigger = deps.engine.context
     .triggers(job.flock)
     .find((t) => t.flock === job.flock && t.trigger === job.trigger && t.action === job.action && t.active);
-  if (!trigger) return _give(deps, job, `trigger ${job.trigger} with action ${job.action} is no longer configured or active`);
+  if (!trigger) return _give(deps, job, token, `trigger ${job.trigger} with action ${job.action} is no longer configured or active`);
   const handler = deps.registry.get(job.action);
-  if (!handler) return _give(deps, job, `this server has no handler for action ${job.action}`);
+  if (!handler) return _give(deps, job, token, `this server has no handler for action ${job.action}`);
   const flock = await storage.getFlock(job.flock);
-  if (!flock) return _give(deps, job, `flock ${job.flock} no longer exists`);
+  if (!flock) return _give(deps, job, token, `flock ${job.flock} no longer exists`);
 
   const now = deps.clock.now();
   const { record, contact } = await _related(deps.engine, event);
@@ -89,7 +92,7 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
   if (job.body === null) {
     // Kept before the first attempt: a retry after a crash mid-attempt sends the same bytes
     // under the same delivery id, not the record as it has become since.
-    await storage.finishJob(job.id, _same(job, { body }));
+    if (!(await storage.finishJob(job.id, token, _same(job, { body, keepClaim: true })))) return { result: "lost" };
   }
   const ctx: ActionRunContext = {
     job,
@@ -110,7 +113,11 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
   } catch (e) {
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
-  if (deps.signal?.aborted && !outcome.ok) return { result: "left" };
+  if (deps.signal?.aborted && !outcome.ok) {
+    // Released at once, so the next process (or start) retries without waiting for the lease.
+    await storage.finishJob(job.id, token, releasedUpdate(job)).catch(() => false);
+    return { result: "left" };
+  }
 
   // The body is kept only while retries need it (stored before the first attempt, above):
   // a finished job holds no copy of personal data.
@@ -123,8 +130,8 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
       lastError: null,
       lastStatus: outcome.status ?? null,
     };
-    await _finishDone(deps, job, event, update, outcome.changes ?? {});
-    return { result: "done", update };
+    const recorded = await _finishDone(deps, job, token, event, update, outcome.changes ?? {});
+    return recorded ? { result: "done", update } : { result: "lost" };
   }
   const first = parseTimestamp(attempt.firstAttemptAt) ?? now;
   const next = outcome.permanent
@@ -138,8 +145,17 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob): Promise<{ r
     lastError: outcome.error,
     lastStatus: outcome.status ?? null,
   };
-  await storage.finishJob(job.id, update, outcome.changes);
+  if (!(await storage.finishJob(job.id, token, update, outcome.changes))) return { result: "lost" };
   return { result: next ? "retry" : "dead", update };
+}
+
+/**
+ * The update that ends a claim and changes nothing else (the kept body stays): for a job
+ * claimed but not attempted.
+ */
+export function releasedUpdate(job: OutboxJob): OutboxJobUpdate {
+  const { body: _body, ...same } = _same(job, {});
+  return same;
 }
 
 // --- internal ---
@@ -158,10 +174,9 @@ function _same(job: OutboxJob, over: Partial<OutboxJobUpdate>): OutboxJobUpdate 
   };
 }
 
-async function _give(deps: AttemptDeps, job: OutboxJob, why: string): Promise<{ result: AttemptResult; update: OutboxJobUpdate }> {
+async function _give(deps: AttemptDeps, job: OutboxJob, token: string, why: string): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {
   const update = _same(job, { status: "dead", lastError: why });
-  await deps.engine.context.storage.finishJob(job.id, update);
-  return { result: "dead", update };
+  return (await deps.engine.context.storage.finishJob(job.id, token, update)) ? { result: "dead", update } : { result: "lost" };
 }
 
 /**
@@ -198,7 +213,14 @@ async function _load(engine: RecordEngine, uri: string): Promise<StoredRecord | 
  * since it was read (a client edited it), reads it again and retries, so a delivered
  * action is not repeated for want of a tag.
  */
-async function _finishDone(deps: AttemptDeps, job: OutboxJob, event: StoredRecord, update: OutboxJobUpdate, changes: ChangeSet): Promise<void> {
+async function _finishDone(
+  deps: AttemptDeps,
+  job: OutboxJob,
+  token: string,
+  event: StoredRecord,
+  update: OutboxJobUpdate,
+  changes: ChangeSet,
+): Promise<boolean> {
   const storage = deps.engine.context.storage;
   let current = event;
   for (let i = 0; ; i++) {
@@ -210,11 +232,10 @@ async function _finishDone(deps: AttemptDeps, job: OutboxJob, event: StoredRecor
       version: current.version + 1,
     };
     try {
-      await storage.finishJob(job.id, update, {
+      return await storage.finishJob(job.id, token, update, {
         ...changes,
         records: [...(changes.records ?? []), { kind: "update", record: tagged, expectedVersion: current.version }],
       });
-      return;
     } catch (e) {
       if (!isRecordsError(e) || e.code !== "conflict" || i >= TAG_RETRIES) throw e;
       const again = await storage.getRecord(job.flock, DATA_EVENT_TYPE, job.dataEventId);

@@ -9,7 +9,7 @@ import { createActionRegistry } from "../actions/registry.js";
 import { createWebhookActions } from "../actions/webhook.js";
 import { createWebhookFetch } from "../actions/webhook-fetch.js";
 import { attemptJob } from "./outbox-attempt.js";
-import { outboxSetup, SECRET } from "./outbox-test-helpers.js";
+import { claimOne, outboxSetup, SECRET, TEST_CLAIM } from "./outbox-test-helpers.js";
 
 const RULE = "webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set";
 
@@ -17,7 +17,7 @@ describe("outbox: restricted webhook targets", () => {
   it("a target name resolving to a private address fails the attempt with a clear last_error and is retried", async () => {
     const { engine, storage } = await outboxSetup();
     await engine.create("demo", "person", { first_name: "Ada" });
-    const [job] = await storage.listJobs({});
+    const job = await claimOne(storage, engine.context.clock);
     const fetch = createWebhookFetch({ allowPrivateTargets: false, resolve: (_h, _o, cb) => cb(null, [{ address: "10.20.30.40", family: 4 }]) });
     const deps = {
       engine,
@@ -27,7 +27,7 @@ describe("outbox: restricted webhook targets", () => {
       policy: { firstRetryDelayMs: 60_000, retryWindowHours: 168 },
       random: () => 0.5,
     };
-    expect((await attemptJob(deps, job!)).result).toBe("retry");
+    expect((await attemptJob(deps, job!, TEST_CLAIM)).result).toBe("retry");
     expect((await storage.listJobs({}))[0]).toMatchObject({
       status: "pending",
       attempts: 1,

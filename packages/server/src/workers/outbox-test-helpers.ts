@@ -9,7 +9,11 @@ import {
   createMemoryStorage,
   createRecordEngine,
   createSequentialIds,
+  formatTimestamp,
   validateTriggers,
+  type Clock,
+  type OutboxJob,
+  type Storage,
   type TriggerConfig,
 } from "@records-service/core";
 import { createActionRegistry } from "../actions/registry.js";
@@ -19,6 +23,16 @@ import { createOutboxRunner } from "./outbox.js";
 export const SECRET = "test-secret-0123456789";
 export const HOOK = "https://hooks.example.org/records";
 export const START = "2026-01-15T10:00:00.000Z";
+
+/** The claim token `claimOne` uses. */
+export const TEST_CLAIM = "test-claim-token-0001";
+
+/** Claims the next due job for a minute under `TEST_CLAIM`, as the runner would. */
+export async function claimOne(storage: Storage, clock: Clock): Promise<OutboxJob | undefined> {
+  const now = clock.now();
+  const [job] = await storage.claimDueJobs(formatTimestamp(now), 1, { token: TEST_CLAIM, until: formatTimestamp(new Date(now.getTime() + 60_000)) });
+  return job;
+}
 
 /** One request the fake fetch received. */
 export interface SeenRequest {

@@ -17,9 +17,9 @@ import { createWebhookActions } from "../actions/webhook.js";
 import { webhookKey } from "../config/keys.js";
 import { attemptJob } from "./outbox-attempt.js";
 import { createOutboxRunner } from "./outbox.js";
-import { HOOK, outboxSetup, SECRET } from "./outbox-test-helpers.js";
+import { claimOne, fakeFetch, HOOK, outboxSetup, SECRET, TEST_CLAIM } from "./outbox-test-helpers.js";
 
-const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
+const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 };
 /** What flock demo's receivers hold (`records-service webhook-secret demo`). */
 const KEY = webhookKey(SECRET, "demo");
 
@@ -197,7 +197,7 @@ describe("outbox worker: jobs that cannot run", () => {
   it("an attempt cut short by shutdown leaves its job pending and untouched", async () => {
     const { engine, storage, runner, abort } = await outboxSetup();
     await engine.create("demo", "person", {});
-    const [before] = await storage.listJobs({});
+    const before = await claimOne(storage, engine.context.clock);
     // Like fetch: rejects with an AbortError when its signal is (or becomes) aborted, never answers otherwise.
     const hanging: typeof fetch = (_url, init) =>
       new Promise((_, reject) => {
@@ -214,12 +214,12 @@ describe("outbox worker: jobs that cannot run", () => {
       random: () => 0.5,
       signal: abort.signal,
     };
-    const attempt = attemptJob(deps, before!);
+    const attempt = attemptJob(deps, before!, TEST_CLAIM);
     abort.abort();
     expect((await attempt).result).toBe("left");
-    // Untouched but for the body, kept before the attempt for the retry.
+    // Untouched but for the body, kept before the attempt for the retry, and released.
     expect(before!.body).toBeNull();
-    expect(await storage.listJobs({})).toEqual([{ ...before, body: expect.stringContaining('"trigger":"contact_created"') }]);
+    expect(await storage.listJobs({})).toEqual([{ ...before, claimedUntil: null, body: expect.stringContaining('"trigger":"contact_created"') }]);
     // Once aborted, a run claims nothing more.
     expect(await runner.runOnce()).toEqual(SUMMARY);
   });
@@ -227,7 +227,7 @@ describe("outbox worker: jobs that cannot run", () => {
   it("a retry after a first attempt cut short sends the first attempt's bytes, though the record changed", async () => {
     const { engine, storage, seen, runner } = await outboxSetup();
     const ada = await engine.create("demo", "person", { first_name: "Ada" });
-    const [job] = await storage.listJobs({});
+    const job = await claimOne(storage, engine.context.clock);
     // As if the process were killed during the first attempt: the request went out, no outcome was stored.
     const interrupted = new AbortController();
     const sent: string[] = [];
@@ -245,7 +245,7 @@ describe("outbox worker: jobs that cannot run", () => {
       random: () => 0.5,
       signal: interrupted.signal,
     };
-    expect((await attemptJob(deps, job!)).result).toBe("left");
+    expect((await attemptJob(deps, job!, TEST_CLAIM)).result).toBe("left");
     await engine.update("demo", "person", ada.id, { first_name: "Grace" });
     expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
     expect(seen.map((r) => r.body)).toEqual(sent);
@@ -304,5 +304,54 @@ describe("outbox worker: the contact of a payment", () => {
     await engine.create("demo", "payment", { amount: 10, membership_ref: `/demo/membership/${m.id}/` });
     expect(await runner.runOnce()).toMatchObject({ done: 1, dead: 0 });
     expect(mails).toEqual([{ to: "ada@work.example.org", subject: "Thanks Ada", html: "<p>paid</p>" }]);
+  });
+});
+
+describe("outbox worker: several processes on one database", () => {
+  /** A second runner over the same storage and clock: another process's worker. */
+  function otherProcess(setup: Awaited<ReturnType<typeof outboxSetup>>, fetch: typeof globalThis.fetch, leaseMs = 60_000) {
+    return createOutboxRunner({
+      engine: setup.engine,
+      clock: setup.clock,
+      secret: SECRET,
+      registry: createActionRegistry(createWebhookActions({ fetch })),
+      policy: { firstRetryDelayMs: 60_000, retryWindowHours: 168 },
+      random: () => 0.5,
+      leaseMs,
+    });
+  }
+
+  it("two runners at once attempt each job once", async () => {
+    const setup = await outboxSetup();
+    for (let i = 0; i < 30; i++) await setup.engine.create("demo", "person", { first_name: `P${i}` });
+    const second = fakeFetch([{ status: 200 }]);
+    const [a, b] = await Promise.all([setup.runner.runOnce(), otherProcess(setup, second.fetch).runOnce()]);
+    expect(a.done + b.done).toBe(30);
+    const ids = [...setup.seen, ...second.seen].map((r) => r.headers["x-records-delivery"]);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+  });
+
+  it("a job whose claim lapsed mid-attempt is retried by another with the same delivery id; the late outcome is dropped", async () => {
+    const setup = await outboxSetup();
+    await setup.engine.create("demo", "person", { first_name: "Ada" });
+    let answer: (r: Response) => void = () => {};
+    const held: string[] = [];
+    const slow = (async (_u: unknown, init?: RequestInit) => {
+      held.push(new Headers(init?.headers).get("x-records-delivery")!);
+      return new Promise<Response>((resolve) => (answer = resolve));
+    }) as typeof globalThis.fetch;
+    const stalled = otherProcess(setup, slow, 60_000).runOnce();
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 1));
+    // Held: nobody else gets it while the claim lives.
+    expect(await setup.runner.runOnce()).toEqual(SUMMARY);
+    setup.clock.advance(60_000);
+    expect(await setup.runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(setup.seen.map((r) => r.headers["x-records-delivery"])).toEqual(held);
+    answer(new Response("", { status: 200 }));
+    expect(await stalled).toEqual({ ...SUMMARY, lost: 1 });
+    const [job] = await setup.storage.listJobs({});
+    expect(job).toMatchObject({ status: "done", attempts: 1, claimedUntil: null });
+    expect((await onlyEvent(setup.storage)).data.tags).toEqual(["send-json-webhook"]);
   });
 });

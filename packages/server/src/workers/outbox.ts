@@ -2,16 +2,21 @@
  * @module workers/outbox
  * The outbox worker: runs due jobs (webhooks, email) through their action handlers. It
  * runs every `pollMs`, and at once after a commit that queued jobs (the engine's nudge),
- * never overlapping itself. Stopping lets the attempts in flight finish for up to
- * `stopGraceMs`, then aborts them; an aborted attempt leaves its job pending, so it is
- * delivered after the next start (at least once, with the same delivery id).
+ * never overlapping itself. Each step claims its jobs for `workers.leaseMs` (renewed every
+ * third of it while their attempts run), so every process on the database may run this
+ * worker and a job is attempted by one of them at a time; a process killed mid-attempt
+ * leaves a claim that lapses, and another process then retries the job with the same
+ * delivery id. Stopping lets the attempts in flight finish for up to `stopGraceMs`, then
+ * aborts them; an aborted attempt releases its job, still pending, so it is delivered
+ * after the next start or by another process (at least once, with the same delivery id).
  */
-import { DEFAULT_RETRY_POLICY, formatTimestamp, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
+import { DEFAULT_RETRY_POLICY, formatTimestamp, newLeaseOwner, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
 import { createDefaultActionHandlers } from "../actions/defaults.js";
 import { createActionRegistry } from "../actions/registry.js";
 import { createPollLoop } from "../runtime/poll-loop.js";
 import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
-import { attemptJob, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
+import { attemptJob, releasedUpdate, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
 
 /** Defaults of the outbox worker. */
 export const OUTBOX_DEFAULTS = {
@@ -45,6 +50,8 @@ export interface OutboxRunSummary {
   left: number;
   /** Attempts that threw (e.g. the database failed); their jobs stay as they were. */
   errors: number;
+  /** Attempts whose claim had passed to another process: their outcome was dropped. */
+  lost: number;
 }
 
 /** The step that claims and runs due jobs: `runOnce` until none is due. */
@@ -58,7 +65,7 @@ export interface OutboxRunner {
  *
  * @example
  * const runner = createOutboxRunner({ ...deps, batchSize: 50, concurrency: 8, out: console.log });
- * await runner.runOnce(); // { done: 1, retry: 0, dead: 0, left: 0, errors: 0 }
+ * await runner.runOnce(); // { done: 1, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 }
  */
 export function createOutboxRunner(
   deps: AttemptDeps & {
@@ -67,31 +74,44 @@ export function createOutboxRunner(
     out?: (line: string) => void;
     /** Once aborted, no further jobs are claimed (attempts in flight go on). */
     halt?: AbortSignal;
+    /** How long a claim lasts without renewal; default `workers.leaseMs`'s. */
+    leaseMs?: number;
   },
 ): OutboxRunner {
   const batchSize = deps.batchSize ?? OUTBOX_DEFAULTS.batchSize;
+  const leaseMs = deps.leaseMs ?? CONFIG_DEFAULTS.workers.leaseMs;
+  const until = () => formatTimestamp(new Date(deps.clock.now().getTime() + leaseMs));
   const concurrency = Math.max(1, deps.concurrency ?? OUTBOX_DEFAULTS.concurrency);
   const out = deps.out ?? (() => {});
   const storage = deps.engine.context.storage;
   return {
     async runOnce() {
-      const summary: OutboxRunSummary = { done: 0, retry: 0, dead: 0, left: 0, errors: 0 };
+      const summary: OutboxRunSummary = { done: 0, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 };
       const seen = new Set<string>();
       while (!deps.signal?.aborted && !deps.halt?.aborted) {
-        const claimed = await storage.claimDueJobs(formatTimestamp(deps.clock.now()), batchSize);
+        const token = newLeaseOwner();
+        const claimed = await storage.claimDueJobs(formatTimestamp(deps.clock.now()), batchSize, { token, until: until() });
         const fresh = claimed.filter((j) => !seen.has(j.id));
+        // A retry that fell due at once waits for the next run: released, not held.
+        for (const j of claimed) if (seen.has(j.id)) await storage.finishJob(j.id, token, releasedUpdate(j)).catch(() => false);
         if (fresh.length === 0) break;
         for (const j of fresh) seen.add(j.id);
-        await _eachLimited(fresh, concurrency, async (job) => {
-          try {
-            const { result, update } = await attemptJob(deps, job);
-            summary[result] += 1;
-            if (result !== "done" && result !== "left" && update) out(_describe(job, result, update.lastError, update.nextAttemptAt));
-          } catch (e) {
-            summary.errors += 1;
-            out(`outbox: job ${job.id} (${job.trigger}, ${job.action}) could not be recorded: ${e instanceof Error ? e.message : String(e)}`);
-          }
-        });
+        const renewal = _renewWhile(() => storage.renewJobClaims([token], until()), leaseMs, out);
+        try {
+          await _eachLimited(fresh, concurrency, async (job) => {
+            try {
+              const { result, update } = await attemptJob(deps, job, token);
+              summary[result] += 1;
+              if (result === "lost") out(`outbox: job ${job.id} (${job.trigger}, ${job.action}) was taken over by another process after its claim lapsed; this attempt's outcome is dropped`);
+              else if (result !== "done" && result !== "left" && update) out(_describe(job, result, update.lastError, update.nextAttemptAt));
+            } catch (e) {
+              summary.errors += 1;
+              out(`outbox: job ${job.id} (${job.trigger}, ${job.action}) could not be recorded: ${e instanceof Error ? e.message : String(e)}`);
+            }
+          });
+        } finally {
+          await renewal.stop();
+        }
         if (claimed.length < batchSize) break;
       }
       return summary;
@@ -118,6 +138,30 @@ function _describe(job: OutboxJob, result: AttemptResult, error: string | null, 
   const what = `outbox: ${job.action} for ${job.trigger} (delivery ${job.deliveryId}, attempt ${job.attempts + 1})`;
   if (result === "retry") return `${what} failed: ${error ?? "unknown error"}; next attempt at ${next}`;
   return `${what} gave up: ${error ?? "unknown error"}`;
+}
+
+/**
+ * Calls `renew` every third of `leaseMs` until stopped (one call at a time); `stop` waits
+ * for a call in progress.
+ */
+function _renewWhile(renew: () => Promise<unknown>, leaseMs: number, out: (line: string) => void): { stop(): Promise<void> } {
+  let busy: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = renew()
+      .then(() => undefined)
+      .catch((e: unknown) => out(`outbox: renewing a claim failed: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        busy = undefined;
+      });
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  timer.unref?.();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await busy;
+    },
+  };
 }
 
 async function _eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -152,6 +196,7 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): Worker {
     batchSize: opts.batchSize ?? OUTBOX_DEFAULTS.batchSize,
     concurrency: opts.concurrency ?? OUTBOX_DEFAULTS.concurrency,
     out: ctx.out,
+    leaseMs: ctx.config.workers.leaseMs,
   });
   let unsubscribe: (() => void) | undefined;
   const loop = createPollLoop({

@@ -46,4 +46,29 @@ describe("the scheduler worker (croner wiring)", () => {
     await new Promise((r) => setTimeout(r, 1100));
     expect(calls.length).toBe(n); // no run after stop
   });
+
+  it("two processes' workers on one database: only the one holding the scheduler lease runs; the other's ticks do nothing", async () => {
+    const out: string[] = [];
+    const ctx = context(out);
+    const calls: string[] = [];
+    let release: () => void = () => {};
+    const holding = new Promise<void>((r) => (release = r));
+    // The same database and clock, another process: its own worker.
+    const first = createSchedulerWorker(ctx, {
+      run: async () => {
+        calls.push("first");
+        await holding;
+      },
+    });
+    const second = createSchedulerWorker({ ...ctx }, { run: async () => void calls.push("second") });
+    first.start();
+    await until(() => calls.length >= 1);
+    second.start();
+    // Two ticks of the second while the first holds the lease.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(calls).toEqual(["first"]);
+    release();
+    await until(() => calls.includes("second"));
+    await Promise.all([first.stop(), second.stop()]);
+  });
 });

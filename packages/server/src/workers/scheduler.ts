@@ -5,10 +5,20 @@
  * never overlap (`protect`): a run still busy when the next tick comes makes that tick a
  * no-op, and the next run's window simply starts where the busy one ended. `stop` waits
  * for a run in progress, so the database is never closed under it.
+ *
+ * Several processes on one database each run this worker; a run holds the `scheduler`
+ * lease (`withLease`, for `workers.leaseMs`, renewed while it runs), so one process at a
+ * time computes the date-relative events and the others' ticks at that moment do nothing.
+ * Should two runs still overlap (a process stalled past its lease), the one data event per
+ * dedupe key and flock that the database keeps means nothing is emitted twice.
  */
+import { withLease } from "@records-service/core";
 import { Cron } from "croner";
-import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
+import { processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 import { runSchedulerOnce, type SchedulerRunReport } from "./scheduler-run.js";
+
+/** The lease a scheduler run holds (`records-service jobs` lists it while held). */
+export const SCHEDULER_LEASE = "scheduler";
 
 /** Options of `createSchedulerWorker` (tests replace the run). */
 export interface SchedulerWorkerOptions {
@@ -39,8 +49,9 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
   const tick = async () => {
     running = (async () => {
       try {
-        const report = await run(ctx.clock.now());
-        _describe(report, ctx.out);
+        const held = await withLease(ctx.storage, SCHEDULER_LEASE, { ttlMs: ctx.config.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner() }, () => run(ctx.clock.now()));
+        // Not acquired: another process is running the scheduler right now.
+        if (held.acquired) _describe(held.value, ctx.out);
       } catch (e) {
         ctx.out(`scheduler: run failed: ${e instanceof Error ? e.message : String(e)}`);
       }

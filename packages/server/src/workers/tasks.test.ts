@@ -12,7 +12,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
 import type { Worker } from "../runtime/workers.js";
-import { createTaskWorkerFactory, type TaskWorkerOptions } from "./tasks.js";
+import { createTaskWorkerFactory, taskLeaseName, type TaskWorkerOptions } from "./tasks.js";
 
 const ADD_X = { action: "add_tag", query: {}, value: "x" };
 
@@ -131,5 +131,24 @@ describe("task worker", () => {
     await w2.start();
     await until(async () => (await t.task(good.id)).data.tag === "complete");
     await w2.stop();
+  });
+
+  it("skips a task another process holds the lease of, and resumes it after that lease lapses", async () => {
+    const t = await setup();
+    const queued = await createTask(t.engine, "demo", "bulk_action", ADD_X);
+    // Another process ran a chunk, holds the lease, and was killed: its lease stays until it lapses.
+    await runTaskChunk(t.engine, "demo", queued.id, { chunkSize: 2 });
+    const clock = t.engine.context.clock as ReturnType<typeof createFakeClock>;
+    const now = clock.now().getTime();
+    await t.storage.updateLimit(`lease:${taskLeaseName("demo", queued.id)}`, now, () => ({ value: "killed-process", expiresAt: now + 60_000 }));
+    const w = t.worker({ pollMs: 20 });
+    await w.start();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await t.task(queued.id)).data.tag).toBe("running");
+    clock.advance(60_000);
+    await until(async () => (await t.task(queued.id)).data.tag === "complete");
+    await w.stop();
+    expect(changedOnce(await t.people())).toBe(true);
+    expect(JSON.parse(String((await t.task(queued.id)).data.text_body))).toMatchObject({ matched: 7, changed: 7, unchanged: 0, errors: 0 });
   });
 });

@@ -5,10 +5,18 @@
  * a task found `running` at start (the server was killed) resumes where it stopped. Between
  * chunks it yields to the event loop (`setImmediate`), so requests keep being answered
  * while a long task runs. Stopping lets the chunk in flight commit, then stops.
+ *
+ * Several processes on one database each run this worker. A process runs a task while it
+ * holds the task's lease (`task:<flock>:<id>`, for `workers.leaseMs`, renewed while it
+ * runs); the others skip that task. A process killed mid-task stops renewing, and after the
+ * lease lapses another process resumes the task from its last committed chunk. Each chunk
+ * commits with the task record's version check, so even two processes overlapping (one
+ * stalled past its lease) cannot count a chunk twice.
  */
 import {
   isRecordsError,
   failTask,
+  withLease,
   findActiveTasks,
   runTaskChunk,
   TASK_CHUNK_SIZE,
@@ -17,7 +25,7 @@ import {
   type TaskRegistry,
 } from "@records-service/core";
 import { createPollLoop } from "../runtime/poll-loop.js";
-import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
+import { processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
 /** Defaults of the task worker. */
 export const TASK_WORKER_DEFAULTS = {
@@ -53,6 +61,16 @@ export function createTaskWorkerFactory(opts: TaskWorkerOptions = {}): WorkerFac
 /** The task worker with its defaults: the one `startServer` runs. */
 export const createTaskWorker: WorkerFactory = createTaskWorkerFactory();
 
+/**
+ * The lease a process holds while it runs task `id` of `flock`.
+ *
+ * @example
+ * taskLeaseName("demo", "0123456789abcdef01234567") // "task:demo:0123456789abcdef01234567"
+ */
+export function taskLeaseName(flock: string, id: string): string {
+  return `task:${flock}:${id}`;
+}
+
 // --- internal ---
 
 const _nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -61,14 +79,15 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
   const pollMs = opts.pollMs ?? TASK_WORKER_DEFAULTS.pollMs;
   const chunkSize = opts.chunkSize ?? TASK_WORKER_DEFAULTS.chunkSize;
   const maxFailures = opts.maxFailures ?? TASK_WORKER_DEFAULTS.maxFailures;
+  const leaseMs = ctx.config.workers.leaseMs;
   const pause = opts.pause ?? _nextTurn;
   const runOptions = { chunkSize, ...(opts.registry ? { registry: opts.registry } : {}) };
   const failures = new Map<string, number>();
   let stopped = false;
 
-  /** Runs one task until it is done, the worker stops, or a chunk fails ("retry later"). */
-  const runOne = async (t: ActiveTask): Promise<"done" | "stopped" | "failed"> => {
-    while (!stopped) {
+  /** Runs one task until it is done, the worker stops, a chunk fails ("retry later"), or its lease is lost. */
+  const runOne = async (t: ActiveTask, lost: AbortSignal): Promise<"done" | "stopped" | "failed"> => {
+    while (!stopped && !lost.aborted) {
       let result: { task: StoredRecord; done: boolean };
       try {
         result = await runTaskChunk(ctx.engine, t.flock, t.id, runOptions);
@@ -98,15 +117,26 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
     return "stopped";
   };
 
+  /** Runs `t` under its lease; "busy" when another process holds it. */
+  const runLeased = async (t: ActiveTask): Promise<"done" | "stopped" | "failed" | "busy"> => {
+    const held = await withLease(ctx.storage, taskLeaseName(t.flock, t.id), { ttlMs: leaseMs, clock: ctx.clock, owner: processLeaseOwner() }, (lost) => runOne(t, lost));
+    return held.acquired ? held.value : "busy";
+  };
+
   const drain = async () => {
     for (;;) {
       const active = await findActiveTasks(ctx.storage);
       if (active.length === 0 || stopped) return;
+      let ran = false;
       for (const t of active) {
-        const outcome = await runOne(t);
+        const outcome = await runLeased(t);
+        if (outcome === "busy") continue; // another process runs it
+        ran = true;
         // After an unexpected failure, wait for the next poll rather than spin on it.
         if (outcome !== "done") return;
       }
+      // Every active task is another process's: look again at the next poll.
+      if (!ran) return;
     }
   };
 

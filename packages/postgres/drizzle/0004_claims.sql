@@ -1,0 +1,5 @@
+ALTER TABLE "outbox" ADD COLUMN "claim_token" text COLLATE "C";--> statement-breakpoint
+ALTER TABLE "outbox" ADD COLUMN "claimed_until" text COLLATE "C";--> statement-breakpoint
+CREATE INDEX "outbox_claim_idx" ON "outbox" USING btree ("claim_token") WHERE claim_token IS NOT NULL;--> statement-breakpoint
+UPDATE "records" SET "data" = ("data"::jsonb - 'dedupe_key')::text WHERE "rid" IN (SELECT "rid" FROM (SELECT "rid", row_number() OVER (PARTITION BY "cid", ("data"::jsonb ->> 'dedupe_key') ORDER BY "rid") AS n FROM "records" WHERE strpos("data", '"dedupe_key"') > 0 AND ("data"::jsonb ->> 'dedupe_key') IS NOT NULL) AS doubled WHERE n > 1);--> statement-breakpoint
+CREATE UNIQUE INDEX "records_dedupe_key_idx" ON "records" USING btree ("cid",((data::jsonb) ->> 'dedupe_key')) WHERE strpos(data, '"dedupe_key"') > 0;
