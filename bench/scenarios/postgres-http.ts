@@ -9,95 +9,83 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
-import pg from "pg";
-import { connections, type LoadResult } from "../lib/load.js";
-import { loadVaried, type VariedRequest } from "../lib/load-varied.js";
+import {
+  checkRequests,
+  emptyRuns,
+  compareTargets,
+  HTTP_OPS,
+  loadInTurns,
+  medianRun,
+  postgresIds,
+  rateOf,
+  requestSource,
+  sqliteIds,
+  variedRequests,
+  type HttpTarget,
+} from "../lib/http-targets.js";
 import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
-import { personBatch } from "../lib/persons.js";
+import { startServer } from "../lib/proc.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
-import { BENCH_TOKEN } from "../lib/seed.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
+import { prepareHandPostgres } from "../peers/hand-server.js";
+import { HTTP_CONNECTIONS } from "./http.js";
 
-type Op = "get by id" | "list with a filter" | "create person";
-const OPS: Op[] = ["get by id", "list with a filter", "create person"];
-
-/** The HTTP scenarios on PostgreSQL (one scenario: both servers are started once). */
+/** The HTTP scenarios on PostgreSQL (one scenario: the servers are started once). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", db: "postgres", run: (ctx) => _run(ctx) }];
 
 // --- internal ---
 
-/** Ids read at random from each database for the GETs. */
-const _IDS = 50_000;
-/** Persons generated for the POST bodies. */
-const _BODIES = 1000;
-
-interface _Target {
-  name: "sqlite" | "postgres";
-  reqs: Record<Op, VariedRequest>;
-  runs: Record<Op, LoadResult[]>;
-}
-
 async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const { server, dataset: pgData } = ctx.postgres!;
   const { dataset } = ctx;
-  const seconds = ctx.quick ? 2 : 5;
+  const seconds = ctx.quick ? 2 : dataset.size < 100_000 ? 2 : 5;
   const rounds = ctx.quick ? 1 : 3;
-  const warmup = ctx.quick ? 1 : 2;
+  const warmup = 1;
   const buildProblem = await ensureBuilt(ctx.root, ctx.log);
   const kind = serverCommand(ctx.root).kind;
-  // Attributed, as a real client is (unattributed keys are throttled to 60 requests a minute).
-  const auth = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" };
-  const base = `/api/v1/${dataset.flock}/person/`;
-  const surnames = _surnames(dataset.seed);
-  const bodies = personBatch(dataset.seed + 1, 0, _BODIES).map((p) => JSON.stringify(p));
-  const requests = (origin: string, ids: readonly string[]): Record<Op, VariedRequest> => ({
-    "get by id": { base: origin, headers: auth, paths: ids.map((id) => `${base}${id}/`) },
-    "list with a filter": { base: origin, headers: auth, paths: surnames.map((s) => `${base}?last_name=${encodeURIComponent(s)}`) },
-    "create person": { base: origin, method: "POST", headers: { ...auth, "content-type": "application/json" }, paths: [base], bodies },
-  });
-
   const file = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const copy = `${pgData.database}_http`;
-  const targets: _Target[] = [];
+  const handCopy = `${pgData.database}_hand`;
+  const targets: HttpTarget[] = [];
   const stops: (() => Promise<void>)[] = [];
   try {
     copyFileSync(dataset.file, file); // creates write to it
-    ctx.log(`  copying ${pgData.database} to ${copy}`);
+    ctx.log(`  copying ${pgData.database} to ${copy} and ${handCopy}`);
     const url = await copyDatabase(server, pgData.database, copy);
-    const idsSqlite = _sqliteIds(file, dataset.flock);
-    const idsPg = await _postgresIds(url, pgData.flock);
+    const handUrl = await copyDatabase(server, pgData.database, handCopy);
+    await prepareHandPostgres(handUrl);
+    const idsSqlite = sqliteIds(file, dataset.flock);
+    const idsPg = await postgresIds(url, pgData.flock);
     for (const [name, db, ids] of [
       ["sqlite", file, idsSqlite],
       ["postgres", url, idsPg],
     ] as const) {
       const srv = await startOurs(ctx.root, db);
       stops.push(() => srv.server.stop());
-      const reqs = requests(srv.url, ids);
-      for (const op of OPS) await _check(reqs[op]);
-      targets.push({ name, reqs, runs: { "get by id": [], "list with a filter": [], "create person": [] } });
+      targets.push({ name, reqs: variedRequests(srv.url, dataset.flock, ids, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
     }
+    const hand = startServer(process.execPath, ["--import", "tsx/esm", join(ctx.root, "bench/peers/hand-server.ts"), "postgres", handUrl], { cwd: ctx.root });
+    stops.push(() => hand.stop());
+    const handOrigin = /listening on (http:\/\/\S+)/.exec(await hand.line(/listening on/, 60_000))![1]!;
+    targets.push({ name: "hand", reqs: variedRequests(handOrigin, dataset.flock, idsPg, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
+    for (const t of targets) await checkRequests(t.reqs);
 
-    ctx.log(`http: ours on SQLite and on PostgreSQL (${kind}); ${connections()} connections, ${rounds} x ${seconds} s per operation, random requests`);
-    const scratch = join(ctx.scratchDir, "varied-request.json");
-    for (const op of OPS) {
-      for (const t of targets) await loadVaried(ctx.root, scratch, t.reqs[op], warmup, 0);
-      for (let r = 0; r < rounds; r++) {
-        // Alternate which goes first, so neither always follows the other's writes.
-        for (const t of r % 2 ? [...targets].reverse() : targets) t.runs[op].push(await loadVaried(ctx.root, scratch, t.reqs[op], seconds, 0));
-      }
-    }
+    ctx.log(`http: ours on SQLite and on PostgreSQL, hand-written on PostgreSQL (${kind}); ${HTTP_CONNECTIONS} connections, ${rounds} x ${seconds} s per operation, random requests`);
+    await loadInTurns(ctx.root, join(ctx.scratchDir, "varied-request.json"), targets, { seconds, rounds, warmup });
   } finally {
     for (const stop of stops.reverse()) await stop();
     for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
     await dropDatabase(server, copy);
+    await dropDatabase(server, handCopy);
   }
 
-  const [lite, post] = [targets.find((t) => t.name === "sqlite")!, targets.find((t) => t.name === "postgres")!];
-  return OPS.map((op) => {
-    const [a, b] = [_medianRun(post.runs[op]), _medianRun(lite.runs[op])];
-    const [ra, rb] = [_rate(a), _rate(b)];
+  const [lite, post, hand] = ["sqlite", "postgres", "hand"].map((n) => targets.find((t) => t.name === n)!) as [HttpTarget, HttpTarget, HttpTarget];
+  const extra = kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`;
+  const data = `copies of database ${pgData.database} (ours, and the hand-written server's table built from its persons) and of ${dataset.file}`;
+  const vsSqlite: ScenarioResult[] = HTTP_OPS.map((op) => {
+    const [a, b] = [medianRun(post.runs[op]), medianRun(lite.runs[op])];
+    const [ra, rb] = [rateOf(a), rateOf(b)];
     return {
       scenario: `http (PostgreSQL): ${op} vs SQLite`,
       ours: ra,
@@ -110,65 +98,14 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
         `p50 ${a.p50} / ${b.p50} ms`,
         a.non2xx || a.errors ? `${a.non2xx} non-2xx, ${a.errors} errors` : "",
         b.non2xx || b.errors ? `SQLite ${b.non2xx} non-2xx, ${b.errors} errors` : "",
-        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${_BODIES} bodies`,
-        kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`,
+        requestSource(op, post.reqs[op]),
+        extra,
       ]
         .filter(Boolean)
         .join("; "),
+      data,
     };
   });
+  return [...vsSqlite, ...compareTargets("http (PostgreSQL)", post, hand, "hand-written Hono + pg", extra).map((r) => ({ ...r, data }))];
 }
 
-/** The distinct surnames of the data set's first 10,000 persons (the same on both sides). */
-function _surnames(seed: number): string[] {
-  const names = new Set<string>();
-  for (let b = 0; b < 10; b++) for (const p of personBatch(seed, b, 1000)) names.add(p.last_name);
-  return [...names].sort();
-}
-
-function _sqliteIds(file: string, flock: string): string[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db
-      .prepare<[string, number], { id: string }>(
-        `SELECT id FROM records WHERE cid = (SELECT cid FROM collections WHERE flock = ? AND type = 'person') AND state = 'updated'
-         ORDER BY random() LIMIT ?`,
-      )
-      .all(flock, _IDS)
-      .map((r) => r.id);
-  } finally {
-    db.close();
-  }
-}
-
-async function _postgresIds(url: string, flock: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>(
-      `SELECT id FROM records WHERE cid = (SELECT cid FROM collections WHERE flock = $1 AND type = 'person') AND state = 'updated'
-       ORDER BY random() LIMIT $2`,
-      [flock, _IDS],
-    );
-    return rows.map((r) => r.id);
-  } finally {
-    await client.end();
-  }
-}
-
-/** One request of each kind must succeed before it is loaded. */
-async function _check(req: VariedRequest): Promise<void> {
-  const res = await fetch(req.base + req.paths[0]!, { method: req.method ?? "GET", headers: req.headers ?? {}, ...(req.bodies ? { body: req.bodies[0]! } : {}) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${req.method ?? "GET"} ${req.paths[0]}: ${res.status} ${text.slice(0, 200)}`);
-}
-
-/** The run with the median rate. */
-function _medianRun(runs: LoadResult[]): LoadResult {
-  return [...runs].sort((a, b) => a.rps - b.rps)[runs.length >> 1]!;
-}
-
-/** Requests per second, or null when more than 1% of the answers were not 2xx. */
-function _rate(r: LoadResult): number | null {
-  return r.non2xx + r.errors > 0.01 * Math.max(1, r.total) ? null : round3(r.rps);
-}
