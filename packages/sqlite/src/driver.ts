@@ -17,6 +17,7 @@ import { createRecordPurger } from "./purge.js";
 import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
 import { createOutboxStore } from "./outbox.js";
+import { createGroupCommit } from "./group-commit.js";
 import { createApplier } from "./write.js";
 
 /** Options of `createSqliteStorage`: a file path or `":memory:"`, read-only mode, and the change watch's clock. */
@@ -49,6 +50,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     if (!outbox.finish(id, update)) throw notFound("job not found", `no outbox job with id '${id}'`);
     if (changes) apply(changes);
   });
+  // Change sets applied in the same turn share one commit (see group-commit).
+  const grouped = createGroupCommit(db.$client, apply, () => catalog.forget());
   const purge = createRecordPurger(db, catalog);
   const limits = createLimitStore(db.$client);
 
@@ -78,7 +81,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
-    apply: _async(apply),
+    apply: grouped.apply,
     deleteRecords: _async(purge),
     claimDueJobs: _async(outbox.claimDue),
     finishJob: _async((id: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
@@ -93,6 +96,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     getFile: _async(accounts.getFile),
     changeGeneration: watch.generation,
     close: async () => {
+      if (db.$client.open) grouped.flush();
       await checkpointer?.stop();
       if (db.$client.open) db.$client.close();
     },
