@@ -18,13 +18,13 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { formatMarkdown, formatTable, growthResults, loadAverage, machine, targetMet, type SizedResult } from "./lib/report.js";
+import { dataSources, formatMarkdown, formatTable, growthResults, loadAverage, machine, targetMet, type SizedResult } from "./lib/report.js";
 import { ensureDataset, formatSize, parseSize } from "./lib/seed.js";
 import { benchServerUrl, databaseBytes, ensurePostgresDataset, seedResult } from "./lib/seed-postgres.js";
 import type { BenchContext, Scenario } from "./lib/types.js";
 
 /** Scenario modules, in run order; the ones other work adds are optional. */
-const MODULES = ["in-process", "writes", "events", "bulk", "http", "start-up", "postgres-in-process", "postgres-writes", "postgres-http", "processes"];
+const MODULES = ["in-process", "writes", "import", "events", "bulk", "http", "start-up", "postgres-in-process", "postgres-writes", "postgres-http", "processes"];
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -90,7 +90,12 @@ async function main(): Promise<number> {
       const ctx: BenchContext = { dataset: seeded.dataset, sizes, root: ROOT, scratchDir, peers: !values["no-peer"], quick: values.quick, log, ...(postgres ? { postgres } : {}) };
       log(`${formatSize(size)}: ${s.group} / ${s.name}`);
       try {
-        for (const r of await s.run(ctx)) results.push({ ...r, size, met: r.met ?? targetMet(r) });
+        // Scenarios that say nothing of their data read the seeded data set of the size.
+        const data =
+          s.db === "postgres" && postgres
+            ? `database ${postgres.dataset.database} (seeded ${postgres.dataset.seededAt}; copied where it is written)`
+            : `${seeded.dataset.file} (${seeded.seeded ? "seeded in this run" : "seeded earlier, reused"}; copied where it is written)`;
+        for (const r of await s.run(ctx)) results.push({ ...r, data: r.data ?? data, size, met: r.met ?? targetMet(r) });
       } catch (e) {
         log(`  failed: ${(e as Error).stack ?? String(e)}`);
         results.push({ scenario: `${s.group}: ${s.name}`, size, ours: null, baseline: null, unit: "", ratio: null, note: `failed: ${(e as Error).message.slice(0, 300)}` });
@@ -105,6 +110,7 @@ async function main(): Promise<number> {
   const all = [...results, ...growthResults(results)];
 
   console.log(formatTable(all));
+  console.log(`\nWhere each scenario's data came from:\n${dataSources(all)}`);
   if (values.markdown) console.log(`\n${formatMarkdown(all)}`);
   const file = join(ROOT, "bench", "results", `${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
   mkdirSync(dirname(file), { recursive: true });

@@ -17,10 +17,12 @@ import { runToEnd } from "./proc.js";
 export interface VariedRequest {
   /** Origin of the server, e.g. http://127.0.0.1:4000. */
   base: string;
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PUT" | "PATCH";
   headers?: Record<string, string>;
   paths: readonly string[];
   bodies?: readonly string[];
+  /** Connections kept open (default `connections()`, 2 per core). */
+  connections?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ interface _Autocannon {
 }
 interface _Result {
   requests: { average: number; total: number };
-  latency: { p50: number };
+  latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
 }
@@ -64,7 +66,7 @@ async function _child(file: string, seconds: number): Promise<void> {
     autocannon(
       {
         url: req.base,
-        connections: connections(),
+        connections: req.connections ?? connections(),
         duration: seconds,
         requests: [
           {
@@ -80,6 +82,7 @@ async function _child(file: string, seconds: number): Promise<void> {
   const out: LoadResult = {
     rps: result.requests.average,
     p50: result.latency.p50,
+    p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
     total: result.requests.total,

@@ -14,6 +14,8 @@ export interface LoadResult {
   rps: number;
   /** Median latency in ms. */
   p50: number;
+  /** 99th-percentile latency in ms (absent from runs made before it was kept). */
+  p99?: number;
   non2xx: number;
   errors: number;
   total: number;
@@ -50,9 +52,9 @@ async function _run(root: string, req: LoadRequest, seconds: number): Promise<Lo
   if (r.code !== 0) throw new Error(`autocannon failed (${r.code}): ${r.stderr.slice(-300)}`);
   const out = JSON.parse(r.stdout) as {
     requests: { average: number; total: number };
-    latency: { p50: number };
+    latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
   };
-  return { rps: out.requests.average, p50: out.latency.p50, non2xx: out.non2xx, errors: out.errors, total: out.requests.total };
+  return { rps: out.requests.average, p50: out.latency.p50, p99: out.latency.p99, non2xx: out.non2xx, errors: out.errors, total: out.requests.total };
 }

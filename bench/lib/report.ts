@@ -69,6 +69,17 @@ export function growthResults(results: readonly SizedResult[]): SizedResult[] {
   return out;
 }
 
+/** One line per scenario group and size: where its data came from (the first `data` its rows give). */
+export function dataSources(results: readonly SizedResult[]): string {
+  const seen = new Map<string, string>();
+  for (const r of results) {
+    const key = `${formatSize(r.size)} ${r.scenario.split(":")[0]}`;
+    if (!seen.has(key)) seen.set(key, r.data ?? "(not given)");
+    else if (seen.get(key) === "(not given)" && r.data) seen.set(key, r.data);
+  }
+  return [...seen].map(([k, v]) => `  ${k}: ${v}`).join("\n");
+}
+
 /** The results table as fixed-width text. */
 export function formatTable(results: readonly SizedResult[]): string {
   const head = ["size", "scenario", "ours", "baseline", "unit", "ratio", "target", "met?", "note"];

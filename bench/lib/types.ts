@@ -89,6 +89,8 @@ export interface ScenarioResult {
   readonly rows?: number;
   /** Why a figure is missing, or anything the reader should know. */
   readonly note?: string;
+  /** Where the scenario's data came from (a seeded file, a file made for it and its size...). */
+  readonly data?: string;
 }
 
 /** A benchmark scenario: the runner calls `run` once per seeded size. */

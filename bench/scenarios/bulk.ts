@@ -1,6 +1,6 @@
 /**
  * @module bench/scenarios/bulk
- * A bulk action over 200,000 records in the real server process while another flock's
+ * A bulk action over twice the data set's persons (at most 200,000) in the real server process while another flock's
  * reads are requested (once, at the largest size of the run):
  *
  * - the action's records per second (the task's `started_at` to `finished_at`, as the
@@ -9,7 +9,7 @@
  *   reads with no bulk action running: how much the worker's chunks hold up requests.
  *
  * The database is the run's data set (flock `bench`, whose persons the reads ask for)
- * plus a flock `bulk` of 200,000 persons (20,000 with `--quick`), seeded once and cached
+ * plus a flock `bulk` of twice its persons, at most 200,000 (20,000 with `--quick`), seeded once and cached
  * under bench/.data; each run works on a copy. Standalone: `node --conditions=source
  * --import tsx bench/scenarios/bulk.ts [--size 100k] [--quick]` (default: the 10k data set).
  */
@@ -21,7 +21,7 @@ import { createSqliteStorage } from "@records-service/sqlite";
 import Database from "better-sqlite3";
 import { median, round3 } from "../lib/measure.js";
 import { ensureBuilt, startOurs } from "../lib/our-server.js";
-import { BENCH_TOKEN, BENCH_USER, ensureDataset, parseSize } from "../lib/seed.js";
+import { BENCH_TOKEN, BENCH_USER, ensureDataset, formatSize, parseSize } from "../lib/seed.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 
 /** The flock the bulk action changes. */
@@ -32,19 +32,25 @@ const READERS = 4;
 /** The bulk scenario. */
 export const scenarios: Scenario[] = [
   {
-    name: "add_tag over 200k records while another flock reads",
+    name: "add_tag over twice the data set's persons (up to 200k) while another flock reads",
     group: "bulk",
     run: (ctx) => (ctx.dataset.size === Math.max(...ctx.sizes) ? runBulkScenario(ctx) : Promise.resolve([])),
   },
 ];
 
+/** Persons of the bulk flock: twice the data set's, at most 200,000 (20,000 with `--quick`). */
+export function bulkCount(size: number, quick: boolean): number {
+  return Math.min(2 * size, quick ? 20_000 : 200_000);
+}
+
 /** Runs the scenario on `ctx.dataset` and returns its result lines. */
 export async function runBulkScenario(ctx: BenchContext): Promise<ScenarioResult[]> {
-  const count = ctx.quick ? 20_000 : 200_000;
-  const label = ctx.quick ? "20k" : "200k";
+  const count = bulkCount(ctx.dataset.size, ctx.quick);
+  const label = formatSize(count);
   const baselineSec = ctx.quick ? 3 : 8;
   const cached = join(ctx.root, "bench", ".data", `bulk-${label}-on-${basename(ctx.dataset.file)}`);
   if (!existsSync(cached)) await _seedBulkFlock(ctx.dataset.file, cached, count, ctx.log);
+  const data = `a copy of ${cached} (${ctx.dataset.file} plus flock ${BULK_FLOCK} of ${count.toLocaleString("en")} generated persons, made once and reused)`;
   const db = join(ctx.scratchDir, "bulk.db");
   copyFileSync(cached, db);
   await _grantBulkFlock(db);
@@ -85,6 +91,7 @@ export async function runBulkScenario(ctx: BenchContext): Promise<ScenarioResult
         ratio: null,
         rows: result.changed,
         note: `${seconds.toFixed(1)} s from started_at to finished_at; ${during.requests} reads of another flock answered meanwhile`,
+        data,
       },
       {
         scenario: "bulk: worst read latency of another flock during the action",
@@ -95,6 +102,7 @@ export async function runBulkScenario(ctx: BenchContext): Promise<ScenarioResult
         ratio: round3(during.max / baseline.max),
         target: "< 500 ms",
         note: `p99 ${during.p99.toFixed(1)} ms vs ${baseline.p99.toFixed(1)} ms; median ${during.p50.toFixed(1)} vs ${baseline.p50.toFixed(1)} ms; ${READERS} closed-loop readers; errors ${during.errors + baseline.errors}`,
+        data,
       },
     ];
   } finally {

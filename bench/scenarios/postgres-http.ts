@@ -9,47 +9,52 @@
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { connections, type LoadResult } from "../lib/load.js";
-import { loadVaried, type VariedRequest } from "../lib/load-varied.js";
+import {
+  checkRequests,
+  emptyRuns,
+  compareTargets,
+  HTTP_OPS,
+  loadInTurns,
+  medianRun,
+  postgresIds,
+  rateOf,
+  requestSource,
+  sqliteIds,
+  variedRequests,
+  type HttpTarget,
+} from "../lib/http-targets.js";
 import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
+import { startServer } from "../lib/proc.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
-import { checkVaried, medianRun, postgresIds, rateOf, sqliteIds, VARIED_BODIES, VARIED_OPS, variedRequests, type VariedOp } from "../lib/varied-targets.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
+import { prepareHandPostgres } from "../peers/hand-server.js";
+import { HTTP_CONNECTIONS } from "./http.js";
 
-type Op = VariedOp;
-const OPS = VARIED_OPS;
-
-/** The HTTP scenarios on PostgreSQL (one scenario: both servers are started once). */
+/** The HTTP scenarios on PostgreSQL (one scenario: the servers are started once). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", db: "postgres", run: (ctx) => _run(ctx) }];
 
 // --- internal ---
 
-
-interface _Target {
-  name: "sqlite" | "postgres";
-  reqs: Record<Op, VariedRequest>;
-  runs: Record<Op, LoadResult[]>;
-}
-
 async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const { server, dataset: pgData } = ctx.postgres!;
   const { dataset } = ctx;
-  const seconds = ctx.quick ? 2 : 5;
+  const seconds = ctx.quick ? 2 : dataset.size < 100_000 ? 2 : 5;
   const rounds = ctx.quick ? 1 : 3;
-  const warmup = ctx.quick ? 1 : 2;
+  const warmup = 1;
   const buildProblem = await ensureBuilt(ctx.root, ctx.log);
   const kind = serverCommand(ctx.root).kind;
-  const { surnames, at: requests } = variedRequests(dataset.flock, dataset.seed);
-
   const file = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const copy = `${pgData.database}_http`;
-  const targets: _Target[] = [];
+  const handCopy = `${pgData.database}_hand`;
+  const targets: HttpTarget[] = [];
   const stops: (() => Promise<void>)[] = [];
   try {
     copyFileSync(dataset.file, file); // creates write to it
-    ctx.log(`  copying ${pgData.database} to ${copy}`);
+    ctx.log(`  copying ${pgData.database} to ${copy} and ${handCopy}`);
     const url = await copyDatabase(server, pgData.database, copy);
+    const handUrl = await copyDatabase(server, pgData.database, handCopy);
+    await prepareHandPostgres(handUrl);
     const idsSqlite = sqliteIds(file, dataset.flock);
     const idsPg = await postgresIds(url, pgData.flock);
     for (const [name, db, ids] of [
@@ -58,28 +63,27 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     ] as const) {
       const srv = await startOurs(ctx.root, db);
       stops.push(() => srv.server.stop());
-      const reqs = requests(srv.url, ids);
-      for (const op of OPS) await checkVaried(reqs[op]);
-      targets.push({ name, reqs, runs: { "get by id": [], "list with a filter": [], "create person": [] } });
+      targets.push({ name, reqs: variedRequests(srv.url, dataset.flock, ids, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
     }
+    const hand = startServer(process.execPath, ["--import", "tsx/esm", join(ctx.root, "bench/peers/hand-server.ts"), "postgres", handUrl], { cwd: ctx.root });
+    stops.push(() => hand.stop());
+    const handOrigin = /listening on (http:\/\/\S+)/.exec(await hand.line(/listening on/, 60_000))![1]!;
+    targets.push({ name: "hand", reqs: variedRequests(handOrigin, dataset.flock, idsPg, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
+    for (const t of targets) await checkRequests(t.reqs);
 
-    ctx.log(`http: ours on SQLite and on PostgreSQL (${kind}); ${connections()} connections, ${rounds} x ${seconds} s per operation, random requests`);
-    const scratch = join(ctx.scratchDir, "varied-request.json");
-    for (const op of OPS) {
-      for (const t of targets) await loadVaried(ctx.root, scratch, t.reqs[op], warmup, 0);
-      for (let r = 0; r < rounds; r++) {
-        // Alternate which goes first, so neither always follows the other's writes.
-        for (const t of r % 2 ? [...targets].reverse() : targets) t.runs[op].push(await loadVaried(ctx.root, scratch, t.reqs[op], seconds, 0));
-      }
-    }
+    ctx.log(`http: ours on SQLite and on PostgreSQL, hand-written on PostgreSQL (${kind}); ${HTTP_CONNECTIONS} connections, ${rounds} x ${seconds} s per operation, random requests`);
+    await loadInTurns(ctx.root, join(ctx.scratchDir, "varied-request.json"), targets, { seconds, rounds, warmup });
   } finally {
     for (const stop of stops.reverse()) await stop();
     for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
     await dropDatabase(server, copy);
+    await dropDatabase(server, handCopy);
   }
 
-  const [lite, post] = [targets.find((t) => t.name === "sqlite")!, targets.find((t) => t.name === "postgres")!];
-  return OPS.map((op) => {
+  const [lite, post, hand] = ["sqlite", "postgres", "hand"].map((n) => targets.find((t) => t.name === n)!) as [HttpTarget, HttpTarget, HttpTarget];
+  const extra = kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`;
+  const data = `copies of database ${pgData.database} (ours, and the hand-written server's table built from its persons) and of ${dataset.file}`;
+  const vsSqlite: ScenarioResult[] = HTTP_OPS.map((op) => {
     const [a, b] = [medianRun(post.runs[op]), medianRun(lite.runs[op])];
     const [ra, rb] = [rateOf(a), rateOf(b)];
     return {
@@ -94,11 +98,14 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
         `p50 ${a.p50} / ${b.p50} ms`,
         a.non2xx || a.errors ? `${a.non2xx} non-2xx, ${a.errors} errors` : "",
         b.non2xx || b.errors ? `SQLite ${b.non2xx} non-2xx, ${b.errors} errors` : "",
-        op === "get by id" ? `random of ${post.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${VARIED_BODIES} bodies`,
-        kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`,
+        requestSource(op, post.reqs[op]),
+        extra,
       ]
         .filter(Boolean)
         .join("; "),
+      data,
     };
   });
+  return [...vsSqlite, ...compareTargets("http (PostgreSQL)", post, hand, "hand-written Hono + pg", extra).map((r) => ({ ...r, data }))];
 }
+

@@ -10,6 +10,9 @@ process.exitCode = await runCli(process.argv.slice(2), {
   out: (line) => void process.stdout.write(`${line}\n`),
   err: (line) => void process.stderr.write(`${line}\n`),
   env: process.env,
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
   stopRequested: () =>
     new Promise((resolve) => {
       if (cluster.isWorker) {

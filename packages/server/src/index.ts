@@ -91,3 +91,9 @@ export { DEFAULT_WORKERS } from "./runtime/default-workers.js";
 export { createTaskWorker, createTaskWorkerFactory, TASK_WORKER_DEFAULTS, type TaskWorkerOptions } from "./workers/tasks.js";
 export { createBulkRoutes } from "./routes/bulk.js";
 export { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
+
+// --- bulk import and export ---
+export { importRecords, IMPORT_BATCH_SIZE, type ImportOptions, type ImportProgress, type ImportReport } from "./bulk-io/import-records.js";
+export { exportRecords, type ExportOptions } from "./bulk-io/export-records.js";
+export { readNdjson, readCsv, detectFormat, cellValue, CsvHeaderError, type ImportRow, type ImportFormat } from "./bulk-io/read-rows.js";
+export { envelopeLine, rowParts } from "./bulk-io/envelope-line.js";

@@ -24,6 +24,7 @@ import { createRecordPurger } from "./purge.js";
 import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
 import { createOutboxStore } from "./outbox.js";
+import { createGroupCommit } from "./group-commit.js";
 import { createApplier } from "./write.js";
 
 /** Options of `createSqliteStorage`: a file path or `":memory:"`, read-only mode, and the change watch's clock. */
@@ -66,6 +67,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     if (changes) apply(changes);
     return true;
   });
+  // Change sets applied in the same turn share one commit (see group-commit).
+  const grouped = createGroupCommit(db.$client, apply, () => catalog.forget());
   const purge = createRecordPurger(db, catalog);
   const limits = createLimitStore(db.$client);
 
@@ -96,7 +99,9 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
-    apply: _async(apply),
+    // A group that met a busy database runs again change set by change set, as every write does.
+    apply: (changes: ChangeSet) =>
+      grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy }) : Promise.reject(e))),
     deleteRecords: _async(purge),
     claimDueJobs: _async(outbox.claimDue),
     renewJobClaims: _async(outbox.renew),
@@ -113,6 +118,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     changeGeneration: watch.generation,
     syncChanges: _async(watch.sync),
     close: async () => {
+      if (db.$client.open) grouped.flush();
       await checkpointer?.stop();
       if (db.$client.open) db.$client.close();
     },

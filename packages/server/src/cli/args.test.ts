@@ -107,6 +107,24 @@ describe("parseCommand", () => {
       env: { DATABASE_URL: "postgres://app@db:5432/records" },
       expected: { kind: "webhook-secret", db: "postgres://app@db:5432/records", flock: "club", config: undefined },
     },
+    {
+      name: "export with its options",
+      argv: ["export", "--flock", "demo", "--type", "membership", "--include-deleted", "--db", "x.db"],
+      env: {},
+      expected: { kind: "export", db: "x.db", flock: "demo", type: "membership", includeDeleted: true },
+    },
+    {
+      name: "import from stdin with its defaults",
+      argv: ["import", "-", "--flock", "demo"],
+      env: {},
+      expected: { kind: "import", db: "./data/records.db", file: "-", flock: "demo", type: undefined, events: false, update: false, config: undefined, batchSize: 1000 },
+    },
+    {
+      name: "import with events and update",
+      argv: ["import", "people.csv", "--flock", "demo", "--events", "--update", "--batch", "500", "--config", "c.json"],
+      env: {},
+      expected: { kind: "import", db: "./data/records.db", file: "people.csv", flock: "demo", type: undefined, events: true, update: true, config: "c.json", batchSize: 500 },
+    },
   ])("parses $name", ({ argv, env, expected }) => {
     expect(parseCommand(argv, env)).toEqual(expected);
   });
@@ -120,6 +138,8 @@ describe("parseCommand", () => {
     { argv: ["flock", "add", "-h"], text: USAGE["flock add"] },
     { argv: ["user", "add", "--help"], text: USAGE["user add"] },
     { argv: ["user", "revoke", "--help"], text: USAGE["user revoke"] },
+    { argv: ["import", "--help"], text: USAGE.import },
+    { argv: ["export", "-h"], text: USAGE.export },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
@@ -128,8 +148,14 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs or copy' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export or import' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import (see --help)" },
+    { argv: ["export"], message: "missing option: records-service export --flock ID [--type T] [--include-deleted] [--db PATH]" },
+    { argv: ["export", "--flock", "demo", "--type", "Person!"], message: 'bad --type "Person!": expected a resource type name such as person' },
+    { argv: ["import", "--flock", "demo"], message: "missing argument: records-service import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH]" },
+    { argv: ["import", "a.csv", "b.csv", "--flock", "demo"], message: 'records-service import: unexpected argument "b.csv"' },
+    { argv: ["import", "a.csv", "--flock", "demo", "--events", "--no-events"], message: "records-service import: --events and --no-events contradict each other" },
+    { argv: ["import", "a.csv", "--flock", "demo", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
     { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": expected "user add" or "user revoke"' },
     { argv: ["flock", "remove", "x"], message: 'unknown subcommand "flock remove": expected "flock add"' },

@@ -32,7 +32,9 @@ export type Command =
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
   | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
-  | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number };
+  | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
+  | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean }
+  | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -51,7 +53,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -71,7 +73,9 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
   if (first === "copy") return _copy(argv.slice(1));
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs or copy`);
+  if (first === "export") return _export(argv.slice(1), env);
+  if (first === "import") return _import(argv.slice(1), env);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export or import`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -256,6 +260,63 @@ function _copy(args: string[]): Command {
     throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
   }
   return { kind: "copy", from, to, resume: v.resume === true, batchSize };
+}
+
+function _export(args: string[], env: CliEnv): Command {
+  const v = _parse(args, "export", { ...DB, ...HELP, flock: { type: "string" }, type: { type: "string" }, "include-deleted": { type: "boolean" } }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.export };
+  const flock = _flockOption(v.flock, "export --flock ID [--type T] [--include-deleted] [--db PATH]");
+  return { kind: "export", db: _db(v.db, env), flock, type: _typeOption(v.type), includeDeleted: v["include-deleted"] === true };
+}
+
+function _import(args: string[], env: CliEnv): Command {
+  const { values: v, positionals } = _parse(
+    args,
+    "import",
+    {
+      ...DB,
+      ...HELP,
+      flock: { type: "string" },
+      type: { type: "string" },
+      events: { type: "boolean" },
+      "no-events": { type: "boolean" },
+      update: { type: "boolean" },
+      config: { type: "string" },
+      batch: { type: "string" },
+    },
+    1,
+  );
+  if (v.help) return { kind: "help", text: USAGE.import };
+  const usage = "import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH]";
+  const file = positionals[0];
+  if (file === undefined || file === "") throw new UsageError(`missing argument: records-service ${usage}`);
+  const flock = _flockOption(v.flock, usage);
+  if (v.events && v["no-events"]) throw new UsageError("records-service import: --events and --no-events contradict each other");
+  const batchSize = v.batch === undefined ? 1000 : /^\d{1,5}$/.test(v.batch) ? Number(v.batch) : NaN;
+  if (!(batchSize >= 1 && batchSize <= 10_000)) throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
+  return {
+    kind: "import",
+    db: _db(v.db, env),
+    file,
+    flock,
+    type: _typeOption(v.type),
+    events: v.events === true,
+    update: v.update === true,
+    config: _nonEmpty(v.config, "--config"),
+    batchSize,
+  };
+}
+
+function _flockOption(value: string | undefined, usage: string): string {
+  if (value === undefined) throw new UsageError(`missing option: records-service ${usage}`);
+  if (!FLOCK_ID_RE.test(value)) throw new UsageError(`bad flock identifier ${JSON.stringify(value)} in --flock`);
+  return value;
+}
+
+function _typeOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(value)) throw new UsageError(`bad --type ${JSON.stringify(value)}: expected a resource type name such as person`);
+  return value;
 }
 
 /** `--db`, else `DATABASE_URL` (when not empty), else the default file. */

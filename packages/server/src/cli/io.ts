@@ -11,6 +11,12 @@ export interface CliIo {
   /** One line to stderr. */
   err(line: string): void;
   env: CliEnv;
+  /** The process's stdin (`import -`); absent where a command has none. */
+  stdin?: NodeJS.ReadableStream;
+  /** stdout as a stream, for outputs too large for `out` line by line (`export`: backpressure). */
+  stdout?: NodeJS.WritableStream;
+  /** stderr as a stream (the progress bar of `import`). */
+  stderr?: NodeJS.WritableStream;
   /** Resolves with the signal name when the process is asked to stop (SIGTERM, SIGINT). */
   stopRequested(): Promise<string>;
 }

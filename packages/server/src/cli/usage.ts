@@ -73,6 +73,31 @@ the file is never changed). The target must be empty; after an interruption, run
 with --resume: it goes on where it stopped and never copies anything twice. Ends by
 comparing the records per flock, type and state (exit 1 on a difference).`;
 
+const EXPORT = `Usage: records-service export --flock ID [--type T] [--include-deleted] [--db PATH]
+
+Writes the flock's records to stdout as NDJSON, one record envelope a line:
+  {"type":"person","id":"…","state":"updated","created":"…","last_updated":"…","version":1,"data":{…}}
+type by type (every type clients write; data events and tasks only with --type), each in
+insertion order. The same records always give the same bytes, and the output imports back
+to the same records. --include-deleted adds deleted records.`;
+
+const IMPORT = `Usage: records-service import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH] [--config FILE] [--batch N]
+
+Reads records from FILE (or stdin with -) and writes them into the flock in transactions of
+N rows (default 1000), with a progress bar on stderr. NDJSON (one JSON object a line: an
+export envelope, or the fields of a record) or CSV (a header row of field names; list
+fields' entries joined by ";", or a JSON array for entries that hold a ";"); the format
+comes from the file name (.csv, .ndjson, .jsonl), else from the first character.
+  --type T         the type of rows that name none (default person); rows naming another
+                   type are refused
+  --update         update records whose id is stored (default: skip them)
+  --events         record each write's data event and queue its triggers' actions (the
+                   triggers of --config FILE); default --no-events
+Ids, states, created, last_updated and versions in the rows are kept; rows without an id
+get a new one. Every refused row is reported on stderr with its line and reason; a
+transaction that cannot be written refuses all its rows. Prints the counts at the end.
+Exit 0 when every row was written or skipped, 1 when any row was refused.`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -84,6 +109,8 @@ Commands:
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
   copy        copy a SQLite database into PostgreSQL
+  export      write a flock's records as NDJSON
+  import      read records from NDJSON or CSV into a flock
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -102,7 +129,11 @@ ${WEBHOOK_SECRET}
 
 ${JOBS}
 
-${COPY}`;
+${COPY}
+
+${EXPORT}
+
+${IMPORT}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -115,4 +146,6 @@ export const USAGE = {
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
   copy: COPY,
+  export: EXPORT,
+  import: IMPORT,
 } as const;

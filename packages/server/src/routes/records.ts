@@ -12,8 +12,8 @@ import type { AppEnv } from "../http/env.js";
 import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 
-/** Types only the service creates: data events (emission) and tasks (core_event). */
-const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
+/** Types only the service writes (events, tasks): not created through the API, nor imported. */
+export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
 
 /** Which API surface a route set serves: decides the query modifiers accepted. */
 export type Surface = "v1" | "v2";
