@@ -37,6 +37,8 @@ import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
 import { createTriggerRoutes } from "./routes/triggers.js";
+import { createReferenceRoutes } from "./routes/reference.js";
+import { openApiDocument } from "./openapi/document.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
@@ -138,6 +140,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
+  // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
+  app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 
   app.notFound((c) =>
     errorResponse(c, { status: 404, error: "not found", detail: `no such path: ${c.req.method} ${_short(c.req.path)}` }),

@@ -31,7 +31,8 @@ export type Command =
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
   | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
-  | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number };
+  | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
+  | { kind: "openapi" };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -50,7 +51,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|openapi (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -70,7 +71,8 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
   if (first === "copy") return _copy(argv.slice(1));
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs or copy`);
+  if (first === "openapi") return _openapi(argv.slice(1));
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy or openapi`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -217,6 +219,11 @@ function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[
   const extra = parsed.positionals[maxPositionals];
   if (extra !== undefined) throw new UsageError(`records-service ${command}: unexpected argument ${JSON.stringify(extra)}`);
   return parsed;
+}
+
+function _openapi(args: string[]): Command {
+  if (_parse(args, "openapi", HELP, 0).values.help) return { kind: "help", text: USAGE.openapi };
+  return { kind: "openapi" };
 }
 
 function _copy(args: string[]): Command {

@@ -8,6 +8,7 @@ import { parseCommand, UsageError } from "./args.js";
 import { runCardUrl } from "./card-url.js";
 import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
+import { runOpenApi } from "./openapi.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { runFlockAdd } from "./flock-add.js";
 import type { CliIo } from "./io.js";
@@ -52,6 +53,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runJobs(cmd, io);
       case "copy":
         return await runCopy(cmd, io);
+      case "openapi":
+        return await runOpenApi(io);
     }
   } catch (e) {
     io.err(`records-service: ${openFailure(e) ?? (e instanceof Error ? e.message : String(e))}`);

@@ -69,6 +69,11 @@ the file is never changed). The target must be empty; after an interruption, run
 with --resume: it goes on where it stopped and never copies anything twice. Ends by
 comparing the records per flock, type and state (exit 1 on a difference).`;
 
+const OPENAPI = `Usage: records-service openapi
+
+Prints the OpenAPI 3.1 document (JSON) that GET /api/openapi.json serves: every path, its
+parameters, bodies, answers and errors. Opens no database.`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -80,6 +85,7 @@ Commands:
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
   copy        copy a SQLite database into PostgreSQL
+  openapi     print the OpenAPI document of the HTTP API
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -98,7 +104,9 @@ ${WEBHOOK_SECRET}
 
 ${JOBS}
 
-${COPY}`;
+${COPY}
+
+${OPENAPI}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -111,4 +119,5 @@ export const USAGE = {
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
   copy: COPY,
+  openapi: OPENAPI,
 } as const;
