@@ -109,7 +109,8 @@ describe("the OpenAPI document", () => {
 
 describe("real answers match the documented schemas", () => {
   it("for a success sample of each area and a probe of every operation", async () => {
-    const t = await createV2TestApp();
+    // An advancer that only reports, so the clock paths answer as with --clock manual.
+    const t = await createV2TestApp({ clockAdvancer: { advance: async (to) => ({ now: to, fired: { expiring_2wk: 1 } }) } });
     const doc = (await (await t.call("GET", "/api/openapi.json")).json()) as Doc;
     const check = makeChecker(doc);
     const people = await seedPeople(t);
@@ -163,6 +164,10 @@ describe("real answers match the documented schemas", () => {
       ["DELETE", "/api/v2/selfservice/{flock}/reservation/{id}", `/api/v2/selfservice/alpha/reservation/${booking}/`, m],
       ["GET", "/api/v1/{flock}", "/api/v1/alpha/", { key: KEYS.bob }],
       ["DELETE", "/api/v1/{flock}/user/auth", "/api/v1/alpha/user/auth/", m],
+      ["GET", "/api/v1/_clock", "/api/v1/_clock/", k],
+      ["POST", "/api/v1/_clock/advance", "/api/v1/_clock/advance/", { ...k, json: { days: 14 } }],
+      ["POST", "/api/v1/_clock/advance", "/api/v1/_clock/advance/", { ...k, json: { days: -1 } }],
+      ["GET", "/api/v1/_clock", "/api/v1/_clock/", { key: KEYS.alice }],
     ];
     // A probe of every documented operation: path parameters filled, no credentials.
     const fill: Record<string, string> = { flock: "alpha", type: "journal", id: "0".repeat(24), fileId: "0".repeat(24), filename: "a.txt", file: "none.js" };
@@ -183,7 +188,7 @@ describe("real answers match the documented schemas", () => {
     }
     expect(problems).toEqual([]);
     // The samples reached successes, not only errors.
-    for (const op of ["POST /api/v1/{flock}/{type}", "GET /api/v1/{flock}/{type}", "GET /api/v2/{flock}/member/{id}/card", "POST /api/v1/{flock}/user/auth"]) {
+    for (const op of ["POST /api/v1/_clock/advance", "POST /api/v1/{flock}/{type}", "GET /api/v1/{flock}/{type}", "GET /api/v2/{flock}/member/{id}/card", "POST /api/v1/{flock}/user/auth"]) {
       expect([...statuses.get(op)!].some((s) => s < 300), op).toBe(true);
     }
   });

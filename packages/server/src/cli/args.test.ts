@@ -35,6 +35,18 @@ describe("parseCommand", () => {
       expected: { kind: "serve", db: DEFAULT_DB, host: "localhost", port: 4000, config: undefined, quiet: true },
     },
     {
+      name: "serve --clock manual at a time, or at the start",
+      argv: ["serve", "--clock", "manual=2026-01-01T00:00:00Z"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, clock: { kind: "manual", start: new Date("2026-01-01T00:00:00Z") } },
+    },
+    {
+      name: "serve --clock manual",
+      argv: ["serve", "--clock=manual"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, clock: { kind: "manual", start: undefined } },
+    },
+    {
       name: "flock add with a name",
       argv: ["flock", "add", "club", "--name", "The Club", "--db", "x.db"],
       env: {},
@@ -116,6 +128,8 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
     { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy or openapi' },
+    { argv: ["serve", "--clock", "later"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "later"' },
+    { argv: ["serve", "--clock", "manual=2026-02-31T00:00:00Z"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "manual=2026-02-31T00:00:00Z"' },
     { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|openapi (see --help)" },
     { argv: ["flock"], message: "missing subcommand: records-service flock add ..." },
     { argv: ["user", "remove", "x"], message: 'unknown subcommand "user remove": expected "user add" or "user revoke"' },

@@ -7,6 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
+import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
 import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
@@ -24,7 +25,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; clock: ClockSetting | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -96,6 +97,7 @@ function _serve(args: string[], env: CliEnv): Command {
     host: { type: "string" },
     config: { type: "string" },
     quiet: { type: "boolean", short: "q" },
+    clock: { type: "string" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : DEFAULT_PORT;
@@ -108,6 +110,7 @@ function _serve(args: string[], env: CliEnv): Command {
     port,
     config: _nonEmpty(v.config, "--config"),
     quiet: v.quiet === true || env.RECORDS_LOG === "off",
+    clock: _clock(v.clock),
   };
 }
 
@@ -219,6 +222,13 @@ function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[
   const extra = parsed.positionals[maxPositionals];
   if (extra !== undefined) throw new UsageError(`records-service ${command}: unexpected argument ${JSON.stringify(extra)}`);
   return parsed;
+}
+
+function _clock(text: string | undefined): ClockSetting | undefined {
+  if (text === undefined) return undefined;
+  const setting = parseClockSetting(text);
+  if ("error" in setting) throw new UsageError(`bad value: --clock ${setting.error}`);
+  return setting;
 }
 
 function _openapi(args: string[]): Command {

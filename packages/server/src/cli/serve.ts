@@ -3,6 +3,7 @@
  * `records-service serve`: loads the config, starts the server, waits for SIGTERM/SIGINT,
  * shuts down gracefully. The access log goes to stdout as one JSON line per request.
  */
+import { clockFromSetting } from "../clock/manual-clock.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
@@ -21,6 +22,8 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       host: cmd.host,
       port: cmd.port,
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
+      // --clock wins over the config file's `clock`.
+      ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
       out: io.out,
       ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(line)) }),
     });

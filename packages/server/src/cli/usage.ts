@@ -3,7 +3,7 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--quiet]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--quiet] [--clock manual[=ISO]]
 
 Serves the Records Service API over HTTP.
 
@@ -15,6 +15,10 @@ Serves the Records Service API over HTTP.
   --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
                   scheduler, webhooks, throttle, database, mail
   --quiet, -q     no access log (also: RECORDS_LOG=off)
+  --clock manual[=2026-01-01T00:00:00Z]
+                  emulator mode: the service's time stands still (at that UTC time, default
+                  now) and moves only through POST /api/v1/_clock/advance/ (admin keys),
+                  which runs everything due in between; --clock system (default) is real time
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully.`;

@@ -5,7 +5,7 @@
  * `BulkActionBodySchema`); the clock's body is checked here with `ClockAdvanceBody` itself.
  * A change to any of them changes `GET /api/openapi.json` and the client's generated types.
  */
-import { BulkActionBodySchema, PERSON_FIELDS, PersonInputSchema, type PersonFieldKind } from "@records-service/core";
+import { BulkActionBodySchema, parseTimestamp, PERSON_FIELDS, PersonInputSchema, type PersonFieldKind } from "@records-service/core";
 import * as v from "valibot";
 
 const str = v.string();
@@ -46,6 +46,21 @@ const ListElement = v.object({
     state: str,
     uri: str,
   });
+
+const _forward = (unit: string) =>
+  v.pipe(v.number(`${unit} must be a number`), v.finite(`${unit} must be finite`), v.gtValue(0, `${unit} must be more than 0: the clock never moves back`));
+
+/** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
+export const ClockAdvanceBranches = {
+  days: v.strictObject({ days: _forward("days") }),
+  seconds: v.strictObject({ seconds: _forward("seconds") }),
+  to: v.strictObject({
+    to: v.pipe(
+      v.string("to must be a timestamp string"),
+      v.check((s) => parseTimestamp(s) !== undefined, "to must be a UTC timestamp: YYYY-MM-DDTHH:MM:SS[.ffffff][Z]"),
+    ),
+  }),
+} as const;
 
 /** Every schema of the document's `components.schemas`, by name. */
 export const COMPONENT_SCHEMAS = {
@@ -146,6 +161,10 @@ export const COMPONENT_SCHEMAS = {
   }),
   ReservationList: v.object({ person_uri: str, reservations: v.array(v.unknown()) }),
   ClockNow: v.object({ now: timestamp }),
+  ClockAdvanceBody: v.pipe(
+    v.union([ClockAdvanceBranches.days, ClockAdvanceBranches.seconds, ClockAdvanceBranches.to]),
+    v.description("How far to move: {\"days\": n}, {\"seconds\": n} or {\"to\": timestamp}; forward only."),
+  ),
   ClockAdvanced: v.object({
     now: timestamp,
     fired: v.pipe(v.record(v.string(), v.number()), v.description("how many data events of each name fell due and ran")),
