@@ -36,7 +36,11 @@ async function receiver(statuses: number[] = []): Promise<{ url: string; got: { 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
 }
 
-async function serve(opts: { manual: boolean; hook?: string }): Promise<{ server: RunningServer; call: (method: string, path: string, body?: unknown, who?: "admin" | "staff") => Promise<Response> }> {
+async function serve(opts: { manual: boolean; hook?: string; perMinute?: number }): Promise<{
+  server: RunningServer;
+  call: (method: string, path: string, body?: unknown, who?: "admin" | "staff") => Promise<Response>;
+  keys: Record<string, string>;
+}> {
   const server = await startServer({
     db: ":memory:",
     host: "127.0.0.1",
@@ -50,6 +54,7 @@ async function serve(opts: { manual: boolean; hook?: string }): Promise<{ server
         { username: "staff", password: PASSWORD, flocks: ["demo"] },
       ],
       webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 60_000, retryWindowHours: 168 },
+      ...(opts.perMinute ? { throttle: { unattributedPerMinute: opts.perMinute } } : {}),
       triggers: opts.hook ? [{ flock: "demo", trigger: "expiring_2wk", action: "send-json-webhook", url: opts.hook }] : [],
     }),
   });
@@ -65,7 +70,7 @@ async function serve(opts: { manual: boolean; hook?: string }): Promise<{ server
       headers: { ...APP, authorization: `Bearer ${keys[who]}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  return { server, call };
+  return { server, call, keys };
 }
 
 describe("the manual clock", () => {
@@ -106,6 +111,26 @@ describe("the manual clock", () => {
     // The retry (about a minute later) runs during the next advance.
     expect(await (await call("POST", "/api/v1/_clock/advance/", { seconds: 3600 })).json()).toEqual({ now: "2026-01-02T01:00:01.000000", fired: {} });
     expect(hook.got.map((d) => d.trigger)).toEqual(["expiring_2wk"]);
+  });
+
+  it("moves session expiry and throttle windows too", async () => {
+    const { server, call, keys } = await serve({ manual: true, perMinute: 2 });
+    // A member's session lasts 24 hours of the service's time.
+    await call("POST", "/api/v1/demo/person/", { first_name: "Ada", email: ["ada@example.org;home"] });
+    expect((await call("POST", "/api/v1/demo/user/", { email: "ada@example.org", password: "member password 1" })).status).toBe(201);
+    const login = await fetch(`${server.url}/api/v1/demo/user/auth/`, { method: "POST", headers: { ...APP, "content-type": "application/json" }, body: JSON.stringify({ email: "ada@example.org", password: "member password 1" }) });
+    const session = (await login.json()) as { bearer_token: string; session_expiry: string };
+    expect(session.session_expiry).toBe("2026-01-02T00:00:00.000000");
+    const reservations = () => fetch(`${server.url}/api/v2/selfservice/demo/reservations/`, { headers: { ...APP, authorization: `Bearer ${session.bearer_token}` } });
+    expect((await reservations()).status).toBe(200);
+    // Unattributed calls: 2 a minute of the service's time.
+    const bare = () => fetch(`${server.url}/api/v1/`, { headers: { authorization: `Bearer ${keys.staff}` } });
+    expect([(await bare()).status, (await bare()).status, (await bare()).status]).toEqual([200, 200, 429]);
+
+    await call("POST", "/api/v1/_clock/advance/", { seconds: 61 });
+    expect((await bare()).status).toBe(200);
+    await call("POST", "/api/v1/_clock/advance/", { days: 1 });
+    expect((await reservations()).status).toBe(401);
   });
 
   it("refuses a move backwards, by zero, too far or malformed (400), changing nothing", async () => {
