@@ -8,7 +8,13 @@
  * await client.records("demo", "person").list(q);
  */
 
-/** The 16 modifiers; `andlist` and `orlist` are v2 only (400 on v1 paths). */
+import type { Schemas } from "./types.js";
+
+/**
+ * The 16 modifiers; `andlist` and `orlist` are v2 only (400 on v1 paths). The type is the
+ * server's (`FilterModifier` of the OpenAPI document); the list below must name exactly its
+ * members, or this file does not compile (see `_Exactly`).
+ */
 export const MODIFIERS = [
   "and",
   "andlist",
@@ -26,10 +32,10 @@ export const MODIFIERS = [
   "raw",
   "startswith",
   "startswithi",
-] as const;
-export type Modifier = (typeof MODIFIERS)[number];
+] as const satisfies readonly Schemas["FilterModifier"][];
+export type Modifier = Schemas["FilterModifier"];
 
-/** The strings that stand in for a date in a filter, resolved by the server's clock. */
+/** The strings that stand in for a date in a filter, resolved by the server's clock (the document's `SmartDate`). */
 export const SMART_DATES = [
   "today",
   "tomorrow",
@@ -43,8 +49,15 @@ export const SMART_DATES = [
   "next year",
   "start_of_month",
   "start_of_year",
-] as const;
-export type SmartDate = (typeof SMART_DATES)[number];
+] as const satisfies readonly Schemas["SmartDate"][];
+export type SmartDate = Schemas["SmartDate"];
+
+// Compile-time: each list names every member of the server's type (a member the server adds breaks the build).
+type _Exactly<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : never;
+const _modifiersComplete: _Exactly<Modifier, (typeof MODIFIERS)[number]> = true;
+const _smartDatesComplete: _Exactly<SmartDate, (typeof SMART_DATES)[number]> = true;
+void _modifiersComplete;
+void _smartDatesComplete;
 
 /** A filter value: text, a number, a boolean, a smart date or a Date (sent as UTC timestamp). */
 export type FilterValue = string | number | boolean | Date | SmartDate;

@@ -787,6 +787,11 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        /**
+         * @description The list filter modifiers: `{field}__{modifier}={value}`.
+         * @enum {string}
+         */
+        FilterModifier: "and" | "andlist" | "contains" | "eq" | "gt" | "gte" | "lt" | "lte" | "ne" | "near" | "none" | "or" | "orlist" | "raw" | "startswith" | "startswithi";
         FlockList: {
             flocks: {
                 identifier: string;
@@ -1226,6 +1231,11 @@ export interface components {
             status: "created";
             username: string;
         };
+        /**
+         * @description Words that stand in for a date in a list filter.
+         * @enum {string}
+         */
+        SmartDate: "today" | "tomorrow" | "yesterday" | "last week" | "last month" | "last year" | "year_ago" | "next week" | "next month" | "next year" | "start_of_month" | "start_of_year";
         TaskId: {
             /** @description the id of the core_event record that reports the task */
             task_id: string;

@@ -5,7 +5,7 @@
  * `BulkActionBodySchema`); the clock's body is checked here with `ClockAdvanceBody` itself.
  * A change to any of them changes `GET /api/openapi.json` and the client's generated types.
  */
-import { BulkActionBodySchema, parseTimestamp, PERSON_FIELDS, PersonInputSchema, type PersonFieldKind } from "@records-service/core";
+import { BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
 import * as v from "valibot";
 
 const str = v.string();
@@ -160,6 +160,8 @@ export const COMPONENT_SCHEMAS = {
     cancellation_reason: v.optional(str),
   }),
   ReservationList: v.object({ person_uri: str, reservations: v.array(v.unknown()) }),
+  FilterModifier: v.pipe(v.picklist(MODIFIERS), v.description("The list filter modifiers: `{field}__{modifier}={value}`.")),
+  SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
   ClockNow: v.object({ now: timestamp }),
   ClockAdvanceBody: v.pipe(
     v.union([ClockAdvanceBranches.days, ClockAdvanceBranches.seconds, ClockAdvanceBranches.to]),

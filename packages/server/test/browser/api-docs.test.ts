@@ -4,26 +4,18 @@
  * with every request going to the server itself (no CDN). Without /usr/bin/chromium the
  * test is skipped locally and FAILS in CI, as the card test.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/runtime.js";
+import { CHROMIUM_PRESENT, IN_CI, launchChromium } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const IN_CI = !!process.env.CI && process.env.CI !== "false";
-const PRESENT = existsSync(CHROMIUM);
-
-describe.skipIf(!PRESENT && !IN_CI)("/api/docs in headless Chromium", () => {
+describe.skipIf(!CHROMIUM_PRESENT && !IN_CI)("/api/docs in headless Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!PRESENT) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package (see .ci/run)`);
     server = await startServer({ db: ":memory:", host: "127.0.0.1", port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
