@@ -99,6 +99,11 @@ describe("the OpenAPI document", () => {
     expect(ref("/selfservice/v2/{flock}/reservations", "get", "401")).toBe("#/components/schemas/ErrorV2");
   });
 
+  it("describes file uploads as multipart on the update paths", () => {
+    const body = doc.paths?.["/api/v1/{flock}/{type}/{id}"]?.put?.requestBody as OpenAPIV3_1.RequestBodyObject;
+    expect(Object.keys(body.content)).toEqual(["application/json", "multipart/form-data"]);
+  });
+
   it("describes the person fields from core's schema", () => {
     const person = doc.components!.schemas!.PersonFields as { properties: Record<string, { anyOf?: unknown[]; type?: unknown }> };
     expect(Object.keys(person.properties)).toContain("first_name");
@@ -120,6 +125,11 @@ describe("real answers match the documented schemas", () => {
     const deleted = (await t.engine.create("alpha", "journal", { subject: "gone" })).id;
     await t.engine.delete("alpha", "journal", deleted);
     const card = new URL(cardUrl("http://x", SECRET, "alpha", people.adaMember));
+    const upload = () => {
+      const form = new FormData();
+      form.append("files", new Blob(["hello"], { type: "text/plain" }), "a.txt");
+      return form;
+    };
 
     type Sample = [method: string, template: string, path: string, opts?: Parameters<V2TestApp["call"]>[2]];
     const k = { key: KEYS.admin };
@@ -148,6 +158,7 @@ describe("real answers match the documented schemas", () => {
       ["GET", "/api/v2/{flock}/{type}/{id}", "/api/v2/alpha/person/000000000000000000000000/", k],
       ["PUT", "/api/v1/{flock}/{type}/{id}", `/api/v1/alpha/person/${people.grace}/`, { ...k, json: { last_name: "Hopper-Murray" } }],
       ["PATCH", "/api/v2/{flock}/{type}/{id}", `/api/v2/alpha/journal/${journal}/`, { ...k, json: { subject: "y" } }],
+      ["PUT", "/api/v1/{flock}/{type}/{id}", `/api/v1/alpha/journal/${journal}/`, { ...k, body: upload() }],
       ["POST", "/api/v1/{flock}/{type}/{id}/touch", `/api/v1/alpha/journal/${journal}/touch/`, k],
       ["POST", "/api/v1/{flock}/{type}/{id}/recalc", `/api/v1/alpha/person/${people.ada}/recalc/`, k],
       ["GET", "/api/v1/{flock}/{type}/{id}/display", `/api/v1/alpha/person/${people.ada}/display/`, k],

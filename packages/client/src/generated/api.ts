@@ -2034,10 +2034,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RecordFields"];
+                "multipart/form-data": {
+                    [key: string]: string;
+                };
             };
         };
         responses: {
-            /** @description the changed fields (JSON), or the file update (multipart) */
+            /** @description the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,10 +2210,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RecordFields"];
+                "multipart/form-data": {
+                    [key: string]: string;
+                };
             };
         };
         responses: {
-            /** @description the changed fields (JSON), or the file update (multipart) */
+            /** @description the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,10 +3716,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RecordFields"];
+                "multipart/form-data": {
+                    [key: string]: string;
+                };
             };
         };
         responses: {
-            /** @description the changed fields (JSON), or the file update (multipart) */
+            /** @description the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,10 +3892,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RecordFields"];
+                "multipart/form-data": {
+                    [key: string]: string;
+                };
             };
         };
         responses: {
-            /** @description the changed fields (JSON), or the file update (multipart) */
+            /** @description the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate) */
             200: {
                 headers: {
                     [name: string]: unknown;

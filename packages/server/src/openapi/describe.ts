@@ -22,7 +22,7 @@ export interface RouteDoc {
   /** Query parameters beyond the path's (which are added from the path itself). */
   query?: OpenAPIV3_1.ParameterObject[];
   /** The request body: a component, and the media types read (default JSON). */
-  body?: { schema: ComponentName; media?: string[]; required?: boolean; description?: string };
+  body?: { schema: ComponentName; media?: string[]; required?: boolean; description?: string; files?: boolean };
   /** The success answer. `schema` for JSON; `media` with no schema for binary or HTML. */
   ok: { status: number; description: string; schema?: ComponentName; media?: string[] };
   /** Error statuses this route can answer besides 429 and 503 (which every route can). */
@@ -112,7 +112,11 @@ export function documented(doc: RouteDoc): MiddlewareHandler {
           requestBody: {
             required: doc.body.required ?? true,
             ...(doc.body.description ? { description: doc.body.description } : {}),
-            content: Object.fromEntries((doc.body.media ?? ["application/json"]).map((m) => [m, { schema: _ref(doc.body!.schema) }])),
+            content: {
+              ...Object.fromEntries((doc.body.media ?? ["application/json"]).map((m) => [m, { schema: _ref(doc.body!.schema) }])),
+              // File uploads: one file part per file field, named after the field.
+              ...(doc.body.files ? { "multipart/form-data": { schema: { type: "object", additionalProperties: { type: "string", format: "binary" } } } } : {}),
+            },
           },
         }
       : {}),
