@@ -37,6 +37,10 @@ export const projects = [
   },
   {
     extends: true as const,
+    test: { name: "client", root: "packages/client", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
     test: { name: "examples", root: "examples", include: ["**/*.test.ts"] },
   },
   {

@@ -71,7 +71,7 @@ export {
   sortableName,
 } from "./schema/person.js";
 export type { PersonFieldKind } from "./schema/person.js";
-export { PERSON_KIND_EXPECTS, validatePersonInput } from "./schema/person-input.js";
+export { PERSON_KIND_EXPECTS, PersonInputSchema, validatePersonInput } from "./schema/person-input.js";
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";

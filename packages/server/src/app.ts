@@ -39,6 +39,10 @@ import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
 import { createTriggerRoutes } from "./routes/triggers.js";
+import { createReferenceRoutes } from "./routes/reference.js";
+import { createClockRoutes } from "./routes/clock.js";
+import type { ClockAdvancer } from "./clock/advance.js";
+import { openApiDocument } from "./openapi/document.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
@@ -75,6 +79,11 @@ export interface AppOptions {
    * of counts is kept).
    */
   applicationCounts?: ApplicationCounts;
+  /**
+   * With a manual clock (the engine's clock is then a `ManualClock`): what moves it, for
+   * `POST /api/v1/_clock/advance/`. Without it the clock paths answer 404.
+   */
+  clockAdvancer?: ClockAdvancer;
 }
 
 /**
@@ -123,11 +132,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   );
   app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
 
-  // Order matters where paths overlap: `/ping`, `/health`, `/auth` and `/_stats` come before
+  // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
   app.route("/api/v1", createStatusRoutes(storage));
   app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+  app.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
@@ -146,6 +156,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
+  // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
+  app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 
   app.notFound((c) =>
     errorResponse(c, { status: 404, error: "not found", detail: `no such path: ${c.req.method} ${_short(c.req.path)}` }),

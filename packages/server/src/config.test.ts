@@ -64,8 +64,16 @@ describe("parseConfig", () => {
       database: CONFIG_DEFAULTS.database,
       auth: { keyTtlHours: 720 },
       workers: { leaseMs: 60_000 },
+      clock: "system",
       warnings: [],
     });
+  });
+
+  it("takes clock manual, at a time or now, and refuses anything else", () => {
+    expect(parseConfig({ clock: "manual=2026-01-01T00:00:00Z" }).clock).toBe("manual=2026-01-01T00:00:00Z");
+    expect(parseConfig({ clock: "manual" }).clock).toBe("manual");
+    expect(() => parseConfig({ clock: "tomorrow" })).toThrow(/clock/);
+    expect(() => parseConfig({ clock: 5 })).toThrow(/clock/);
   });
 
   it("fills defaults inside a partly given section and of a trigger", () => {
@@ -97,7 +105,7 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, auth, workers, mail)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, auth, workers, mail, clock)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
     { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, allowPrivateTargets, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },

@@ -57,6 +57,14 @@ export { findCallerPerson } from "./auth/caller-person.js";
 
 // --- running a server ---
 export { startServer, SHUTDOWN_GRACE_MS, type ServerOptions, type RunningServer } from "./runtime.js";
+
+// OpenAPI document and the manual clock (emulator mode)
+export { openApiDocument, componentSchemas, API_VERSION } from "./openapi/document.js";
+export { serverOpenApiDocument } from "./openapi/server-document.js";
+export { COMPONENT_SCHEMAS, type ComponentName } from "./openapi/schemas.js";
+export { documented, queryParam, SECURITY_SCHEMES, type RouteDoc, type RouteAuth } from "./openapi/describe.js";
+export { createManualClock, parseClockSetting, clockFromSetting, isManualClock, type ManualClock, type ClockSetting } from "./clock/manual-clock.js";
+export { createClockAdvancer, nextStop, MAX_ADVANCE_DAYS, type AdvanceDeps, type AdvanceReport, type ClockAdvancer } from "./clock/advance.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime.js";
 
 // --- the config file ---

@@ -7,6 +7,8 @@
  * start servers through `startServer`.
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
+import { createManualClockDriver, type ManualClockDriver } from "./clock/driver.js";
+import { clockFromSetting, isManualClock, parseClockSetting, type ClockSetting } from "./clock/manual-clock.js";
 import { createApp } from "./app.js";
 import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
@@ -17,6 +19,8 @@ import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
 import { listen } from "./runtime/http.js";
 import { DEFAULT_WORKERS } from "./runtime/default-workers.js";
+import { createOutboxWorker } from "./workers/outbox.js";
+import { schedulerWorker } from "./workers/scheduler.js";
 import { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
 import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
 import { describeDb, openStorage } from "./storage-open.js";
@@ -37,6 +41,11 @@ export interface ServerOptions {
   log?: LogSink;
   /** Operator messages (first-start credentials, listening line); default: discarded. */
   out?: (line: string) => void;
+  /**
+   * The service's clock. Default: from the config's `clock` (the system clock, or a manual
+   * one). A `ManualClock` turns on the emulator: `/api/v1/_clock/` and its advance, driven by
+   * the manual clock worker in place of the scheduler and outbox workers.
+   */
   clock?: Clock;
   /** Background workers to run beside the HTTP API. Default `DEFAULT_WORKERS` (the outbox). */
   workers?: readonly WorkerFactory[];
@@ -75,8 +84,8 @@ export interface RunningServer {
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const out = opts.out ?? (() => {});
-  const clock = opts.clock ?? systemClock;
   const config = opts.config ?? parseConfig({});
+  const clock = opts.clock ?? clockFromSetting(parseClockSetting(config.clock) as ClockSetting);
   for (const warning of config.warnings) out(warning);
   const triggers = resolveTriggers(config, opts.triggers);
   for (const warning of triggers.warnings) out(warning);
@@ -87,7 +96,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
     // Counted here so that shutdown can merge the last second of counts into the database.
     const counts = createApplicationCounts({ storage, clock });
+    const workerContext = { storage, engine, config, clock, secret, out };
+    const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
     const app = createApp({
+      ...(driver ? { clockAdvancer: driver.advancer } : {}),
       engine,
       applicationCounts: counts,
       secret,
@@ -103,11 +115,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (opts.seed ?? true) _announceSeed(await seedIfEmpty(storage, clock, passwords), out);
     let workers;
     try {
-      workers = await startWorkers(opts.workers ?? DEFAULT_WORKERS, { storage, engine, config, clock, secret, out });
+      workers = await startWorkers(_workers(opts.workers ?? DEFAULT_WORKERS, driver), workerContext);
     } catch (e) {
       await listener.close();
       throw e;
     }
+    if (driver) out(`records-service: manual clock at ${clock.now().toISOString()}; it moves only through POST /api/v1/_clock/advance/`);
     out(`records-service listening on ${url} (database ${describeDb(opts.db)})`);
     let closing: Promise<void> | undefined;
     return {
@@ -179,6 +192,12 @@ function _announceSeed(seeded: Awaited<ReturnType<typeof seedIfEmpty>>, out: (li
   out(`created flock "${seeded.flock}" and user "${seeded.username}" with access to every flock (shown only this once):`);
   out(`  username: ${seeded.username}`);
   out(`  password: ${seeded.password}`);
+}
+
+/** With a manual clock, its driver runs the scheduler and the outbox (on advances), not their own workers. */
+function _workers(workers: readonly WorkerFactory[], driver: ManualClockDriver | undefined): readonly WorkerFactory[] {
+  if (!driver) return workers;
+  return [...workers.filter((w) => w !== schedulerWorker && w !== createOutboxWorker), () => driver.worker];
 }
 
 /** IPv6 literals go in brackets in a URL. */

@@ -96,9 +96,15 @@ function _schemaFor(kind: PersonFieldKind) {
   }
 }
 
-const _SCHEMA = v.object(
+/**
+ * The person fields a client may send, one valibot schema per field kind (all optional).
+ * `validatePersonInput` checks with it; the server's OpenAPI document is generated from it.
+ */
+export const PersonInputSchema = v.object(
   Object.fromEntries(Object.entries(PERSON_FIELDS).map(([name, kind]) => [name, v.optional(_schemaFor(kind))])),
 );
+
+const _SCHEMA = PersonInputSchema;
 
 /** One line naming each bad field once, in input order: `field: expected ...; other: ...`. */
 function _describe(issues: readonly v.BaseIssue<unknown>[]): string {

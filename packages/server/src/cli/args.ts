@@ -8,6 +8,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
+import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
 import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
@@ -25,7 +26,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -34,7 +35,8 @@ export type Command =
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
   | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean }
-  | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number };
+  | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
+  | { kind: "openapi" };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -53,7 +55,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -75,7 +77,8 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "copy") return _copy(argv.slice(1));
   if (first === "export") return _export(argv.slice(1), env);
   if (first === "import") return _import(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export or import`);
+  if (first === "openapi") return _openapi(argv.slice(1));
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import or openapi`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -117,12 +120,18 @@ function _serve(args: string[], env: CliEnv): Command {
     config: { type: "string" },
     quiet: { type: "boolean", short: "q" },
     processes: { type: "string" },
+    clock: { type: "string" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
   const processes = v.processes === undefined ? 1 : parseProcesses(v.processes);
   if (processes > 1 && db === ":memory:") {
     throw new UsageError("--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:");
+  }
+  const clock = _clock(v.clock);
+  // A manual clock lives in one process's memory: N processes would each keep their own time.
+  if (processes > 1 && clock?.kind === "manual") {
+    throw new UsageError("--clock manual runs one process: it cannot be used with --processes above 1");
   }
   const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : DEFAULT_PORT;
   const host = v.host ?? (env.HOST || DEFAULT_HOST);
@@ -135,6 +144,7 @@ function _serve(args: string[], env: CliEnv): Command {
     config: _nonEmpty(v.config, "--config"),
     quiet: v.quiet === true || env.RECORDS_LOG === "off",
     processes,
+    clock,
   };
 }
 
@@ -246,6 +256,18 @@ function _parse<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[
   const extra = parsed.positionals[maxPositionals];
   if (extra !== undefined) throw new UsageError(`records-service ${command}: unexpected argument ${JSON.stringify(extra)}`);
   return parsed;
+}
+
+function _clock(text: string | undefined): ClockSetting | undefined {
+  if (text === undefined) return undefined;
+  const setting = parseClockSetting(text);
+  if ("error" in setting) throw new UsageError(`bad value: --clock ${setting.error}`);
+  return setting;
+}
+
+function _openapi(args: string[]): Command {
+  if (_parse(args, "openapi", HELP, 0).values.help) return { kind: "help", text: USAGE.openapi };
+  return { kind: "openapi" };
 }
 
 function _copy(args: string[]): Command {

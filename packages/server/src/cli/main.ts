@@ -10,6 +10,7 @@ import { runCopy } from "./copy.js";
 import { runExport } from "./export.js";
 import { runImport } from "./import.js";
 import { runJobs } from "./jobs.js";
+import { runOpenApi } from "./openapi.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import { runFlockAdd } from "./flock-add.js";
 import type { CliIo } from "./io.js";
@@ -58,6 +59,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runExport(cmd, io);
       case "import":
         return await runImport(cmd, io);
+      case "openapi":
+        return await runOpenApi(io);
     }
   } catch (e) {
     io.err(`records-service: ${openFailure(e) ?? (e instanceof Error ? e.message : String(e))}`);

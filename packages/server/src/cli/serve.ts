@@ -5,7 +5,9 @@
  * `--processes N` above 1, the primary of N such processes (cli/serve-cluster).
  */
 import cluster from "node:cluster";
-import { loadConfig } from "../config.js";
+import { clockFromSetting } from "../clock/manual-clock.js";
+import { ConfigError, loadConfig } from "../config.js";
+import type { Config } from "../config/schema.js";
 import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
@@ -20,7 +22,16 @@ import { startFailure } from "./start-failure.js";
  * and it stops when the primary (or a signal) asks.
  */
 export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: CliIo): Promise<number> {
-  if (cluster.isPrimary && cmd.processes > 1) return runServeCluster(cmd, io);
+  if (cluster.isPrimary && cmd.processes > 1) {
+    // The config file's manual clock, like --clock manual, is one process's (cli/args).
+    const config = cmd.config === undefined ? undefined : _loadConfigOrReport(cmd.config, io);
+    if (config === null) return EXIT_FAILED;
+    if (config !== undefined && config.clock !== "system" && cmd.clock?.kind !== "system") {
+      io.err(`records-service: config clock "${config.clock}" runs one process: it cannot be used with --processes above 1`);
+      return EXIT_FAILED;
+    }
+    return runServeCluster(cmd, io);
+  }
   const worker = cluster.isWorker;
   // Listen for the signals first: a stop asked for during start-up is honoured once started.
   const stopRequested = io.stopRequested();
@@ -33,6 +44,8 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       port: cmd.port,
       seed: !worker,
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
+      // --clock wins over the config file's `clock`.
+      ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
       out: worker ? (line) => started && io.out(line) : io.out,
       ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(worker ? { ...line, pid: process.pid } : line)) }),
     });
@@ -47,4 +60,19 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
   await server.close();
   if (!worker) io.out("records-service: stopped");
   return EXIT_OK;
+}
+
+// --- internal ---
+
+/** The config file, or null once its error is printed (exit 1, as a worker would). */
+function _loadConfigOrReport(path: string, io: CliIo): Config | null {
+  try {
+    return loadConfig(path);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(e.message);
+      return null;
+    }
+    throw e;
+  }
 }

@@ -3,7 +3,7 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO]]
 
 Serves the Records Service API over HTTP.
 
@@ -18,6 +18,10 @@ Serves the Records Service API over HTTP.
                   PostgreSQL, not :memory:), 1 to 256; auto: one per core (default 1).
                   A process that ends is replaced; access log lines then name their pid
   --quiet, -q     no access log (also: RECORDS_LOG=off)
+  --clock manual[=2026-01-01T00:00:00Z]
+                  emulator mode: the service's time stands still (at that UTC time, default
+                  now) and moves only through POST /api/v1/_clock/advance/ (admin keys),
+                  which runs everything due in between; --clock system (default) is real time
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
@@ -97,6 +101,10 @@ Ids, states, created, last_updated and versions in the rows are kept; rows witho
 get a new one. Every refused row is reported on stderr with its line and reason; a
 transaction that cannot be written refuses all its rows. Prints the counts at the end.
 Exit 0 when every row was written or skipped, 1 when any row was refused.`;
+const OPENAPI = `Usage: records-service openapi
+
+Prints the OpenAPI 3.1 document (JSON) that GET /api/openapi.json serves: every path, its
+parameters, bodies, answers and errors. Opens no database.`;
 
 const MAIN = `Usage: records-service <command> [options]
 
@@ -111,6 +119,7 @@ Commands:
   copy        copy a SQLite database into PostgreSQL
   export      write a flock's records as NDJSON
   import      read records from NDJSON or CSV into a flock
+  openapi     print the OpenAPI document of the HTTP API
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -133,7 +142,9 @@ ${COPY}
 
 ${EXPORT}
 
-${IMPORT}`;
+${IMPORT}
+
+${OPENAPI}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -148,4 +159,5 @@ export const USAGE = {
   copy: COPY,
   export: EXPORT,
   import: IMPORT,
+  openapi: OPENAPI,
 } as const;

@@ -8,6 +8,7 @@ import { TriggerEntrySchema, type TriggerConfig } from "@records-service/core";
 import { Cron } from "croner";
 import { Eta } from "eta";
 import * as v from "valibot";
+import { CLOCK_SETTING_FORMAT, parseClockSetting } from "../clock/manual-clock.js";
 import { DEFAULT_KEY_TTL_HOURS, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
 
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
@@ -163,6 +164,8 @@ export const configSchema = v.strictObject({
   auth: v.optional(authSchema, {}),
   workers: v.optional(workersSchema, {}),
   mail: v.optional(mailSchema),
+  /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
+  clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
 });
 
 /**

@@ -11,6 +11,7 @@ import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { errorResponse } from "../http/errors.js";
 import { clientAddress } from "../middleware/client-address.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * Routes `POST /auth` → 200 `{api_key}` (valid for config `auth.keyTtlHours`); 403 when the
@@ -23,7 +24,17 @@ import { clientAddress } from "../middleware/client-address.js";
  */
 export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.post("/auth", async (c) => {
+  routes.post(
+    "/auth",
+    documented({
+      tag: "auth",
+      summary: "Log in: trade a username and password for an API key",
+      auth: "none",
+      body: { schema: "Credentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] },
+      ok: { status: 200, description: "the API key", schema: "ApiKey" },
+      errors: [403],
+    }),
+    async (c) => {
     const fields = await readFields(c);
     const missing = ["username", "password"].filter((f) => !fields[f]);
     if (missing.length > 0) {

@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * The bulk action route (core keys only). Mount it before the generic record routes, so
@@ -23,7 +24,19 @@ export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.post("/:flock/bulk_action", ...guard, async (c) => {
+  routes.post(
+    "/:flock/bulk_action",
+    documented({
+      tag: "events",
+      summary: "Queue a bulk action",
+      description: "The task is the core_event record /api/v1/{flock}/core_event/{task_id}/: its tag is queued, running, complete or failed; text_body holds the result.",
+      auth: "key",
+      body: { schema: "BulkActionBody" },
+      ok: { status: 202, description: "queued", schema: "TaskId" },
+      errors: [403, 404],
+    }),
+    ...guard,
+    async (c) => {
     const flock = c.req.param("flock");
     if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"action": "add_tag", "query": {...}, "value": "..."}');
     const body = await readJsonObject(c);

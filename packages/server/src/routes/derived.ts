@@ -16,13 +16,14 @@ import {
   type StoredRecord,
 } from "@records-service/core";
 import { Hono } from "hono";
-import { parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
+import { AVATAR_DEFAULT_SIZE, AVATAR_MAX_SIZE, AVATAR_MIN_SIZE, parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
 import { cardKey } from "../config/keys.js";
 import { renderCard } from "../derived/card.js";
 import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { INLINE_CONTENT_TYPES, mimeType, toArrayBuffer } from "./files.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /** Supplies the server's secret (read once from settings, or given); card links are checked with the card key derived from it. */
 export type SecretSource = () => Promise<string>;
@@ -37,7 +38,10 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.get("/:flock/member/:id/card", async (c) => {
+  routes.get(
+    "/:flock/member/:id/card",
+    documented({ tag: "derived", summary: "A member's card (HTML), by signed link", auth: "card", ok: { status: 200, description: "the card page", media: ["text/html"] }, errors: [404] }),
+    async (c) => {
     const { flock, id } = c.req.param();
     const check = verifyCardSignature(cardKey(await secret()), flock, id, c.req.query("signature"));
     if (check !== "ok") return c.json(signatureErrorBody(check), 401, PRIVATE_HEADERS);
@@ -55,7 +59,20 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
   });
 
-  routes.get("/:flock/:type/:id/avatar", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(
+    "/:flock/:type/:id/avatar",
+    documented({
+      tag: "derived",
+      summary: "A record's avatar: the uploaded photo, or initials",
+      auth: "key",
+      query: [
+        queryParam("format", "png or svg (default png)", { type: "string", enum: ["png", "svg"] }),
+        queryParam("size", `edge length in pixels, ${AVATAR_MIN_SIZE} to ${AVATAR_MAX_SIZE} (default ${AVATAR_DEFAULT_SIZE})`, { type: "integer", minimum: AVATAR_MIN_SIZE, maximum: AVATAR_MAX_SIZE }),
+      ],
+      ok: { status: 200, description: "the image", media: ["image/png", "image/svg+xml"] },
+      errors: [400, 403, 404],
+    }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, type, id } = c.req.param();
     const query = parseAvatarQuery({ format: c.req.query("format"), size: c.req.query("size") });
     if (!query.ok) throw badRequest("invalid avatar parameter", query.reason);

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { visibleFlocks } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * Routes `GET /` → `{flocks: [{identifier, name}]}` and `GET /:flock` →
@@ -21,12 +22,12 @@ export function createDiscoveryRoutes(storage: Storage, clock: Clock): Hono<AppE
   const requireKey = createRequireKey(storage, clock);
   const requireFlock = createRequireFlock(storage);
 
-  routes.get("/", requireKey, async (c) => {
+  routes.get("/", documented({ tag: "discovery", summary: "The flocks this key may open", auth: "key", ok: { status: 200, description: "the flocks", schema: "FlockList" }, errors: [403] }), requireKey, async (c) => {
     const flocks = await visibleFlocks(storage, c.get("user"));
     return c.json({ flocks: flocks.map((f) => ({ identifier: f.identifier, name: f.name })) });
   });
 
-  routes.get("/:flock", requireKey, requireFlock, async (c) => {
+  routes.get("/:flock", documented({ tag: "discovery", summary: "The flock's resource types with counts", auth: "key", ok: { status: 200, description: "the resource types", schema: "TypeList" }, errors: [403, 404] }), requireKey, requireFlock, async (c) => {
     const types = await storage.summarizeTypes(c.req.param("flock"));
     return c.json({
       resource_type: types.map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified })),

@@ -8,6 +8,7 @@ import { notFound, type Clock, type Storage, type StoredFile } from "@records-se
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /** Content types served inline; anything else is sent as an attachment. */
 export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"];
@@ -20,7 +21,10 @@ export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg
  */
 export function createFileRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/:fileId/:filename", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(
+    "/:flock/:fileId/:filename",
+    documented({ tag: "files", summary: "An uploaded file", auth: "key", ok: { status: 200, description: "the file's bytes with its content type", media: ["application/octet-stream"] }, errors: [403, 404] }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, fileId, filename } = c.req.param();
     const file = await storage.getFile(flock, fileId);
     if (!file || file.flock !== flock || file.filename !== filename) {

@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /** Jobs per answer: default and most. */
 export const OUTBOX_LIST_DEFAULT = 100;
@@ -28,7 +29,20 @@ const _STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
 export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/outbox", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(
+    "/:flock/outbox",
+    documented({
+      tag: "events",
+      summary: "The flock's webhook and email deliveries",
+      auth: "admin",
+      query: [
+        queryParam("status", "pending, done or dead", { type: "string", enum: ["pending", "done", "dead"] }),
+        queryParam(`limit`, `1 to ${OUTBOX_LIST_MAX} (default ${OUTBOX_LIST_DEFAULT})`, { type: "integer", minimum: 1, maximum: OUTBOX_LIST_MAX }),
+      ],
+      ok: { status: 200, description: "the jobs, newest first", schema: "OutboxJobs" },
+      errors: [400, 403, 404],
+    }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     if (!isAdmin(c.get("user"))) {
       throw new RecordsError(
         "forbidden",

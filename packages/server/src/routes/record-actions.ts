@@ -9,6 +9,7 @@ import { Hono, type Context } from "hono";
 import { bodyKind, readBodyBytes, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /**
  * Routes under `/:flock/:type/:id/`: `restore` (POST), `obfuscate` (PUT or POST), `touch`
@@ -23,29 +24,58 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const path = "/:flock/:type/:id";
 
-  routes.post(`${path}/restore`, ...guard, async (c) => {
+  routes.post(
+    `${path}/restore`,
+    documented({ tag: "records", summary: "Restore a deleted record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await engine.restore(flock, type, id)));
   });
 
   // The spec writes PUT; POST is accepted too, as for the other actions.
-  routes.on(["PUT", "POST"], `${path}/obfuscate`, ...guard, async (c) => {
+  routes.on(
+    ["PUT", "POST"],
+    `${path}/obfuscate`,
+    documented({ tag: "records", summary: "Obfuscate: remove personal data, keep the record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await engine.obfuscate(flock, type, id)));
   });
 
-  routes.post(`${path}/touch`, ...guard, async (c) => {
+  routes.post(
+    `${path}/touch`,
+    documented({ tag: "records", summary: "Touch: update the record's timestamp", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await engine.touch(flock, type, id)));
   });
 
-  routes.post(`${path}/recalc`, ...guard, async (c) => {
+  routes.post(
+    `${path}/recalc`,
+    documented({
+      tag: "records",
+      summary: "Recalculate derived fields",
+      auth: "key",
+      query: [queryParam("force", "true also recalculates related records (slower)", { type: "boolean" })],
+      body: { schema: "RecalcBody", required: false, description: "optional; force in the body wins over the query" },
+      ok: { status: 200, description: "done", schema: "RecalcResult" },
+      errors: [403, 404],
+    }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     const force = await _readForce(c);
     return c.json(await engine.recalc(flock, type, id, { force }));
   });
 
-  routes.get(`${path}/display`, ...guard, async (c) => {
+  routes.get(
+    `${path}/display`,
+    documented({ tag: "derived", summary: "A record's display value", auth: "key", ok: { status: 200, description: "the display value", schema: "DisplayValue" }, errors: [403, 404] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     const record = await engine.get(flock, type, id);
     return c.json({ display_value: record.displayValue });

@@ -11,6 +11,8 @@ import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../h
 import type { AppEnv } from "../http/env.js";
 import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
+import { listQueryParams } from "../openapi/list-query.js";
 
 /** Types only the service writes (events, tasks): not created through the API, nor imported. */
 export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
@@ -35,7 +37,19 @@ export function createRecordRoutes(
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.post("/:flock/:type", ...guard, async (c) => {
+  routes.post(
+    "/:flock/:type",
+    documented({
+      tag: "records",
+      summary: "Create a record",
+      description: "data_event and core_event records are created by the service only (400).",
+      auth: "key",
+      body: { schema: "RecordFields" },
+      ok: { status: 201, description: "the record", schema: "Envelope" },
+      errors: [403, 404],
+    }),
+    ...guard,
+    async (c) => {
     const { flock, type } = c.req.param();
     if (SERVICE_WRITTEN_TYPES.includes(type)) {
       // Forged events or tasks would trigger actions and mislead audits; clients read them
@@ -47,7 +61,18 @@ export function createRecordRoutes(
     return c.json(await engine.toSingle(record), 201);
   });
 
-  routes.get("/:flock/:type", ...guard, async (c) => {
+  routes.get(
+    "/:flock/:type",
+    documented({
+      tag: "records",
+      summary: "List records, filtered and paged",
+      auth: "key",
+      query: listQueryParams(surface),
+      ok: { status: 200, description: "one page", schema: "ListWrapper" },
+      errors: [400, 403, 404],
+    }),
+    ...guard,
+    async (c) => {
     const { flock, type } = c.req.param();
     const query = parseListQuery(new URL(c.req.url).searchParams, {
       surface,
@@ -62,7 +87,11 @@ export function createRecordRoutes(
 
   // The single-record GET is the hottest read: its JSON text is kept in `singles` until
   // anything is written (auth and the flock check still run on every request).
-  routes.get("/:flock/:type/:id", ...guard, async (c) => {
+  routes.get(
+    "/:flock/:type/:id",
+    documented({ tag: "records", summary: "Get a record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     const gen = singles.generation();
     if (gen === undefined) return c.json(await engine.toSingle(await engine.get(flock, type, id)));
@@ -77,7 +106,20 @@ export function createRecordRoutes(
   });
 
   // PATCH is accepted wherever PUT updates (contract, compatibility).
-  routes.on(["PUT", "PATCH"], "/:flock/:type/:id", ...guard, async (c) => {
+  routes.on(
+    ["PUT", "PATCH"],
+    "/:flock/:type/:id",
+    documented({
+      tag: "records",
+      summary: "Update a record (JSON fields), or upload files (multipart file parts)",
+      description: "JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.",
+      auth: "key",
+      body: { schema: "RecordFields", media: ["application/json"], files: true },
+      ok: { status: 200, description: "the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate)", schema: "ChangedFields" },
+      errors: [403, 404],
+    }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     const kind = bodyKind(c);
     if (kind === "multipart") {
@@ -89,7 +131,11 @@ export function createRecordRoutes(
     return c.json(changed);
   });
 
-  routes.delete("/:flock/:type/:id", ...guard, async (c) => {
+  routes.delete(
+    "/:flock/:type/:id",
+    documented({ tag: "records", summary: "Delete a record (restorable)", auth: "key", ok: { status: 200, description: "the record, state deleted", schema: "Envelope" }, errors: [403, 404, 409] }),
+    ...guard,
+    async (c) => {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await engine.delete(flock, type, id)));
   });

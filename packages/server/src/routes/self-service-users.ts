@@ -19,6 +19,7 @@ import type { AppEnv } from "../http/env.js";
 import { bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { clientAddress } from "../middleware/client-address.js";
 import { tooManyLogins } from "./auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * Routes `POST /:flock/user` (core key) → 201 `{email, status: "created", username}`;
@@ -32,13 +33,19 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.post("/:flock/user", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.post(
+    "/:flock/user",
+    documented({ tag: "auth", summary: "Create a member (self-service) account", auth: "key", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "created", schema: "SelfServiceUserCreated" }, errors: [403, 404, 409] }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const fields = await readFields(c);
     const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password, passwords);
     return c.json({ email, status: "created", username }, 201);
   });
 
-  routes.post("/:flock/user/auth", async (c) => {
+  routes.post(
+    "/:flock/user/auth",
+    documented({ tag: "auth", summary: "Member login: a self-service token", auth: "none", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "the session", schema: "SelfServiceSession" }, errors: [403] }),
+    async (c) => {
     const flock = c.req.param("flock");
     const fields = await readFields(c);
     const missing = ["email", "password"].filter((f) => !fields[f]);
@@ -71,7 +78,10 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
     );
   });
 
-  routes.delete("/:flock/user/auth", createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), async (c) => {
+  routes.delete(
+    "/:flock/user/auth",
+    documented({ tag: "auth", summary: "Member logout: end this self-service session", auth: "selfService", ok: { status: 200, description: "logged out", schema: "LoggedOut" }, errors: [403, 404] }),
+    createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), async (c) => {
     // requireKey has already accepted this header, so the token is present.
     const token = bearerToken(c.req.header("authorization"))!;
     await storage.deleteApiKey(hashToken(token));

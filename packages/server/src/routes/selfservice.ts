@@ -19,6 +19,7 @@ import {
 } from "../derived/selfservice-reservation.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /** Reservations read per page when listing a member's reservations (all pages are read). */
 const LIST_PAGE_SIZE = 500;
@@ -36,19 +37,35 @@ export function createSelfServiceRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/reservations", ...guard, async (c) => {
+  routes.get(
+    "/:flock/reservations",
+    documented({ tag: "selfservice", summary: "The caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservations, list form", schema: "ReservationList" }, errors: [403, 404] }),
+    ...guard, async (c) => {
     const { flock, person } = await _caller(engine, c);
     const uri = recordUri(flock, "person", person.id);
     return c.json(toReservationList(uri, await _reservationsOf(engine, flock, uri)));
   });
 
-  routes.get("/:flock/reservation/:id", ...guard, async (c) => {
+  routes.get(
+    "/:flock/reservation/:id",
+    documented({ tag: "selfservice", summary: "One of the caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservation, single form", schema: "Reservation" }, errors: [403, 404] }),
+    ...guard, async (c) => {
     const { flock, person } = await _caller(engine, c);
     const record = await _ownReservation(engine, flock, c.req.param("id"), person);
     return c.json(await _single(engine, record));
   });
 
-  routes.delete("/:flock/reservation/:id", ...guard, async (c) => {
+  routes.delete(
+    "/:flock/reservation/:id",
+    documented({
+      tag: "selfservice",
+      summary: "Cancel one of the caller's reservations",
+      auth: "selfService",
+      query: [queryParam("cancellation_reason", "why, kept on the reservation")],
+      ok: { status: 200, description: "the reservation, status cancelled", schema: "Reservation" },
+      errors: [400, 403, 404, 409],
+    }),
+    ...guard, async (c) => {
     const { flock, person } = await _caller(engine, c);
     const record = await _ownReservation(engine, flock, c.req.param("id"), person);
     const patch = cancellationPatch(record, c.req.query("cancellation_reason"));

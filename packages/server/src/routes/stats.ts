@@ -10,6 +10,7 @@ import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireKey } from "../middleware/auth.js";
 import type { ApplicationCounts } from "../protection/application-counts.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * Routes `GET /_stats/applications` → `{since, total, unattributed, applications:
@@ -20,7 +21,11 @@ import type { ApplicationCounts } from "../protection/application-counts.js";
  */
 export function createStatsRoutes(storage: Storage, clock: Clock, counts: ApplicationCounts): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/_stats/applications", createRequireKey(storage, clock), async (c) => {
+  routes.get(
+    "/_stats/applications",
+    documented({ tag: "admin", summary: "Requests counted per calling application (every process of the service)", auth: "admin", ok: { status: 200, description: "the counts", schema: "ApplicationStats" }, errors: [403] }),
+    createRequireKey(storage, clock),
+    async (c) => {
     if (!isAdmin(c.get("user"))) {
       throw new RecordsError("forbidden", "forbidden", "only an administrator key (access to every flock) may read server statistics");
     }

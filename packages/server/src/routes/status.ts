@@ -6,6 +6,7 @@
 import type { Storage } from "@records-service/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * Routes `GET /ping` → `{"message":"pong"}` and `GET /health` → `{"message":"ok"}`, or 503
@@ -16,8 +17,11 @@ import type { AppEnv } from "../http/env.js";
  */
 export function createStatusRoutes(storage: Storage): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/ping", (c) => c.json({ message: "pong" }));
-  routes.get("/health", async (c) => {
+  routes.get(
+    "/ping",
+    documented({ tag: "status", summary: "Liveness", auth: "none", ok: { status: 200, description: "{\"message\": \"pong\"}", schema: "Message" }, errors: [] }),
+    (c) => c.json({ message: "pong" }));
+  routes.get("/health", documented({ tag: "status", summary: "Health: the database answers", auth: "none", ok: { status: 200, description: "{\"message\": \"ok\"}", schema: "Message" }, errors: [] }), async (c) => {
     try {
       await storage.getSetting("health_check");
     } catch {

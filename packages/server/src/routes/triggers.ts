@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * The triggers route, for any core key with access to the flock.
@@ -22,7 +23,10 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 export function createTriggerRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/triggers", createRequireKey(storage, clock), createRequireFlock(storage), (c) => {
+  routes.get(
+    "/:flock/triggers",
+    documented({ tag: "events", summary: "The flock's configured triggers (read-only)", description: "Webhook URLs are shown in full to administrator keys only.", auth: "key", ok: { status: 200, description: "triggers by name", schema: "TriggerMap" }, errors: [403, 404] }),
+    createRequireKey(storage, clock), createRequireFlock(storage), (c) => {
     const flock = c.req.param("flock");
     return c.json(triggersView(engine.context.triggers(flock), flock, { revealUrls: isAdmin(c.get("user")) }));
   });

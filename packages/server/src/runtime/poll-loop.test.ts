@@ -65,3 +65,23 @@ describe("createPollLoop", () => {
     expect(calls).toBe(2);
   });
 });
+
+describe("createPollLoop settle", () => {
+  it("runs a pass and resolves only when no pass is running, including one asked for meanwhile", async () => {
+    const gates = [gate(), gate()];
+    let calls = 0;
+    const loop = createPollLoop({ pollMs: 60_000, run: async () => void (await gates[calls++]?.done), onError: () => {} });
+    let settled = false;
+    const settling = loop.settle().then(() => (settled = true));
+    await Promise.resolve();
+    loop.kick(); // asked for during the first pass
+    gates[0]!.release();
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    expect(calls).toBe(2);
+    gates[1]!.release();
+    await settling;
+    expect(calls).toBe(2);
+    loop.halt();
+  });
+});

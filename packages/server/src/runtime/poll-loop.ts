@@ -11,6 +11,8 @@ export interface PollLoop {
   kick(): void;
   /** Stops scheduling passes; returns the pass in flight, if any, for the caller to await. */
   halt(): Promise<void> | undefined;
+  /** Runs a pass now (or after the one in flight) and resolves once no pass is running. */
+  settle(): Promise<void>;
 }
 
 /**
@@ -60,6 +62,11 @@ export function createPollLoop(opts: { pollMs: number; run: () => Promise<unknow
       stopped = true;
       clearTimeout(timer);
       return running;
+    },
+    async settle() {
+      kick();
+      // A kick during a pass makes the same `running` promise loop again, so this waits for it too.
+      while (running) await running;
     },
   };
 }

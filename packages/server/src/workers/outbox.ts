@@ -132,6 +132,22 @@ export function createOutboxWorkerFactory(opts: OutboxWorkerOptions = {}): Worke
 /** The outbox worker with its defaults: the one `startServer` runs. */
 export const createOutboxWorker: WorkerFactory = createOutboxWorkerFactory();
 
+/** An outbox worker that can also be asked to run every due job now (the manual clock's advance). */
+export interface SettlingOutboxWorker extends Worker {
+  /** Runs every job due at the clock's time; resolves when no pass is running. */
+  settle(): Promise<void>;
+}
+
+/**
+ * The outbox worker with a `settle` step, for the manual clock's driver.
+ *
+ * @example
+ * const outbox = createSettlingOutboxWorker(ctx); outbox.start(); await outbox.settle();
+ */
+export function createSettlingOutboxWorker(ctx: WorkerContext, opts: OutboxWorkerOptions = {}): SettlingOutboxWorker {
+  return _worker(ctx, opts);
+}
+
 // --- internal ---
 
 function _describe(job: OutboxJob, result: AttemptResult, error: string | null, next: string): string {
@@ -175,7 +191,7 @@ async function _eachLimited<T>(items: readonly T[], limit: number, fn: (item: T)
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): Worker {
+function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): SettlingOutboxWorker {
   const pollMs = opts.pollMs ?? OUTBOX_DEFAULTS.pollMs;
   const abort = new AbortController();
   const halt = new AbortController();
@@ -207,6 +223,7 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): Worker {
 
   return {
     name: "outbox",
+    settle: () => loop.settle(),
     start() {
       unsubscribe = ctx.engine.onJobsQueued(() => loop.kick());
       loop.kick();

@@ -196,6 +196,7 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
       to: "2026-03-11T01:00:00.000000",
       due: 0,
       emitted: 0,
+      fired: {},
     });
   });
 

@@ -52,7 +52,7 @@ export interface SchedulerRunContext {
 
 /** What one run did, per flock. */
 export interface SchedulerRunReport {
-  flocks: { flock: string; from: string | null; to: string; due: number; emitted: number }[];
+  flocks: { flock: string; from: string | null; to: string; due: number; emitted: number; fired: Record<string, number> }[];
   purged: number;
 }
 
@@ -148,15 +148,18 @@ async function _runFlock(ctx: SchedulerRunContext, flock: string, names: string[
   if (!lastRun || lastRun.getTime() >= now.getTime()) {
     // First run (or a clock that went back): start counting from here.
     if (!lastRun) await ctx.storage.putSetting(setting, nowText);
-    return { flock, from: stored ?? null, to: stored ?? nowText, due: 0, emitted: 0 };
+    return { flock, from: stored ?? null, to: stored ?? nowText, due: 0, emitted: 0, fired: {} };
   }
   const events = names.length === 0 ? [] : await computeDueEvents(ctx.storage, flock, names, { lastRun, now });
   let emitted = 0;
+  const fired: Record<string, number> = {};
   for (let i = 0; i < events.length; i += EMIT_CHUNK_SIZE) {
-    emitted += (await ctx.engine.emit(flock, events.slice(i, i + EMIT_CHUNK_SIZE))).length;
+    const stored = await ctx.engine.emit(flock, events.slice(i, i + EMIT_CHUNK_SIZE));
+    emitted += stored.length;
+    for (const e of stored) fired[String(e.data["name"])] = (fired[String(e.data["name"])] ?? 0) + 1;
   }
   await ctx.storage.putSetting(setting, nowText);
-  return { flock, from: stored!, to: nowText, due: events.length, emitted };
+  return { flock, from: stored!, to: nowText, due: events.length, emitted, fired };
 }
 
 /** The resource types whose candidates need the paid check (triggers with the `unpaid` condition). */

@@ -5,18 +5,16 @@
  * for and not be blank. Without /usr/bin/chromium these tests are skipped locally and FAIL
  * in CI (CI=true), where `.ci/run` installs it.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { cardUrl } from "../../src/derived/card-signature.js";
 import { startServer, type RunningServer } from "../../src/runtime.js";
+import { CHROMIUM, CHROMIUM_PRESENT, IN_CI, launchChromium } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SECRET = "browser-test-secret-0123456789";
 const PASSWORD = "browser test password";
-const IN_CI = !!process.env.CI && process.env.CI !== "false";
-const PRESENT = existsSync(CHROMIUM);
+const PRESENT = CHROMIUM_PRESENT;
 
 if (!PRESENT && !IN_CI) {
   console.warn(`browser checks skipped: ${CHROMIUM} is missing (apt-get install -y chromium); they run, and must pass, in CI`);
@@ -50,10 +48,7 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
         key,
       ),
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

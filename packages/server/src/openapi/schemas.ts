@@ -1,0 +1,177 @@
+/**
+ * @module openapi/schemas
+ * The valibot schemas of what the HTTP API reads and answers, named as the OpenAPI
+ * document's components. Request bodies the engine checks come from core (`PersonInputSchema`,
+ * `BulkActionBodySchema`); the clock's body is checked here with `ClockAdvanceBody` itself.
+ * A change to any of them changes `GET /api/openapi.json` and the client's generated types.
+ */
+import { BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
+import * as v from "valibot";
+
+const str = v.string();
+const nullableStr = v.nullable(v.string());
+const timestamp = v.pipe(v.string(), v.description("YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone"));
+const openObject = v.record(v.string(), v.unknown());
+
+/** The value of a person data field as answered, by field kind. */
+function _personValue(kind: PersonFieldKind) {
+  switch (kind) {
+    case "boolean":
+      return v.nullable(v.boolean());
+    case "flag":
+      return v.boolean();
+    case "json":
+      return v.unknown();
+    case "list":
+      // The single-record shape answers an unset list as [null]; lists answer null.
+      return v.nullable(v.array(nullableStr));
+    default:
+      // Text, dates, handles and references: a string (a reference in the single shape may be
+      // expanded to {display_value, ref}).
+      return v.nullable(v.union([v.string(), v.object({ display_value: str, ref: str })]));
+  }
+}
+
+const ListElement = v.object({
+    _id: v.null(),
+    bucket: str,
+    created: timestamp,
+    data: openObject,
+    display_value: str,
+    id: str,
+    last_updated: timestamp,
+    links: v.array(v.unknown()),
+    permissions: openObject,
+    resource: str,
+    state: str,
+    uri: str,
+  });
+
+const _forward = (unit: string) =>
+  v.pipe(v.number(`${unit} must be a number`), v.finite(`${unit} must be finite`), v.gtValue(0, `${unit} must be more than 0: the clock never moves back`));
+
+/** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
+export const ClockAdvanceBranches = {
+  days: v.strictObject({ days: _forward("days") }),
+  seconds: v.strictObject({ seconds: _forward("seconds") }),
+  to: v.strictObject({
+    to: v.pipe(
+      v.string("to must be a timestamp string"),
+      v.check((s) => parseTimestamp(s) !== undefined, "to must be a UTC timestamp: YYYY-MM-DDTHH:MM:SS[.ffffff][Z]"),
+    ),
+  }),
+} as const;
+
+/** Every schema of the document's `components.schemas`, by name. */
+export const COMPONENT_SCHEMAS = {
+  ErrorV1: v.pipe(
+    v.object({ error: str, error_detail: str }),
+    v.description("The error body of every /api/v1 path (and of /files/v1)."),
+  ),
+  ErrorV2: v.pipe(
+    v.object({ title: str, description: str, link: v.optional(v.object({ href: str, rel: str, text: str })) }),
+    v.description("The error body of every /api/v2 and /selfservice/v2 path, signed resources included."),
+  ),
+  Message: v.object({ message: str }),
+  Credentials: v.object({ username: str, password: str }),
+  ApiKey: v.object({ api_key: v.pipe(str, v.description("send as Authorization: Bearer <api_key>")) }),
+  FlockList: v.object({ flocks: v.array(v.object({ identifier: str, name: str })) }),
+  TypeList: v.object({ resource_type: v.array(v.object({ name: str, count: v.number(), last_modified: timestamp })) }),
+  RecordFields: v.pipe(
+    openObject,
+    v.description("The record's data fields as top-level keys. Person records take only the fields of PersonFields; other types take any fields."),
+  ),
+  PersonFields: v.pipe(PersonInputSchema, v.description("The fields a client may write to a person (all optional).")),
+  PersonData: v.pipe(
+    v.object(Object.fromEntries(Object.entries(PERSON_FIELDS).map(([name, kind]) => [name, _personValue(kind)]))),
+    v.description("A person's data as answered: every field present, unset ones null."),
+  ),
+  Envelope: v.object({
+    bucket: str,
+    data: openObject,
+    display_value: str,
+    links: v.array(v.unknown()),
+    meta: v.object({ created: timestamp, last_updated: timestamp, state: str }),
+    resource: str,
+    uri: str,
+  }),
+  ListElement,
+  ListWrapper: v.object({
+    grand_total: v.number(),
+    total: v.number(),
+    page: v.number(),
+    page_size: v.number(),
+    pages: v.number(),
+    links: v.array(v.unknown()),
+    results: v.array(ListElement),
+    formatted_results: v.array(v.unknown()),
+  }),
+  ChangedFields: v.pipe(openObject, v.description("The fields that changed, system-generated ones included, with their new values.")),
+  FileUpdate: v.object({ errors: openObject, updates: v.record(v.string(), v.array(v.string())) }),
+  RecalcBody: v.object({ force: v.optional(v.boolean()) }),
+  RecalcResult: v.object({ status: str, force: v.boolean() }),
+  DisplayValue: v.object({ display_value: str }),
+  TriggerMap: v.record(
+    v.string(),
+    v.array(v.object({ trigger: str, action: str, template: str, url: nullableStr, active: v.boolean(), comment: str })),
+  ),
+  OutboxJobs: v.object({
+    jobs: v.array(
+      v.object({
+        id: str,
+        delivery_id: str,
+        trigger: str,
+        action: str,
+        data_event: str,
+        status: v.picklist(["pending", "done", "dead"]),
+        attempts: v.number(),
+        next_attempt_at: v.nullable(timestamp),
+        first_attempt_at: v.nullable(timestamp),
+        last_error: nullableStr,
+        last_status: v.nullable(v.number()),
+        created: timestamp,
+      }),
+    ),
+  }),
+  ApplicationStats: v.object({
+    since: timestamp,
+    total: v.number(),
+    unattributed: v.number(),
+    applications: v.array(v.object({ application: str, requests: v.number(), last_seen: timestamp })),
+  }),
+  BulkActionBody: BulkActionBodySchema,
+  TaskId: v.object({ task_id: v.pipe(str, v.description("the id of the core_event record that reports the task")) }),
+  MemberCredentials: v.object({ email: str, password: str }),
+  SelfServiceUserCreated: v.object({ email: str, status: v.literal("created"), username: str }),
+  SelfServiceSession: v.object({
+    bearer_token: str,
+    email: str,
+    username: str,
+    first_name: nullableStr,
+    last_name: nullableStr,
+    session_expiry: timestamp,
+    status: str,
+  }),
+  LoggedOut: v.object({ status: str }),
+  Reservation: v.looseObject({
+    uid: str,
+    uri: str,
+    status: v.optional(nullableStr),
+    cancellation_reason: v.optional(str),
+  }),
+  ReservationList: v.object({ person_uri: str, reservations: v.array(v.unknown()) }),
+  FilterModifier: v.pipe(v.picklist(MODIFIERS), v.description("The list filter modifiers: `{field}__{modifier}={value}`.")),
+  SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
+  ClockNow: v.object({ now: timestamp }),
+  ClockAdvanceBody: v.pipe(
+    v.union([ClockAdvanceBranches.days, ClockAdvanceBranches.seconds, ClockAdvanceBranches.to]),
+    v.description("How far to move: {\"days\": n}, {\"seconds\": n} or {\"to\": timestamp}; forward only."),
+  ),
+  ClockAdvanced: v.object({
+    now: timestamp,
+    fired: v.pipe(v.record(v.string(), v.number()), v.description("how many data events of each name fell due and ran")),
+  }),
+};
+
+/** A component's name. */
+export type ComponentName = keyof typeof COMPONENT_SCHEMAS;

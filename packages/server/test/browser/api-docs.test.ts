@@ -1,0 +1,46 @@
+/**
+ * `/api/docs` as a person sees it: a real server and Debian's headless Chromium
+ * (playwright-core). The reference must render the path list from `/api/openapi.json`
+ * with every request going to the server itself (no CDN). Without /usr/bin/chromium the
+ * test is skipped locally and FAILS in CI, as the card test.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../src/runtime.js";
+import { CHROMIUM_PRESENT, IN_CI, launchChromium } from "./chromium.js";
+
+describe.skipIf(!CHROMIUM_PRESENT && !IN_CI)("/api/docs in headless Chromium", () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ db: ":memory:", host: "127.0.0.1", port: 0 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("lists the paths, loading nothing from another host", async () => {
+    const page = await browser.newPage();
+    const origin = new URL(server.url).origin;
+    const elsewhere: string[] = [];
+    page.on("request", (req) => {
+      const url = req.url();
+      if (!url.startsWith(origin) && !url.startsWith("data:")) elsewhere.push(url);
+    });
+    const res = await page.goto(`${server.url}/api/docs`);
+    expect(res?.status()).toBe(200);
+    // Swagger UI renders one block per operation, its path in `.opblock-summary-path`.
+    await page.waitForSelector(".opblock-summary-path", { timeout: 30_000 });
+    const paths = await page.$$eval(".opblock-summary-path", (els) => els.map((e) => e.getAttribute("data-path") ?? e.textContent ?? ""));
+    expect(paths).toContain("/api/v1/{flock}/{type}");
+    expect(paths).toContain("/api/v2/selfservice/{flock}/reservations");
+    expect(paths).toContain("/api/v1/_clock/advance");
+    expect(await page.title()).toContain("Records Service");
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+});
