@@ -3,9 +3,12 @@
  * database at once apply each migration exactly once and all work; reopening applies none.
  * And what opening answers when the server cannot be reached.
  */
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Storage } from "@records-service/core";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
@@ -45,6 +48,57 @@ describe.skipIf(!inject("pgAvailable"))("migrations", () => {
     await borrowed.close();
     expect((await pool.query<{ one: number }>("SELECT 1 AS one")).rows[0]!.one).toBe(1);
     await pool.end();
+  });
+});
+
+describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
+  let db: TestDatabase;
+  const dir = mkdtempSync(join(tmpdir(), "records-pg-migrations-"));
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps the first data event of a dedupe key doubled before the unique index", async () => {
+    // Migrated up to 0003 only, from a copy of the migrations with a shorter journal.
+    const folder = join(dir, "migrations");
+    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+    const full = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+    const at = full.entries.findIndex((e) => e.tag === "0004_claims");
+    writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify({ ...full, entries: full.entries.slice(0, at) }));
+    const client = await db.pool.connect();
+    try {
+      await migrate(drizzle(client), { migrationsFolder: folder });
+      await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('other', 'data_event')");
+      const cid = async (flock: string) => (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE flock = $1", [flock])).rows[0]!.cid;
+      const ins = async (c: number, id: string, data: unknown) =>
+        client.query(
+          "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1)",
+          [c, id, JSON.stringify(data)],
+        );
+      await ins(await cid("demo"), "a".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+      await ins(await cid("demo"), "b".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+      await ins(await cid("other"), "c".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db.url });
+    try {
+      const keys = await storage.getRecords("demo", ["a", "b"].map((c) => ({ type: "data_event", id: c.repeat(24) })));
+      expect(keys.map((r) => [r.id[0], r.data.dedupe_key, r.data.name])).toEqual([
+        ["a", "k1", "expiring_2wk"],
+        ["b", undefined, "expiring_2wk"],
+      ]);
+      expect((await storage.getRecord("other", "data_event", "c".repeat(24)))?.data.dedupe_key).toBe("k1");
+      await expect(storage.apply({ records: [{ kind: "insert", record: { ...keys[0]!, id: "e".repeat(24) } }] })).rejects.toMatchObject({
+        code: "conflict",
+      });
+    } finally {
+      await storage.close();
+    }
   });
 });
 

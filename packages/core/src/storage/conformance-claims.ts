@@ -5,11 +5,11 @@
  * key and flock, and, with two Storages on one database, outbox claims and leases that
  * exclude each other across "processes".
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFakeClock } from "../time.js";
 import { claim, job } from "./conformance-outbox.js";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { OpenShared } from "./conformance-limits.js";
+import { sharedOpener, type OpenShared } from "./conformance-limits.js";
 import { listLeases, withLease } from "./lease.js";
 import type { Storage } from "./types.js";
 
@@ -108,15 +108,7 @@ export function describeSharedWork(h: Harness): void {
 /** Declares the tests of two Storages on one database: claims and leases across processes. */
 export function describeSharedClaims(name: string, openShared: OpenShared): void {
   describe(`Storage conformance: ${name}: claims and leases across two Storages on one database`, () => {
-    const opened: Storage[] = [];
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close();
-    });
-    const open = async () => {
-      const pair = await openShared();
-      opened.push(...pair);
-      return pair;
-    };
+    const open = sharedOpener(openShared);
 
     it("claims racing from both never hand out a job twice; the other's token finishes nothing", async () => {
       const [a, b] = await open();

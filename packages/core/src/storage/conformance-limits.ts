@@ -125,15 +125,7 @@ export function describeAccountProtection(h: Harness): void {
  */
 export function describeSharedDatabase(name: string, openShared: OpenShared): void {
   describe(`Storage conformance: ${name}: two Storages on one database`, () => {
-    const opened: Storage[] = [];
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close();
-    });
-    const open = async () => {
-      const pair = await openShared();
-      opened.push(...pair);
-      return pair;
-    };
+    const open = sharedOpener(openShared);
     const T = 1_800_000_000_000;
 
     it("limit rows are shared: increments through both add up, and each sees the other's", async () => {
@@ -156,4 +148,22 @@ export function describeSharedDatabase(name: string, openShared: OpenShared): vo
       expect(await a.deleteApiKeysOf("ada")).toBe(0);
     });
   });
+}
+
+/**
+ * Opens a pair per call and closes every pair after each test (call inside a `describe`).
+ *
+ * @example
+ * const open = sharedOpener(openShared); const [a, b] = await open();
+ */
+export function sharedOpener(openShared: OpenShared): () => Promise<[Storage, Storage]> {
+  const opened: Storage[] = [];
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+  });
+  return async () => {
+    const pair = await openShared();
+    opened.push(...pair);
+    return pair;
+  };
 }

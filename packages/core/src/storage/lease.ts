@@ -25,6 +25,12 @@ export interface LeaseOptions {
   clock: Clock;
   /** Who holds it; default a new random id per call (shown by `listLeases`). */
   owner?: string;
+  /**
+   * Whether the holder `owner` is known to be gone (a process on this machine that no
+   * longer runs): its lease is taken over at once instead of after its lapse. Must be
+   * synchronous and quick; default: never known.
+   */
+  isGone?: (owner: string) => boolean;
 }
 
 /** What `withLease` did: `value` is `fn`'s result when the lease was acquired. */
@@ -60,7 +66,9 @@ export async function withLease<T>(
   const key = LEASE_KEY_PREFIX + name;
   const take = async () => {
     const now = opts.clock.now().getTime();
-    const held = await storage.updateLimit(key, now, (cur) => (cur === undefined || cur === owner ? { value: owner, expiresAt: now + ttl } : undefined));
+    const held = await storage.updateLimit(key, now, (cur) =>
+      cur === undefined || cur === owner || opts.isGone?.(cur) ? { value: owner, expiresAt: now + ttl } : undefined,
+    );
     return held === owner;
   };
   if (!(await take())) return { acquired: false };

@@ -164,17 +164,29 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
 });
 
 /**
- * A database file as a version before migration `tag` left it: migrated, then the record
- * of `tag` and later migrations removed (fine for a data-only migration such as
- * 0003_member_accounts: the tables are the same). Returns its raw client.
+ * A database file as a version before migration `tag` left it: migrated, then the schema
+ * changes of the later migrations undone (`_UNDO`) and the records of `tag` and later
+ * migrations removed (`tag` itself must be data-only, such as 0003_member_accounts: the
+ * tables are the same). Returns its raw client.
  */
 function databaseBefore(path: string, tag: string): Db["$client"] {
   const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
-  const when = journal.entries.find((e) => e.tag === tag)!.when;
+  const at = journal.entries.findIndex((e) => e.tag === tag);
   const client = openDatabase({ path }).$client;
-  client.prepare("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(when);
+  for (const later of journal.entries.slice(at + 1).reverse()) {
+    const undo = _UNDO[later.tag];
+    if (undo === undefined) throw new Error(`databaseBefore: no undo for migration ${later.tag}`);
+    client.exec(undo);
+  }
+  client.prepare("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(journal.entries[at]!.when);
   return client;
 }
+
+/** The schema changes of migrations after 0003, undone. */
+const _UNDO: Record<string, string> = {
+  "0004_claims": `DROP INDEX records_dedupe_key_idx; DROP INDEX outbox_claim_idx;
+    ALTER TABLE outbox DROP COLUMN claim_token; ALTER TABLE outbox DROP COLUMN claimed_until;`,
+};
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
   let db: TestDatabase;

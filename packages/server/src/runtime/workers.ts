@@ -39,6 +39,27 @@ export function processLeaseOwner(): string {
   return `${hostname()}:${process.pid}:${newLeaseOwner()}`;
 }
 
+/**
+ * Whether lease `owner` (as `processLeaseOwner` names it) was a process of this machine
+ * that no longer runs: a server restarted after a crash takes its own predecessor's work
+ * over at once rather than after the lease. A pid reused meanwhile only means waiting for
+ * the lapse; owners of other machines are never judged.
+ *
+ * @example
+ * withLease(storage, "scheduler", { ttlMs, clock, owner: processLeaseOwner(), isGone: leaseOwnerGone }, run);
+ */
+export function leaseOwnerGone(owner: string): boolean {
+  const [host, pidText] = owner.split(":");
+  const pid = Number(pidText);
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** Builds one worker for a running server. */
 export type WorkerFactory = (ctx: WorkerContext) => Worker;
 

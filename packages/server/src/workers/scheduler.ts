@@ -14,7 +14,7 @@
  */
 import { withLease } from "@records-service/core";
 import { Cron } from "croner";
-import { processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
+import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 import { runSchedulerOnce, type SchedulerRunReport } from "./scheduler-run.js";
 
 /** The lease a scheduler run holds (`records-service jobs` lists it while held). */
@@ -49,7 +49,7 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
   const tick = async () => {
     running = (async () => {
       try {
-        const held = await withLease(ctx.storage, SCHEDULER_LEASE, { ttlMs: ctx.config.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner() }, () => run(ctx.clock.now()));
+        const held = await withLease(ctx.storage, SCHEDULER_LEASE, { ttlMs: ctx.config.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone }, () => run(ctx.clock.now()));
         // Not acquired: another process is running the scheduler right now.
         if (held.acquired) _describe(held.value, ctx.out);
       } catch (e) {

@@ -25,7 +25,7 @@ import {
   type TaskRegistry,
 } from "@records-service/core";
 import { createPollLoop } from "../runtime/poll-loop.js";
-import { processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
+import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
 /** Defaults of the task worker. */
 export const TASK_WORKER_DEFAULTS = {
@@ -119,7 +119,7 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
 
   /** Runs `t` under its lease; "busy" when another process holds it. */
   const runLeased = async (t: ActiveTask): Promise<"done" | "stopped" | "failed" | "busy"> => {
-    const held = await withLease(ctx.storage, taskLeaseName(t.flock, t.id), { ttlMs: leaseMs, clock: ctx.clock, owner: processLeaseOwner() }, (lost) => runOne(t, lost));
+    const held = await withLease(ctx.storage, taskLeaseName(t.flock, t.id), { ttlMs: leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone }, (lost) => runOne(t, lost));
     return held.acquired ? held.value : "busy";
   };
 

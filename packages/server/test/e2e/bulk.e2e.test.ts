@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { derive, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../src/auth/tokens.js";
+import { seedPersons, taggedOnce } from "./seed-persons.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
 const PERSONS = 50_000;
@@ -29,15 +29,7 @@ async function seed(db: string): Promise<void> {
     await storage.createFlock({ identifier: "demo", name: "Demo", created: CREATED });
     await storage.putUser({ username: "admin", passwordHash: "!disabled", flocks: ["demo"], role: "core", created: CREATED });
     await storage.putApiKey({ tokenHash: hashToken(TOKEN), username: "admin", created: CREATED, expires: null });
-    for (let b = 0; b < PERSONS; b += 5000) {
-      const batch: StoredRecord[] = [];
-      for (let i = b; i < b + 5000; i++) {
-        const { data, displayValue } = derive("person", { first_name: `P${i}`, last_name: "Seed", tags: i % 10 === 0 ? ["member"] : null });
-        const id = `${"e".repeat(8)}${i.toString(16).padStart(16, "0")}`;
-        batch.push({ id, flock: "demo", type: "person", state: "updated", data, displayValue, created: CREATED, lastUpdated: CREATED, version: 1 });
-      }
-      await storage.apply({ records: batch.map((record) => ({ kind: "insert" as const, record })) });
-    }
+    await seedPersons(storage, PERSONS, { idPrefix: "e".repeat(8), lastName: "Seed", tags: (i) => (i % 10 === 0 ? ["member"] : null), created: CREATED });
   } finally {
     await storage.close();
   }
@@ -113,21 +105,7 @@ describe("bulk action across a crash", () => {
     // Each person: the tag once, and exactly one new version.
     const storage = createSqliteStorage({ path: db });
     try {
-      let cursor: string | null = null;
-      let seen = 0;
-      const wrong: string[] = [];
-      const all = { filters: [], mode: "AND" as const, states: ["updated" as const] };
-      do {
-        const page = await storage.scanRecords("demo", "person", all, cursor, 5000);
-        for (const r of page.records) {
-          seen += 1;
-          const tags = r.data.tags as string[];
-          if (r.version !== 2 || tags.filter((t) => t === "gala-2026").length !== 1 || tags[tags.length - 1] !== "gala-2026") wrong.push(r.id);
-        }
-        cursor = page.cursor;
-      } while (cursor !== null);
-      expect(seen).toBe(PERSONS);
-      expect(wrong).toEqual([]);
+      expect(await taggedOnce(storage, "gala-2026")).toEqual({ seen: PERSONS, wrong: [] });
     } finally {
       await storage.close();
     }

@@ -13,9 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { derive, formatTimestamp, LEASE_KEY_PREFIX, type Storage, type StoredRecord } from "@records-service/core";
+import { formatTimestamp, LEASE_KEY_PREFIX, type Storage } from "@records-service/core";
 import { afterAll, expect, it } from "vitest";
 import { hashToken } from "../../src/auth/tokens.js";
+import { seedPersons, taggedOnce } from "./seed-persons.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
 /** A fresh database for one scenario: its `--db` argument and a Storage over it. */
@@ -87,15 +88,7 @@ export function scaleOutScenarios(target: ScaleOutTarget): void {
       await storage.createFlock({ identifier: "demo", name: "Demo", created: CREATED });
       await storage.putUser({ username: "admin", passwordHash: "!disabled", flocks: ["demo"], role: "core", created: CREATED });
       await storage.putApiKey({ tokenHash: hashToken(TOKEN), username: "admin", created: CREATED, expires: null });
-      for (let b = 0; b < persons; b += 2000) {
-        const batch: StoredRecord[] = [];
-        for (let i = b; i < Math.min(persons, b + 2000); i++) {
-          const { data, displayValue } = derive("person", { first_name: `P${i}`, last_name: "Seed" });
-          const id = `${"5".repeat(8)}${i.toString(16).padStart(16, "0")}`;
-          batch.push({ id, flock: "demo", type: "person", state: "updated", data, displayValue, created: CREATED, lastUpdated: CREATED, version: 1 });
-        }
-        await storage.apply({ records: batch.map((record) => ({ kind: "insert" as const, record })) });
-      }
+      await seedPersons(storage, persons, { idPrefix: "5".repeat(8), lastName: "Seed", created: CREATED });
     } finally {
       await storage.close();
     }
@@ -246,19 +239,7 @@ export function scaleOutScenarios(target: ScaleOutTarget): void {
     // Each person: the tag once, one new version.
     const storage = await db.open();
     try {
-      let cursor: string | null = null;
-      const wrong: string[] = [];
-      let seen = 0;
-      do {
-        const page = await storage.scanRecords("demo", "person", { filters: [], mode: "AND", states: ["updated"] }, cursor, 5000);
-        for (const r of page.records) {
-          seen += 1;
-          if (r.version !== 2 || (r.data.tags as string[]).filter((t) => t === "gala").length !== 1) wrong.push(r.id);
-        }
-        cursor = page.cursor;
-      } while (cursor !== null);
-      expect(seen).toBe(PERSONS);
-      expect(wrong).toEqual([]);
+      expect(await taggedOnce(storage, "gala")).toEqual({ seen: PERSONS, wrong: [] });
     } finally {
       await storage.close();
     }

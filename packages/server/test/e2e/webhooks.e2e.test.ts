@@ -165,11 +165,12 @@ describe.concurrent("webhooks end to end", { timeout: 60_000 }, () => {
     expect(jobs.stdout[1]).toMatch(/done\s+3\s+-\s+200\s+demo\s+contact_created\s+send-json-webhook/);
   });
 
-  it("a server killed between the change and the delivery delivers it after a restart", async () => {
+  it("a server killed between the change and the delivery delivers it after a restart, once the claim lapsed", async () => {
     let hold = true;
     const hook = await receiver(() => (hold ? null : 200));
     const db = join(tmp, `db-${++n}`, "records.db");
-    const config = writeConfig(hook.url);
+    // The killed process's claim on the job lapses after workers.leaseMs: short here.
+    const config = writeConfig(hook.url, { workers: { leaseMs: 1500 } });
     const first = await serve(db, config);
     await createPerson(first.url, { first_name: "Katherine" });
     // The delivery is in flight (the receiver holds it): kill the server now.
