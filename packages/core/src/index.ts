@@ -145,7 +145,13 @@ export type {
   Storage,
   ScanQuery,
   ScanPage,
+  ChangeRow,
+  ChangePage,
 } from "./storage/types.js";
+
+// --- change feed ---
+export { changeOf, changedFields, byFlock } from "./changes/change-of.js";
+export type { PendingChange } from "./changes/change-of.js";
 
 // --- events ---
 export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";

@@ -11,6 +11,7 @@ import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { createChangeWatch, type ChangeWatch } from "./change-watch.js";
+import { purgeChanges, readChanges } from "./changes.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
@@ -110,6 +111,8 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
       }),
     listJobs: (filter) => listJobs(pool, filter),
     getFile: accounts.getFile,
+    readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
+    purgeChanges: (before) => purgeChanges(pool, before),
     async close() {
       if (closed) return;
       closed = true;
@@ -138,6 +141,7 @@ const _WRITES = new Set([
   "apply",
   "deleteRecords",
   "finishJob",
+  "purgeChanges",
 ]);
 
 /**

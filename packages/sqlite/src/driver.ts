@@ -9,6 +9,7 @@ import { notFound, type ChangeSet, type OutboxJobUpdate, type Storage } from "@r
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
+import { createChangeLog } from "./changes.js";
 import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
 import { startCheckpointer } from "./checkpointer.js";
@@ -42,7 +43,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const cached = createAccountCache(db.$client, accounts, { watch });
   const reader = createRecordReader(db, catalog);
   const outbox = createOutboxStore(db.$client);
-  const apply = createApplier(db, catalog, outbox);
+  const changeLog = createChangeLog(db.$client);
+  const apply = createApplier(db, catalog, outbox, changeLog);
   // An attempt's outcome and its changes (the event's tag, a journal record) commit together;
   // `apply` nests as a savepoint.
   const finishJob = db.$client.transaction((id: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
@@ -91,6 +93,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     }),
     listJobs: _async(outbox.list),
     getFile: _async(accounts.getFile),
+    readChanges: _async(changeLog.read),
+    purgeChanges: _async(changeLog.purge),
     changeGeneration: watch.generation,
     close: async () => {
       await checkpointer?.stop();

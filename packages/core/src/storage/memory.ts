@@ -9,6 +9,7 @@ import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
+import { createMemoryChangeLog } from "./memory-changes.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import type {
   ApiKeyRow,
@@ -42,6 +43,7 @@ export function createMemoryStorage(): Storage {
   const files = new Map<string, StoredFile>();
   /** By id, in insertion order. */
   const jobs = new Map<string, OutboxJob>();
+  const changeLog = createMemoryChangeLog();
 
   /**
    * Scan cursors: a number per record, increasing in insertion (map) order. Given lazily,
@@ -211,7 +213,9 @@ export function createMemoryStorage(): Storage {
     async apply(changes: ChangeSet) {
       generation += 1;
       _check(changes, records, files, jobs);
+      const pending = changeLog.pending(changes, (id) => records.get(id));
       _write(changes, records, files, jobs);
+      changeLog.append(pending);
     },
     async deleteRecords(flock, type, ids) {
       generation += 1;
@@ -238,7 +242,9 @@ export function createMemoryStorage(): Storage {
       const job = jobs.get(id);
       if (!job) throw notFound("job not found", `no outbox job with id '${id}'`);
       _check(changes, records, files, jobs);
+      const pending = changeLog.pending(changes, (rid) => records.get(rid));
       _write(changes, records, files, jobs);
+      changeLog.append(pending);
       jobs.set(id, { ...job, ...update, lastStatus: update.lastStatus ?? null, body: update.body === undefined ? job.body : update.body });
     },
     async listJobs(filter) {
@@ -251,6 +257,14 @@ export function createMemoryStorage(): Storage {
         out.push(_copy(j));
       }
       return out;
+    },
+
+    async readChanges(flock, after, limit, types) {
+      return changeLog.read(flock, after, limit, types);
+    },
+    async purgeChanges(before) {
+      generation += 1;
+      return changeLog.purge(before);
     },
 
     async getFile(flock, id) {
