@@ -152,6 +152,8 @@ export type {
 // --- change feed ---
 export { changeOf, changedFields, byFlock } from "./changes/change-of.js";
 export type { PendingChange } from "./changes/change-of.js";
+export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
+export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 
 // --- events ---
 export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";
