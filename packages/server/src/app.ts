@@ -26,6 +26,7 @@ import { createApplicationCounts, type ApplicationCounts } from "./protection/ap
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
 import { createBulkRoutes } from "./routes/bulk.js";
+import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createFileRoutes } from "./routes/files.js";
@@ -69,6 +70,8 @@ export interface AppOptions {
   passwordCost?: ScryptCost;
   /** Where requests are counted per application (`GET /api/v1/_stats/applications/`). Default: a new counter. */
   applicationCounts?: ApplicationCounts;
+  /** The change feed's timings, buffer and shutdown signal (see routes/changes). */
+  changes?: ChangesRouteOptions;
 }
 
 /**
@@ -125,6 +128,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
   app.route("/api/v1", createOutboxRoutes(engine));
+  app.route("/api/v1", createChangesRoutes(engine, opts.changes));
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));

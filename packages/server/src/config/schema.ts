@@ -33,7 +33,12 @@ export const CONFIG_DEFAULTS = {
   database: { poolSize: 10, statementTimeoutMs: 30_000 },
   /** Core API keys last 30 days; self-service sessions a fixed 24 hours. */
   auth: { keyTtlHours: DEFAULT_KEY_TTL_HOURS },
+  /** The change feed keeps a week of changes; older positions answer 410. */
+  changes: { retentionDays: 7 },
 } as const;
+
+/** Longest `changes.retentionDays`: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
 
 /** Longest `auth.keyTtlHours`: ten years. */
 export const MAX_KEY_TTL_HOURS = 87_600;
@@ -121,6 +126,18 @@ const authSchema = v.strictObject({
   ),
 });
 
+const changesSchema = v.strictObject({
+  retentionDays: v.optional(
+    v.pipe(
+      v.number(),
+      v.finite("must be a finite number"),
+      v.minValue(0.001, "must be more than 0 (days; fractions allowed)"),
+      v.maxValue(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} (ten years)`),
+    ),
+    CONFIG_DEFAULTS.changes.retentionDays,
+  ),
+});
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -141,6 +158,7 @@ export const configSchema = v.strictObject({
   throttle: v.optional(throttleSchema, {}),
   database: v.optional(databaseSchema, {}),
   auth: v.optional(authSchema, {}),
+  changes: v.optional(changesSchema, {}),
   mail: v.optional(mailSchema),
 });
 
@@ -160,6 +178,7 @@ export type WebhooksConfig = Config["webhooks"];
 export type ThrottleConfig = Config["throttle"];
 export type DatabaseConfig = Config["database"];
 export type AuthConfig = Config["auth"];
+export type ChangesConfig = Config["changes"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---
