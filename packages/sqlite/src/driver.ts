@@ -85,7 +85,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     claimDueJobs: _async(outbox.claimDue),
     finishJob: _async((id: string, update: OutboxJobUpdate, changes?: ChangeSet) => {
       try {
-        finishJob(id, update, changes);
+        finishJob.immediate(id, update, changes);
       } catch (e) {
         catalog.forget();
         throw e;

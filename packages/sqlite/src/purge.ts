@@ -45,5 +45,5 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
     return removedIds.length;
   });
 
-  return (flock, type, ids) => (ids.length === 0 ? 0 : run(flock, type, ids));
+  return (flock, type, ids) => (ids.length === 0 ? 0 : run.immediate(flock, type, ids));
 }

@@ -183,7 +183,10 @@ export function createApplier(
 
   return (changes) => {
     try {
-      run(changes);
+      // IMMEDIATE: take the write lock first (waiting up to busy_timeout), so that another
+      // process's commit between this transaction's reads and its first write cannot fail it
+      // with "database is locked" (a deferred transaction cannot wait to upgrade its lock).
+      run.immediate(changes);
     } catch (e) {
       // Ids created by the rolled-back transaction must not stay cached.
       catalog.forget();
