@@ -3,9 +3,20 @@
  * `GET /:flock/outbox/`: the flock's queued and finished actions (webhook deliveries,
  * emails) with their attempts, newest first, for operators. Administrator keys only
  * (users whose flocks are `["*"]`): receivers' errors can reveal integration details that a
- * flock's staff key need not see.
+ * flock's staff key need not see. `POST /:flock/outbox/:id/retry/` makes a pending or dead
+ * job due now (one more attempt; the worker's rules then apply as to any attempt).
  */
-import { badRequest, recordUri, RecordsError, type OutboxJob, type OutboxStatus, type RecordEngine } from "@records-service/core";
+import {
+  badRequest,
+  conflict,
+  formatTimestamp,
+  notFound,
+  recordUri,
+  RecordsError,
+  type OutboxJob,
+  type OutboxStatus,
+  type RecordEngine,
+} from "@records-service/core";
 import { Hono } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
@@ -28,19 +39,33 @@ const _STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
 export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/outbox", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
-    if (!isAdmin(c.get("user"))) {
-      throw new RecordsError(
-        "forbidden",
-        "forbidden",
-        'the outbox is served to administrator keys only: a user whose flocks are ["*"]; listing every flock by name is not enough',
-      );
-    }
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+  routes.get("/:flock/outbox", ...guard, async (c) => {
+    _requireAdmin(c.get("user"));
     const flock = c.req.param("flock");
     const status = _status(c.req.query("status"));
     const limit = _limit(c.req.query("limit"));
     const jobs = await storage.listJobs({ flock, limit, ...(status ? { status } : {}) });
     return c.json({ jobs: jobs.map(jobView) });
+  });
+  routes.post("/:flock/outbox/:id/retry", ...guard, async (c) => {
+    _requireAdmin(c.get("user"));
+    const flock = c.req.param("flock");
+    const id = c.req.param("id");
+    // Jobs are read newest first by status; the console offers retry on the jobs it lists.
+    const found = await _findJob(engine, flock, id);
+    if (!found) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending or dead outbox job ${JSON.stringify(id.slice(0, 40))} among the newest ${OUTBOX_LIST_MAX}`);
+    if (found.status === "done") throw conflict("job done", `job ${id} was delivered; there is nothing to retry`);
+    const now = formatTimestamp(clock.now());
+    await storage.finishJob(id, {
+      status: "pending",
+      attempts: found.attempts,
+      nextAttemptAt: now,
+      firstAttemptAt: found.firstAttemptAt,
+      lastError: found.lastError,
+      lastStatus: found.lastStatus,
+    });
+    return c.json({ job: jobView({ ...found, status: "pending", nextAttemptAt: now }) });
   });
   return routes;
 }
@@ -64,6 +89,25 @@ export function jobView(j: OutboxJob): Record<string, unknown> {
 }
 
 // --- internal ---
+
+function _requireAdmin(user: Parameters<typeof isAdmin>[0]): void {
+  if (!isAdmin(user)) {
+    throw new RecordsError(
+      "forbidden",
+      "forbidden",
+      'the outbox is served to administrator keys only: a user whose flocks are ["*"]; listing every flock by name is not enough',
+    );
+  }
+}
+
+async function _findJob(engine: RecordEngine, flock: string, id: string): Promise<OutboxJob | undefined> {
+  for (const status of ["dead", "pending", "done"] as const) {
+    const jobs = await engine.context.storage.listJobs({ flock, status, limit: OUTBOX_LIST_MAX });
+    const job = jobs.find((j) => j.id === id);
+    if (job) return job;
+  }
+  return undefined;
+}
 
 function _status(raw: string | undefined): OutboxStatus | undefined {
   if (raw === undefined || raw === "") return undefined;
