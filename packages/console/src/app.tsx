@@ -4,8 +4,9 @@
  * the view the URL names. The flock's change feed is followed here, once, and handed to
  * the views, which refresh what they show when a change concerns them.
  */
-import { useEffect, useState } from "preact/hooks";
-import { followChanges, type Change } from "./feed.js";
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { followChanges } from "./feed.js";
+import { createHub, type Live } from "./live.js";
 import { hrefOf, useRoute } from "./route.js";
 import { session } from "./session.js";
 import { FlockHome, FlockPicker } from "./views/flocks.js";
@@ -16,25 +17,21 @@ import { SignIn } from "./views/sign-in.js";
 import { Tasks } from "./views/tasks.js";
 import { Triggers } from "./views/triggers.js";
 
-/** The last change seen (views watch it) and the feed's state. */
-export interface Live {
-  last: Change | undefined;
-  status: "live" | "reconnecting" | "off";
-}
-
 export function App() {
   const [key, setKey] = useState(session.key());
   useEffect(() => session.watch(() => setKey(session.key())), []);
   const route = useRoute();
-  const [live, setLive] = useState<Live>({ last: undefined, status: "off" });
+  const hub = useMemo(createHub, []);
+  const [status, setStatus] = useState<Live["status"]>("off");
+  const live = useMemo<Live>(() => ({ status, subscribe: hub.subscribe }), [status, hub]);
   useEffect(() => {
     if (!key || !route.flock) return;
-    setLive({ last: undefined, status: "reconnecting" });
-    return followChanges(
-      route.flock,
-      (c) => setLive((l) => ({ ...l, last: c })),
-      (status) => setLive((l) => ({ ...l, status })),
-    );
+    setStatus("reconnecting");
+    const stop = followChanges(route.flock, hub.publish, setStatus);
+    return () => {
+      stop();
+      setStatus("off");
+    };
   }, [key, route.flock]);
 
   if (!key) return <SignIn />;

@@ -2,9 +2,8 @@
  * @module views/flocks
  * The flocks the key may open, and a flock's resource types with their counts (live).
  */
-import { useEffect } from "preact/hooks";
 import { api } from "../api.js";
-import type { Live } from "../app.js";
+import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { useLoad } from "./use-load.js";
 
@@ -32,9 +31,7 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
     () => api<{ resource_type: { name: string; count: number; last_modified: string }[] }>(`/${encodeURIComponent(flock)}/`),
     [flock],
   );
-  useEffect(() => {
-    if (live.last) reload();
-  }, [live.last]);
+  useChanges(live, reload);
   return (
     <section>
       <h1>Resource types in {flock}</h1>

@@ -3,9 +3,9 @@
  * Pending and dead jobs of the flock's outbox (webhooks, emails): attempts, last error,
  * next attempt, and "Retry now". The outbox is served to administrator keys only.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
-import type { Live } from "../app.js";
+import { useChanges, type Live } from "../live.js";
 import { useLoad } from "./use-load.js";
 
 interface Job {
@@ -23,9 +23,9 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
   const [status, setStatus] = useState("pending");
   const { value, error, reload } = useLoad(() => api<{ jobs: Job[] }>(`/${encodeURIComponent(flock)}/outbox/?status=${status}`), [flock, status]);
   const [message, setMessage] = useState("");
-  useEffect(() => {
-    if (live.last?.resource_type === "data_event") reload();
-  }, [live.last]);
+  useChanges(live, (c) => {
+    if (c.resource_type === "data_event") reload();
+  });
   const retry = async (job: Job) => {
     try {
       await api(`/${encodeURIComponent(flock)}/outbox/${job.id}/retry/`, { method: "POST" });

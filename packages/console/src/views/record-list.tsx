@@ -4,9 +4,9 @@
  * view can be shared), include deleted, paging, and the page refreshed live when a record
  * of the type changes anywhere.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api.js";
-import type { Live } from "../app.js";
+import { useChanges, type Live } from "../live.js";
 import { filtersOf, isDateLike, MODIFIERS, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
 import { useLoad } from "./use-load.js";
@@ -33,12 +33,11 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
     [flock, type, query],
   );
   const [changed, setChanged] = useState<Set<string>>(new Set());
-  useEffect(() => {
-    const c = live.last;
-    if (!c || c.resource_type !== type) return;
+  useChanges(live, (c) => {
+    if (c.resource_type !== type) return;
     setChanged((s) => new Set(s).add(c.uri.split("/")[3]!));
     reload();
-  }, [live.last]);
+  });
 
   const go = (p: URLSearchParams) => navigate(hrefOf([flock, type], p));
   const setControl = (name: string, v: string | null) => {
@@ -86,12 +85,14 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
             <tr>
               <th scope="col">Record</th>
               {columns.map((c) => (
-                <th scope="col" key={c}>
+                <th scope="col" key={c} class="opt">
                   {c}
                 </th>
               ))}
               <th scope="col">State</th>
-              <th scope="col">Last updated</th>
+              <th scope="col" class="opt">
+                Last updated
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -101,10 +102,12 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
                   <a href={hrefOf([flock, type, r.id])}>{r.display_value || r.id}</a>
                 </td>
                 {columns.map((c) => (
-                  <td key={c}>{_cell(r.data[c])}</td>
+                  <td key={c} class="opt">
+                    {_cell(r.data[c])}
+                  </td>
                 ))}
                 <td>{r.state}</td>
-                <td>{r.last_updated}</td>
+                <td class="opt">{r.last_updated}</td>
               </tr>
             ))}
           </tbody>

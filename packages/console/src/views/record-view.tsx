@@ -6,9 +6,9 @@
  * obfuscate behind a confirmation that says what each does. Reloads live when the record
  * changes elsewhere.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, ApiError, fieldErrors } from "../api.js";
-import type { Live } from "../app.js";
+import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { session } from "../session.js";
 import { useLoad } from "./use-load.js";
@@ -44,15 +44,13 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
     [uri],
   );
   const [notice, setNotice] = useState("");
-  useEffect(() => {
-    const c = live.last;
-    if (!c) return;
+  useChanges(live, (c) => {
     if (c.uri === uri) {
       record.reload();
       setNotice(`Updated at ${c.changed_at} (version ${c.version}).`);
     }
     if (c.resource_type === "data_event") events.reload();
-  }, [live.last]);
+  });
   const r = record.value;
   return (
     <section>

@@ -3,9 +3,8 @@
  * Long tasks (bulk actions, recalculations): `core_event` records whose counts move as they
  * run; the feed brings each step, so the bars move without polling.
  */
-import { useEffect } from "preact/hooks";
 import { api } from "../api.js";
-import type { Live } from "../app.js";
+import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { useLoad } from "./use-load.js";
 
@@ -21,9 +20,9 @@ export function Tasks({ flock, live }: { flock: string; live: Live }) {
     () => api<{ results: Task[]; pages: number }>(`/${encodeURIComponent(flock)}/core_event/?page_size=50`),
     [flock],
   );
-  useEffect(() => {
-    if (live.last?.resource_type === "core_event") reload();
-  }, [live.last]);
+  useChanges(live, (c) => {
+    if (c.resource_type === "core_event") reload();
+  });
   const tasks = [...(value?.results ?? [])].reverse();
   return (
     <section>
