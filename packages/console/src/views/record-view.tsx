@@ -73,8 +73,8 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
             <dd>{r.meta.last_updated}</dd>
           </dl>
           {type === "member" && <CardLink flock={flock} id={id} />}
-          <Editor key={`${r.meta.last_updated}`} base={base} record={r} onSaved={record.reload} />
           <Actions base={base} state={r.meta.state} onDone={record.reload} />
+          <Editor key={`${r.meta.last_updated}`} base={base} record={r} onSaved={record.reload} />
         </>
       )}
       <h2>Data events about it</h2>
