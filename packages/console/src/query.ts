@@ -11,21 +11,8 @@ export const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state
 /** The modifiers offered (v1), `eq` written as the bare field. */
 export const MODIFIERS = ["eq", "ne", "startswithi", "startswith", "contains", "gt", "gte", "lt", "lte", "or", "and", "none"] as const;
 
-/** The service's smart dates, offered as values for date fields. */
-export const SMART_DATES = [
-  "today",
-  "tomorrow",
-  "yesterday",
-  "last week",
-  "last month",
-  "last year",
-  "year_ago",
-  "next week",
-  "next month",
-  "next year",
-  "start_of_month",
-  "start_of_year",
-] as const;
+/** The service's smart dates (core's list), offered as values for date fields. */
+export { SMART_DATES } from "@records-service/core";
 
 /** One row of the filter builder. */
 export interface FilterRow {

@@ -5,24 +5,17 @@
  * for and not be blank. Without /usr/bin/chromium these tests are skipped locally and FAIL
  * in CI (CI=true), where `.ci/run` installs it.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { cardUrl } from "../../src/derived/card-signature.js";
 import { startServer, type RunningServer } from "../../src/runtime.js";
+import { BROWSER_TESTS, idOf, launchChromium, sendJson } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SECRET = "browser-test-secret-0123456789";
 const PASSWORD = "browser test password";
-const IN_CI = !!process.env.CI && process.env.CI !== "false";
-const PRESENT = existsSync(CHROMIUM);
 
-if (!PRESENT && !IN_CI) {
-  console.warn(`browser checks skipped: ${CHROMIUM} is missing (apt-get install -y chromium); they run, and must pass, in CI`);
-}
-
-describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
+describe.skipIf(!BROWSER_TESTS)("in headless Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
   let key: string;
@@ -30,7 +23,6 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
   let member: string;
 
   beforeAll(async () => {
-    if (!PRESENT) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package (see .ci/run)`);
     server = await startServer({
       db: ":memory:",
       host: "127.0.0.1",
@@ -50,10 +42,7 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
         key,
       ),
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -135,17 +124,9 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
     }
   });
 
-  async function _post(path: string, json: unknown, bearer?: string): Promise<unknown> {
-    const res = await fetch(`${server.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", application: "Tests/browser/1", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-      body: JSON.stringify(json),
-    });
-    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+  function _post(path: string, json: unknown, bearer?: string): Promise<unknown> {
+    return sendJson(server.url, "POST", path, json, bearer);
   }
 });
 
-function _id(envelope: unknown): string {
-  return ((envelope as { uri: string }).uri).split("/")[3]!;
-}
+const _id = idOf;

@@ -7,26 +7,22 @@
  * at 1280 and 390 pixels wide without horizontal scroll (saved under docs/img/). Skipped
  * locally without /usr/bin/chromium; fails in CI (CI=true) without it.
  */
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { startServer, type RunningServer } from "../../src/runtime.js";
+import { BROWSER_TESTS, launchChromium, sendJson } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "console test password";
-const IN_CI = !!process.env.CI && process.env.CI !== "false";
-const PRESENT = existsSync(CHROMIUM);
 const IMG = fileURLToPath(new URL("../../../../docs/img/", import.meta.url));
 
-describe.skipIf(!PRESENT && !IN_CI)("the console in headless Chromium", () => {
+describe.skipIf(!BROWSER_TESTS)("the console in headless Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
   let key: string;
 
   beforeAll(async () => {
-    if (!PRESENT) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package (see .ci/run)`);
     server = await startServer({
       db: ":memory:",
       host: "127.0.0.1",
@@ -46,10 +42,7 @@ describe.skipIf(!PRESENT && !IN_CI)("the console in headless Chromium", () => {
     for (const [first_name, last_name] of people) {
       await _send("POST", "/api/v1/demo/person/", { first_name, last_name, email: [`${first_name.toLowerCase()}@example.org`] }, key);
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -159,13 +152,7 @@ describe.skipIf(!PRESENT && !IN_CI)("the console in headless Chromium", () => {
     expect(scroll).toBeLessThanOrEqual(client);
   }
 
-  async function _send(method: string, path: string, json: unknown, bearer?: string): Promise<unknown> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { "content-type": "application/json", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-      body: JSON.stringify(json),
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+  function _send(method: string, path: string, json: unknown, bearer?: string): Promise<unknown> {
+    return sendJson(server.url, method, path, json, bearer);
   }
 });
