@@ -150,8 +150,8 @@ export type {
 } from "./storage/types.js";
 
 // --- change feed ---
-export { changeOf, changedFields, byFlock } from "./changes/change-of.js";
-export type { PendingChange } from "./changes/change-of.js";
+export { changeOf, changedFields, byFlock, changeFromRow } from "./changes/change-of.js";
+export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 

@@ -7,7 +7,7 @@
  * id below it. A rolled-back writer gives its ids back with its head update, so there are
  * no gaps. `readChanges` reads the head and the page in one statement (one snapshot).
  */
-import { byFlock, type ChangePage, type ChangeRow, type PendingChange, type RecordState } from "@records-service/core";
+import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction, type Conn } from "./exec.js";
@@ -55,20 +55,8 @@ export async function readChanges(c: Conn, flock: string, after: number, limit: 
   );
   const first = rows[0];
   if (!first) return { changes: [], head: 0, purgedThrough: 0 };
-  const changes: ChangeRow[] = [];
-  for (const r of rows) {
-    if (r.id === null) continue;
-    changes.push({
-      id: Number(r.id),
-      flock,
-      type: r.type,
-      recordId: r.record_id,
-      state: r.state as RecordState,
-      version: r.version,
-      changedAt: r.changed_at,
-      fields: JSON.parse(r.fields) as string[],
-    });
-  }
+  // The LEFT JOIN gives one row with a null id when the flock has no change after `after`.
+  const changes = rows.flatMap((r) => (r.id === null ? [] : [changeFromRow(flock, { ...r, id: r.id })]));
   return { changes, head: Number(first.last_id), purgedThrough: Number(first.purged_through) };
 }
 
@@ -97,14 +85,8 @@ export async function purgeChanges(pool: pg.Pool, before: string): Promise<numbe
 
 // --- internal ---
 
-interface _Row {
+interface _Row extends Omit<ChangeTableRow, "id"> {
   last_id: string;
   purged_through: string;
   id: string | null;
-  type: string;
-  record_id: string;
-  state: string;
-  version: number;
-  changed_at: string;
-  fields: string;
 }

@@ -5,7 +5,7 @@
  * `read` answers a page with the head and purge mark in one snapshot, `purge` cuts the
  * oldest rows per flock.
  */
-import { byFlock, type ChangePage, type ChangeRow, type PendingChange, type RecordState } from "@records-service/core";
+import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import type Database from "better-sqlite3";
 
 /** The change log on one connection. */
@@ -28,10 +28,10 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const head = client.prepare<[string], { last_id: number; purged_through: number }>(
     "SELECT last_id, purged_through FROM change_heads WHERE flock = ?",
   );
-  const page = client.prepare<[string, number, number], _Row>(
+  const page = client.prepare<[string, number, number], ChangeTableRow>(
     "SELECT * FROM changes WHERE flock = ? AND id > ? ORDER BY id LIMIT ?",
   );
-  const pageOfTypes = client.prepare<[string, number, string, number], _Row>(
+  const pageOfTypes = client.prepare<[string, number, string, number], ChangeTableRow>(
     "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
   );
   const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads");
@@ -45,7 +45,7 @@ export function createChangeLog(client: Database.Database): ChangeLog {
     const h = head.get(flock);
     if (!h) return { changes: [], head: 0, purgedThrough: 0 };
     const rows = types && types.length > 0 ? pageOfTypes.all(flock, after, JSON.stringify(types), limit) : page.all(flock, after, limit);
-    return { changes: rows.map(_toChange), head: h.last_id, purgedThrough: h.purged_through };
+    return { changes: rows.map((r) => changeFromRow(flock, r)), head: h.last_id, purgedThrough: h.purged_through };
   });
 
   const purge = client.transaction((before: string): number => {
@@ -71,31 +71,5 @@ export function createChangeLog(client: Database.Database): ChangeLog {
     },
     read: (flock, after, limit, types) => read.deferred(flock, after, limit, types),
     purge: (before) => purge.immediate(before),
-  };
-}
-
-// --- internal ---
-
-interface _Row {
-  flock: string;
-  id: number;
-  type: string;
-  record_id: string;
-  state: string;
-  version: number;
-  changed_at: string;
-  fields: string;
-}
-
-function _toChange(r: _Row): ChangeRow {
-  return {
-    id: r.id,
-    flock: r.flock,
-    type: r.type,
-    recordId: r.record_id,
-    state: r.state as RecordState,
-    version: r.version,
-    changedAt: r.changed_at,
-    fields: JSON.parse(r.fields) as string[],
   };
 }

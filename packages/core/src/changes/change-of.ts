@@ -3,6 +3,7 @@
  * What the change feed records about one record write: the pure step every adapter runs
  * inside `apply` (it has the stored data at hand), so all of them describe a change alike.
  */
+import type { RecordState } from "../query/types.js";
 import type { ChangeRow, StoredRecord } from "../storage/types.js";
 
 /** A change row before the adapter gives it its id. */
@@ -48,4 +49,30 @@ export function byFlock(changes: readonly PendingChange[]): [string, PendingChan
     else groups.set(c.flock, [c]);
   }
   return [...groups.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** A `changes` table row as both SQL adapters store it (bigint ids may come back as text). */
+export interface ChangeTableRow {
+  id: number | string;
+  type: string;
+  record_id: string;
+  state: string;
+  version: number;
+  changed_at: string;
+  /** JSON array of field names. */
+  fields: string;
+}
+
+/** The change a stored row of the flock's `changes` table holds. */
+export function changeFromRow(flock: string, r: ChangeTableRow): ChangeRow {
+  return {
+    id: Number(r.id),
+    flock,
+    type: r.type,
+    recordId: r.record_id,
+    state: r.state as RecordState,
+    version: r.version,
+    changedAt: r.changed_at,
+    fields: JSON.parse(r.fields) as string[],
+  };
 }
