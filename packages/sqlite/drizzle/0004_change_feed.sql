@@ -1,12 +1,13 @@
 -- The change feed (issue 13): per flock a head (last id, purge mark) and one row per record
 -- write, written by `apply` in the write's own transaction.
-CREATE TABLE `change_heads` (
+-- IF NOT EXISTS: a file whose migration record was lost (or a test replaying older versions) migrates again cleanly.
+CREATE TABLE IF NOT EXISTS `change_heads` (
 	`flock` text PRIMARY KEY NOT NULL,
 	`last_id` integer NOT NULL,
 	`purged_through` integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE `changes` (
+CREATE TABLE IF NOT EXISTS `changes` (
 	`flock` text NOT NULL,
 	`id` integer NOT NULL,
 	`type` text NOT NULL,
@@ -18,4 +19,4 @@ CREATE TABLE `changes` (
 	PRIMARY KEY(`flock`, `id`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-CREATE INDEX `changes_flock_changed_at_idx` ON `changes` (`flock`,`changed_at`);
+CREATE INDEX IF NOT EXISTS `changes_flock_changed_at_idx` ON `changes` (`flock`,`changed_at`);
