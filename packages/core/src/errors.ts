@@ -11,6 +11,7 @@ export type RecordsErrorCode =
   | "forbidden" // 403: valid credentials without access
   | "not_found" // 404: unknown flock, resource type or record
   | "conflict" // 409: a state change that does not apply, or a concurrent write
+  | "gone" // 410: asked for something no longer kept (a change feed position past the retention)
   | "payload_too_large" // 413
   | "rate_limited" // 429
   | "unavailable"; // 503: the database cannot be reached (a PostgreSQL outage); retry later
@@ -21,6 +22,7 @@ const STATUS: Record<RecordsErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   rate_limited: 429,
   unavailable: 503,

@@ -150,7 +150,15 @@ export type {
   Storage,
   ScanQuery,
   ScanPage,
+  ChangeRow,
+  ChangePage,
 } from "./storage/types.js";
+
+// --- change feed ---
+export { changeOf, changedFields, byFlock, changeFromRow } from "./changes/change-of.js";
+export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
+export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
+export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 
 // --- events ---
 export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";

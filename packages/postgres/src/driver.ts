@@ -11,12 +11,13 @@ import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
+import { purgeChanges, readChanges } from "./changes.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
 import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
-import { claimDueJobs, finishJobRow, listJobs, renewJobClaims } from "./outbox.js";
+import { claimDueJobs, finishJobRow, listJobs, renewJobClaims, retryJob } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
 import { createRecordReader } from "./read.js";
 import { createScanner } from "./scan.js";
@@ -115,7 +116,10 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
         return true;
       }),
     listJobs: (filter) => listJobs(pool, filter),
+    retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
     getFile: accounts.getFile,
+    readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
+    purgeChanges: (before) => purgeChanges(pool, before),
     async close() {
       if (closed) return;
       closed = true;
@@ -147,6 +151,7 @@ const _WRITES = new Set([
   "apply",
   "deleteRecords",
   "finishJob",
+  "purgeChanges",
 ]);
 
 /**

@@ -80,6 +80,21 @@ export async function finishJobRow(c: Conn, id: string, token: string, u: Outbox
   return rows.length > 0 ? "lost" : "missing";
 }
 
+/** See `Storage.retryJob`: one statement, so a claim taken meanwhile is seen under the row's lock. */
+export async function retryJob(c: Conn, flock: string, id: string, now: string): Promise<OutboxJob | "claimed" | undefined> {
+  const { rows } = await exec<OutboxRow>(
+    c,
+    sql`UPDATE outbox SET status = 'pending', next_attempt_at = ${now}, claim_token = NULL, claimed_until = NULL
+        WHERE id = ${id} AND flock = ${flock} AND status <> 'done' AND (claimed_until IS NULL OR claimed_until <= ${now})
+        RETURNING ${_COLUMNS}`,
+    "retry_job",
+  );
+  if (rows[0]) return _job(rows[0]);
+  const held = await exec<{ status: string }>(c, sql`SELECT status FROM outbox WHERE id = ${id} AND flock = ${flock}`, "retry_job_status");
+  const status = held.rows[0]?.status;
+  return status === undefined || status === "done" ? undefined : "claimed";
+}
+
 /** Jobs newest first, optionally of one flock and status. */
 export async function listJobs(c: Conn, filter: OutboxJobFilter): Promise<OutboxJob[]> {
   const where = [

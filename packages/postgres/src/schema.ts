@@ -249,6 +249,34 @@ export const outbox = pgTable(
   ],
 );
 
+/**
+ * Per flock, the change feed's last id and purge mark. `apply` moves `last_id` as its last
+ * statement; the row lock it takes is held until commit, so a flock's ids are handed out
+ * in commit order (see docs/decisions.md, issue 13).
+ */
+export const changeHeads = pgTable("change_heads", {
+  flock: ctext("flock").primaryKey(),
+  lastId: bigint("last_id", { mode: "number" }).notNull(),
+  purgedThrough: bigint("purged_through", { mode: "number" }).notNull().default(0),
+});
+
+/** The change feed: one row per record write, by flock and id (see core's `changeOf`). */
+export const changes = pgTable(
+  "changes",
+  {
+    flock: ctext("flock").notNull(),
+    id: bigint("id", { mode: "number" }).notNull(),
+    type: ctext("type").notNull(),
+    recordId: ctext("record_id").notNull(),
+    state: ctext("state").notNull(),
+    version: integer("version").notNull(),
+    changedAt: ctext("changed_at").notNull(),
+    /** JSON array of field names (JSON escapes U+0000, which text cannot hold). */
+    fields: text("fields").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.id] }), index("changes_flock_changed_at_idx").on(t.flock, t.changedAt)],
+);
+
 /** Everything above, for `drizzle(pool, { schema })`. */
 export const schema = {
   flocks,
@@ -264,4 +292,6 @@ export const schema = {
   collectionCounts,
   files,
   outbox,
+  changeHeads,
+  changes,
 };

@@ -126,6 +126,8 @@ const _TABLES = [
   "users",
   "settings",
   "flocks",
+  "changes",
+  "change_heads",
 ];
 
 /** DELETE rather than TRUNCATE: far faster on the few rows a test writes. */

@@ -8,13 +8,15 @@
  * large change set costs a few round trips, not one per record. Index rows are gathered
  * over the change set and inserted with one statement each at the end; the kept counts are
  * updated last, in a fixed order, so the hot count row is locked only for the commit and
- * two writers never wait on each other in a cycle.
+ * two writers never wait on each other in a cycle. Last of all the record writes are logged
+ * for the change feed (`appendChanges`: its per-flock head lock is held only for the commit).
  */
-import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, type ChangeSet, type PendingChange, type StoredFile, type StoredRecord } from "@records-service/core";
 import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import type { WriteIds } from "./catalog.js";
+import { appendChanges } from "./changes.js";
 import { exec } from "./exec.js";
 import { insertJob } from "./outbox.js";
 import { encodeText } from "./text-codec.js";
@@ -49,6 +51,7 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
   }
   for (const job of changes.outbox ?? []) await insertJob(c, job);
   await w.flush();
+  await appendChanges(c, w.logged);
 }
 
 /** Most records one INSERT statement writes (its parameters are eight arrays of this length). */
@@ -78,6 +81,8 @@ class _Writer {
   private readonly values = new Map<number, Map<number, _ValueRow[]>>();
   private readonly refs = new Map<number, string[]>();
   private readonly counts = new Map<string, [number, string, number]>();
+  /** The change feed's rows, in write order. */
+  readonly logged: PendingChange[] = [];
 
   constructor(
     private readonly c: pg.PoolClient,
@@ -118,6 +123,7 @@ class _Writer {
       for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cids[i]!, field, value);
       this.refs.set(rid, refTargets(r.data));
       this.count(cids[i]!, r.state, 1);
+      this.logged.push(changeOf(r, undefined));
     }
     return [];
   }
@@ -150,6 +156,7 @@ class _Writer {
     );
     // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
     const before = JSON.parse(old.data) as Record<string, unknown>;
+    this.logged.push(changeOf(r, before));
     const changed: number[] = [];
     let anyChanged = false;
     for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {

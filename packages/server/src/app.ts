@@ -28,6 +28,9 @@ import { createApplicationCounts, type ApplicationCounts } from "./protection/ap
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
 import { createBulkRoutes } from "./routes/bulk.js";
+import { createCardLinkRoutes } from "./routes/card-link.js";
+import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
+import { createConsoleRoutes } from "./routes/console.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createFileRoutes } from "./routes/files.js";
@@ -84,6 +87,10 @@ export interface AppOptions {
    * `POST /api/v1/_clock/advance/`. Without it the clock paths answer 404.
    */
   clockAdvancer?: ClockAdvancer;
+  /** The change feed's timings, buffer and shutdown signal (see routes/changes). */
+  changes?: ChangesRouteOptions;
+  /** The built console to serve at `/console/` (default: `@records-service/console`'s `dist/`). */
+  consoleDist?: string;
 }
 
 /**
@@ -134,6 +141,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
+  app.route("/", createConsoleRoutes(opts.consoleDist));
   app.route("/api/v1", createStatusRoutes(storage));
   app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
@@ -143,6 +151,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
   app.route("/api/v1", createOutboxRoutes(engine));
+  app.route("/api/v1", createChangesRoutes(engine, opts.changes));
+  app.route("/api/v1", createCardLinkRoutes(engine, secret));
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));

@@ -65,6 +65,7 @@ describe("parseConfig", () => {
       auth: { keyTtlHours: 720 },
       workers: { leaseMs: 60_000 },
       clock: "system",
+      changes: { retentionDays: 7 },
       warnings: [],
     });
   });
@@ -105,7 +106,7 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, auth, workers, mail, clock)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, scheduler, webhooks, throttle, database, auth, workers, changes, mail, clock)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
     { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, allowPrivateTargets, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
@@ -135,6 +136,9 @@ describe("parseConfig", () => {
     { name: "lease too long", input: { workers: { leaseMs: 3_600_001 } }, message: 'config: "workers.leaseMs" must be at most 3600000 (an hour)' },
     { name: "lease not a number", input: { workers: { leaseMs: "60s" } }, message: 'config: "workers.leaseMs" must be a number, got "60s"' },
     { name: "unknown workers key", input: { workers: { lease: 5 } }, message: 'config: unknown key "workers.lease" (accepted: leaseMs)' },
+    { name: "retention zero", input: { changes: { retentionDays: 0 } }, message: 'config: "changes.retentionDays" must be more than 0 (days; fractions allowed)' },
+    { name: "retention not a number", input: { changes: { retentionDays: "7" } }, message: 'config: "changes.retentionDays" must be a number, got "7"' },
+    { name: "retention unknown key", input: { changes: { keepDays: 7 } }, message: 'config: unknown key "changes.keepDays" (accepted: retentionDays)' },
     { name: "pool size zero", input: { database: { poolSize: 0 } }, message: 'config: "database.poolSize" must be at least 1' },
     { name: "pool size huge", input: { database: { poolSize: 5000 } }, message: 'config: "database.poolSize" must be at most 1000' },
     { name: "negative statement timeout", input: { database: { statementTimeoutMs: -5 } }, message: 'config: "database.statementTimeoutMs" must not be negative (0 = no timeout)' },

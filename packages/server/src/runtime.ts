@@ -98,8 +98,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const counts = createApplicationCounts({ storage, clock });
     const workerContext = { storage, engine, config, clock, secret, out };
     const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
+    // Ends every open change feed stream at shutdown, so closing need not wait for them.
+    const shutdown = new AbortController();
     const app = createApp({
       ...(driver ? { clockAdvancer: driver.advancer } : {}),
+      changes: { shutdown: shutdown.signal },
       engine,
       applicationCounts: counts,
       secret,
@@ -129,6 +132,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       storage,
       close: () => {
         closing ??= (async () => {
+          shutdown.abort();
           await listener.close();
           await workers.stop();
           await counts.close().catch(() => {});

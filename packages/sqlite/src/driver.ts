@@ -16,6 +16,7 @@ import { notFound, retryWhileBusy, type ChangeSet, type OutboxJobUpdate, type St
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
+import { createChangeLog } from "./changes.js";
 import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
 import { startCheckpointer } from "./checkpointer.js";
@@ -57,7 +58,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const cached = createAccountCache(db.$client, accounts, { watch });
   const reader = createRecordReader(db, catalog);
   const outbox = createOutboxStore(db.$client);
-  const apply = createApplier(db, catalog, outbox);
+  const changeLog = createChangeLog(db.$client);
+  const apply = createApplier(db, catalog, outbox, changeLog);
   // An attempt's outcome and its changes (the event's tag, a journal record) commit together;
   // `apply` nests as a savepoint.
   const finishJob = db.$client.transaction((id: string, token: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
@@ -114,7 +116,10 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
       }
     }),
     listJobs: _async(outbox.list),
+    retryJob: _async(outbox.retry),
     getFile: _async(accounts.getFile),
+    readChanges: _async(changeLog.read),
+    purgeChanges: _async(changeLog.purge),
     changeGeneration: watch.generation,
     syncChanges: _async(watch.sync),
     close: async () => {

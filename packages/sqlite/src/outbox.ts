@@ -22,6 +22,8 @@ export interface OutboxStore {
    */
   finish(id: string, token: string, update: OutboxJobUpdate): "ok" | "lost" | "missing";
   list(filter: OutboxJobFilter): OutboxJob[];
+  /** See `Storage.retryJob`. */
+  retry(flock: string, id: string, now: string): OutboxJob | "claimed" | undefined;
 }
 
 /** Default and largest page of `list`. */
@@ -62,6 +64,17 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
     let n = 0;
     for (const t of new Set(tokens)) n += renewOne.run(until, t).changes;
     return n;
+  });
+  const retryOne = client.prepare<[string, string, string, string]>(
+    `UPDATE outbox SET status = 'pending', next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
+     WHERE id = ? AND flock = ? AND status <> 'done' AND (claimed_until IS NULL OR claimed_until <= ?)`,
+  );
+  const oneJob = client.prepare<[string, string], OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ? AND flock = ?`);
+  const retryTx = client.transaction((flock: string, id: string, now: string): OutboxJob | "claimed" | undefined => {
+    const changed = retryOne.run(now, id, flock, now).changes > 0;
+    const row = oneJob.get(id, flock);
+    if (!row || row.status === "done") return undefined;
+    return changed ? jobFromRow(row) : "claimed";
   });
   const lists = new Map<string, Database.Statement<unknown[], OutboxRow>>();
   const listStatement = (flock: boolean, status: boolean) => {
@@ -106,6 +119,9 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       });
       if (res.changes > 0) return "ok";
       return holder.get(id) ? "lost" : "missing";
+    },
+    retry(flock, id, now) {
+      return retryTx.immediate(flock, id, now);
     },
     list(filter) {
       const params: Record<string, unknown> = { limit: Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT)) };

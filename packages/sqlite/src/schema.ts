@@ -218,6 +218,33 @@ export const outbox = sqliteTable(
   ],
 );
 
+/**
+ * Per flock, the change feed's last id and purge mark. `apply` moves `last_id` inside its
+ * transaction; SQLite runs one write transaction at a time, so ids follow commit order.
+ */
+export const changeHeads = sqliteTable("change_heads", {
+  flock: text("flock").primaryKey(),
+  lastId: integer("last_id").notNull(),
+  purgedThrough: integer("purged_through").notNull().default(0),
+});
+
+/** The change feed: one row per record write, by flock and id (see core's `changeOf`). */
+export const changes = sqliteTable(
+  "changes",
+  {
+    flock: text("flock").notNull(),
+    id: integer("id").notNull(),
+    type: text("type").notNull(),
+    recordId: text("record_id").notNull(),
+    state: text("state").notNull(),
+    version: integer("version").notNull(),
+    changedAt: text("changed_at").notNull(),
+    /** JSON array of field names. */
+    fields: text("fields").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.id] }), index("changes_flock_changed_at_idx").on(t.flock, t.changedAt)],
+);
+
 /** Everything above, for `drizzle(client, { schema })`. */
 export const schema = {
   flocks,
@@ -233,4 +260,6 @@ export const schema = {
   collectionCounts,
   files,
   outbox,
+  changeHeads,
+  changes,
 };

@@ -2,11 +2,13 @@
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
  * their optimistic version check, keeps `record_values`, `record_refs` and
- * `collection_counts` in step, stores (or removes) files and queues outbox jobs. Any conflict throws and rolls back all.
+ * `collection_counts` in step, stores (or removes) files, queues outbox jobs and logs each
+ * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, type ChangeSet, type PendingChange, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
+import { createChangeLog, type ChangeLog } from "./changes.js";
 import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
@@ -16,7 +18,12 @@ import { files, records } from "./schema.js";
 export type Applier = (changes: ChangeSet) => void;
 
 /** The writer for one connection. */
-export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = createOutboxStore(db.$client)): Applier {
+export function createApplier(
+  db: Db,
+  catalog: Catalog,
+  outbox: OutboxStore = createOutboxStore(db.$client),
+  changeLog: ChangeLog = createChangeLog(db.$client),
+): Applier {
   const client = db.$client;
   const p = (name: string) => sql.placeholder(name);
 
@@ -102,7 +109,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     version: r.version,
   });
 
-  const insert = (r: StoredRecord, counts: _Counts): void => {
+  const insert = (r: StoredRecord, counts: _Counts, logged: PendingChange[]): void => {
     // Ids are unique across the store, whatever the flock and type.
     if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
@@ -110,9 +117,10 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
     counts.add(cid, r.state, 1);
+    logged.push(changeOf(r, undefined));
   };
 
-  const update = (r: StoredRecord, expectedVersion: number, counts: _Counts): void => {
+  const update = (r: StoredRecord, expectedVersion: number, counts: _Counts, logged: PendingChange[]): void => {
     const cid = catalog.collectionId(r.flock, r.type);
     const old = cid === undefined ? undefined : selExisting.get({ cid, id: r.id });
     if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
@@ -125,6 +133,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     updRecord.run({ rid: old.rid, expected: expectedVersion, ...recordParams(r) });
     // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
     const before = JSON.parse(old.data) as Record<string, unknown>;
+    logged.push(changeOf(r, before));
     let changed = false;
     for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {
       if (JSON.stringify(before[field]) === JSON.stringify(r.data[field])) continue;
@@ -160,20 +169,23 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
 
   const run = client.transaction((changes: ChangeSet) => {
     const counts = new _Counts();
+    const logged: PendingChange[] = [];
     for (const w of changes.records ?? []) {
-      if (w.kind === "insert") insert(w.record, counts);
-      else update(w.record, w.expectedVersion, counts);
+      if (w.kind === "insert") insert(w.record, counts, logged);
+      else update(w.record, w.expectedVersion, counts, logged);
     }
     for (const f of changes.files ?? []) storeFile(f);
     for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
     for (const job of changes.outbox ?? []) outbox.insert(job);
     for (const [cid, state, n] of counts.entries()) addCount.run(cid, state, n);
+    changeLog.append(logged);
   });
 
   return (changes) => {
     try {
-      // Immediate: the write lock first. A deferred transaction reads first and then fails
-      // at once (SQLITE_BUSY, no waiting) when another process committed in between.
+      // IMMEDIATE: take the write lock first (waiting up to busy_timeout), so that another
+      // process's commit between this transaction's reads and its first write cannot fail it
+      // with "database is locked" (a deferred transaction cannot wait to upgrade its lock).
       run.immediate(changes);
     } catch (e) {
       // Ids created by the rolled-back transaction must not stay cached.

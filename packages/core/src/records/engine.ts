@@ -3,6 +3,7 @@
  * `createRecordEngine`: the record operations bound to one Storage, clock and id source.
  * Each operation reads through Storage, decides in pure code and commits one change set.
  */
+import { followChanges } from "../changes/feed.js";
 import { createIdSource } from "../ids.js";
 import { resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
@@ -47,6 +48,7 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
     attachFiles: (flock, type, id, files) => attachFiles(ctx, flock, type, id, files),
     toSingle: (record) => toSingle(ctx, record),
     emit: (flock, events) => emitEvents(ctx, flock, events),
+    changes: (flock, o) => followChanges(ctx.storage, flock, o),
     onJobsQueued: (listener) => {
       ctx.jobListeners.add(listener);
       return () => void ctx.jobListeners.delete(listener);

@@ -3,6 +3,7 @@
  * The record engine's public shape. `createRecordEngine()` (records/engine.ts) returns a
  * `RecordEngine`; the HTTP server and in-process users call only these methods.
  */
+import type { ChangeEvent, ChangesOptions } from "../changes/feed.js";
 import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import type { OutboxJob, Storage, StoredFile, StoredRecord } from "../storage/types.js";
@@ -107,6 +108,11 @@ export interface RecordEngine {
    * Returns the data_event records created.
    */
   emit(flock: string, events: readonly EventInput[]): Promise<StoredRecord[]>;
+  /**
+   * The flock's committed changes after `opts.since` (default: from now on), replayed and
+   * then followed until `opts.signal` aborts: the change feed as an async iterator.
+   */
+  changes(flock: string, opts?: ChangesOptions): AsyncGenerator<ChangeEvent>;
   /** Calls `listener` after every commit that queued jobs; returns the unsubscribe function. */
   onJobsQueued(listener: JobsQueuedListener): () => void;
 }

@@ -57,6 +57,23 @@ export function describeOutbox(h: Harness): void {
       );
     });
 
+    h.it("retryJob makes a pending or dead job due now, leaves a claimed one alone, and knows no done or foreign job", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const dead = { status: "dead" as const, attempts: 9, firstAttemptAt: stamp(1), lastError: "HTTP 500", lastStatus: 500 };
+      await s.apply({ outbox: [job(1, 0, dead), job(2, 80), job(3, 0, { status: "done" }), job(4, 80, { flock: F2 })] });
+      expect(await s.retryJob(F1, testId(1, "c"), stamp(50))).toEqual(job(1, 50, { ...dead, status: "pending", claimedUntil: null }));
+      expect(await s.claimDueJobs(stamp(50), 1, claim(1, 100))).toEqual([job(1, 50, { ...dead, status: "pending", claimedUntil: stamp(100) })]);
+      // Claimed until 100: a retry before then changes nothing; after it lapses, the job is due again.
+      expect(await s.retryJob(F1, testId(1, "c"), stamp(60))).toBe("claimed");
+      expect(await s.finishJob(testId(1, "c"), claim(1).token, { status: "done", attempts: 10, nextAttemptAt: stamp(50), firstAttemptAt: stamp(1), lastError: null, lastStatus: 200 })).toBe(true);
+      expect(await s.retryJob(F1, testId(1, "c"), stamp(70))).toBeUndefined();
+      expect(await s.retryJob(F1, testId(3, "c"), stamp(70))).toBeUndefined();
+      expect(await s.retryJob(F1, testId(4, "c"), stamp(70))).toBeUndefined();
+      expect(await s.retryJob(F1, testId(9, "c"), stamp(70))).toBeUndefined();
+      expect((await s.retryJob(F1, testId(2, "c"), stamp(70))) as OutboxJob).toMatchObject({ status: "pending", nextAttemptAt: stamp(70) });
+    });
+
     h.it("a claimed job is not claimed again until its claim lapses; then its old token is refused", async () => {
       const s = h.storage();
       await seedFlocks(s);

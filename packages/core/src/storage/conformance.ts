@@ -8,6 +8,7 @@
  * runStorageTests({ name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeChanges, describeSharedChanges } from "./conformance-changes.js";
 import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./conformance-limits.js";
 import { describeSharedClaims, describeSharedWork } from "./conformance-claims.js";
 import { describeListing } from "./conformance-list.js";
@@ -53,10 +54,12 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describeSharedWork(h);
     describePurge(h);
     describeScan(h);
+    describeChanges(h);
   });
   if (opts.openShared) {
     describeSharedDatabase(opts.name, opts.openShared);
     describeSharedClaims(opts.name, opts.openShared);
+    describeSharedChanges(opts.name, opts.openShared);
   }
 }
 

@@ -9,6 +9,7 @@ import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
+import { createMemoryChangeLog } from "./memory-changes.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "./lease.js";
 import type {
@@ -45,6 +46,7 @@ export function createMemoryStorage(): Storage {
   const jobs = new Map<string, OutboxJob>();
   /** The claim token each claimed job is held under (job id → token). */
   const claims = new Map<string, string>();
+  const changeLog = createMemoryChangeLog();
 
   /**
    * Scan cursors: a number per record, increasing in insertion (map) order. Given lazily,
@@ -217,7 +219,9 @@ export function createMemoryStorage(): Storage {
     async apply(changes: ChangeSet) {
       generation += 1;
       _check(changes, records, files, jobs);
+      const pending = changeLog.pending(changes, (id) => records.get(id));
       _write(changes, records, files, jobs);
+      changeLog.append(pending);
     },
     async deleteRecords(flock, type, ids) {
       generation += 1;
@@ -269,7 +273,9 @@ export function createMemoryStorage(): Storage {
       if (claims.get(id) !== token) return false;
       generation += 1;
       _check(changes, records, files, jobs);
+      const pending = changeLog.pending(changes, (rid) => records.get(rid));
       _write(changes, records, files, jobs);
+      changeLog.append(pending);
       const { keepClaim, ...fields } = update;
       if (!keepClaim) claims.delete(id);
       jobs.set(id, {
@@ -281,6 +287,16 @@ export function createMemoryStorage(): Storage {
       });
       return true;
     },
+    async retryJob(flock, id, now) {
+      const job = jobs.get(id);
+      if (!job || job.flock !== flock || job.status === "done") return undefined;
+      if (claims.has(id) && job.claimedUntil && job.claimedUntil > now) return "claimed";
+      claims.delete(id);
+      generation += 1;
+      const retried: OutboxJob = { ...job, status: "pending", nextAttemptAt: now, claimedUntil: null };
+      jobs.set(id, retried);
+      return { ...retried };
+    },
     async listJobs(filter) {
       const out: OutboxJob[] = [];
       const limit = filter.limit ?? 100;
@@ -291,6 +307,14 @@ export function createMemoryStorage(): Storage {
         out.push(_copy(j));
       }
       return out;
+    },
+
+    async readChanges(flock, after, limit, types) {
+      return changeLog.read(flock, after, limit, types);
+    },
+    async purgeChanges(before) {
+      generation += 1;
+      return changeLog.purge(before);
     },
 
     async getFile(flock, id) {

@@ -221,6 +221,37 @@ export interface DisplayValueRow {
   displayValue: string;
 }
 
+/**
+ * One committed record change, as the change feed serves it. Adapters write one per record
+ * write of a change set, in the same transaction (see `changeOf`).
+ */
+export interface ChangeRow {
+  /**
+   * Per flock: 1, 2, 3, ... in commit order, with no gap and no repeat, whatever the number
+   * of processes (adapters assign ids under a per-flock lock held until commit).
+   */
+  id: number;
+  flock: string;
+  type: string;
+  recordId: string;
+  state: RecordState;
+  version: number;
+  /** The record's `lastUpdated` as written (engine clock). */
+  changedAt: string;
+  /** Data fields that changed (every field of a new record; none for a state change alone). */
+  fields: string[];
+}
+
+/** What `readChanges` answers. */
+export interface ChangePage {
+  /** Up to `limit` changes after the given id, in id order. */
+  changes: ChangeRow[];
+  /** The last id assigned in the flock (0: none yet). */
+  head: number;
+  /** Changes with ids at or below this were purged (0: none). */
+  purgedThrough: number;
+}
+
 /** A record reference: the flock is implied by the caller. */
 export interface RecordKey {
   type: string;
@@ -371,6 +402,28 @@ export interface Storage {
   finishJob(id: string, token: string, update: OutboxJobUpdate, changes?: ChangeSet): Promise<boolean>;
   /** Jobs for operators, newest first. */
   listJobs(filter: OutboxJobFilter): Promise<OutboxJob[]>;
+  /**
+   * An operator's "retry now": job `id` of `flock`, pending or dead, becomes pending and due
+   * at `now` (its attempts and last error kept). Resolves the job as it now is; "claimed"
+   * when a live claim holds it (an attempt is running: nothing changes); undefined when
+   * the flock has no such job or it was delivered (done).
+   */
+  retryJob(flock: string, id: string, now: string): Promise<OutboxJob | "claimed" | undefined>;
+
+  // --- change feed ---
+  /**
+   * The flock's changes with id above `after`, up to `limit`, in id order; with `types`,
+   * only changes of those resource types (ids then skip the others). Also the flock's head
+   * and purge mark, read in the same snapshot, so a caller can tell "nothing yet" from
+   * "purged".
+   */
+  readChanges(flock: string, after: number, limit: number, types?: readonly string[]): Promise<ChangePage>;
+  /**
+   * Removes, per flock, the oldest changes up to the last one whose `changedAt` is before
+   * `before` (so the kept ids stay contiguous) and moves the flock's purge mark to it.
+   * Returns how many were removed.
+   */
+  purgeChanges(before: string): Promise<number>;
 
   // --- files ---
   getFile(flock: string, id: string): Promise<StoredFile | undefined>;

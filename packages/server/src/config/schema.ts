@@ -39,10 +39,15 @@ export const CONFIG_DEFAULTS = {
    * task) lasts without renewal: a killed process's work is taken over after it.
    */
   workers: { leaseMs: 60_000 },
+  /** The change feed keeps a week of changes; older positions answer 410. */
+  changes: { retentionDays: 7 },
 } as const;
 
 /** Shortest and longest `workers.leaseMs`: renewals run every third of it. */
 export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
+
+/** Longest `changes.retentionDays`: ten years. */
+export const MAX_RETENTION_DAYS = 3650;
 
 /** Longest `auth.keyTtlHours`: ten years. */
 export const MAX_KEY_TTL_HOURS = 87_600;
@@ -142,6 +147,19 @@ const workersSchema = v.strictObject({
   ),
 });
 
+/** `changes`: how long the change feed keeps its rows. */
+const changesSchema = v.strictObject({
+  retentionDays: v.optional(
+    v.pipe(
+      v.number(),
+      v.finite("must be a finite number"),
+      v.minValue(0.001, "must be more than 0 (days; fractions allowed)"),
+      v.maxValue(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} (ten years)`),
+    ),
+    CONFIG_DEFAULTS.changes.retentionDays,
+  ),
+});
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -163,6 +181,7 @@ export const configSchema = v.strictObject({
   database: v.optional(databaseSchema, {}),
   auth: v.optional(authSchema, {}),
   workers: v.optional(workersSchema, {}),
+  changes: v.optional(changesSchema, {}),
   mail: v.optional(mailSchema),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
   clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
@@ -185,6 +204,7 @@ export type ThrottleConfig = Config["throttle"];
 export type DatabaseConfig = Config["database"];
 export type AuthConfig = Config["auth"];
 export type WorkersConfig = Config["workers"];
+export type ChangesConfig = Config["changes"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

@@ -50,6 +50,22 @@ const ListElement = v.object({
 const _forward = (unit: string) =>
   v.pipe(v.number(`${unit} must be a number`), v.finite(`${unit} must be finite`), v.gtValue(0, `${unit} must be more than 0: the clock never moves back`));
 
+/** One outbox job as the outbox routes and `records-service jobs` show it. */
+const _OUTBOX_JOB = v.object({
+  id: str,
+  delivery_id: str,
+  trigger: str,
+  action: str,
+  data_event: str,
+  status: v.picklist(["pending", "done", "dead"]),
+  attempts: v.number(),
+  next_attempt_at: v.nullable(timestamp),
+  first_attempt_at: v.nullable(timestamp),
+  last_error: nullableStr,
+  last_status: v.nullable(v.number()),
+  created: timestamp,
+});
+
 /** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
 export const ClockAdvanceBranches = {
   days: v.strictObject({ days: _forward("days") }),
@@ -115,24 +131,8 @@ export const COMPONENT_SCHEMAS = {
     v.string(),
     v.array(v.object({ trigger: str, action: str, template: str, url: nullableStr, active: v.boolean(), comment: str })),
   ),
-  OutboxJobs: v.object({
-    jobs: v.array(
-      v.object({
-        id: str,
-        delivery_id: str,
-        trigger: str,
-        action: str,
-        data_event: str,
-        status: v.picklist(["pending", "done", "dead"]),
-        attempts: v.number(),
-        next_attempt_at: v.nullable(timestamp),
-        first_attempt_at: v.nullable(timestamp),
-        last_error: nullableStr,
-        last_status: v.nullable(v.number()),
-        created: timestamp,
-      }),
-    ),
-  }),
+  OutboxJobs: v.object({ jobs: v.array(_OUTBOX_JOB) }),
+  OutboxJobRetried: v.pipe(v.object({ job: _OUTBOX_JOB }), v.description("The job, pending and due now.")),
   ApplicationStats: v.object({
     since: timestamp,
     total: v.number(),

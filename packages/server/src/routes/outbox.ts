@@ -3,9 +3,20 @@
  * `GET /:flock/outbox/`: the flock's queued and finished actions (webhook deliveries,
  * emails) with their attempts, newest first, for operators. Administrator keys only
  * (users whose flocks are `["*"]`): receivers' errors can reveal integration details that a
- * flock's staff key need not see.
+ * flock's staff key need not see. `POST /:flock/outbox/:id/retry/` makes a pending or dead
+ * job due now (one more attempt; the worker's rules then apply as to any attempt).
  */
-import { badRequest, recordUri, RecordsError, type OutboxJob, type OutboxStatus, type RecordEngine } from "@records-service/core";
+import {
+  badRequest,
+  conflict,
+  formatTimestamp,
+  notFound,
+  recordUri,
+  RecordsError,
+  type OutboxJob,
+  type OutboxStatus,
+  type RecordEngine,
+} from "@records-service/core";
 import { Hono } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
@@ -29,6 +40,7 @@ const _STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
 export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   routes.get(
     "/:flock/outbox",
     documented({
@@ -42,19 +54,33 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
       ok: { status: 200, description: "the jobs, newest first", schema: "OutboxJobs" },
       errors: [400, 403, 404],
     }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
-    if (!isAdmin(c.get("user"))) {
-      throw new RecordsError(
-        "forbidden",
-        "forbidden",
-        'the outbox is served to administrator keys only: a user whose flocks are ["*"]; listing every flock by name is not enough',
-      );
-    }
+    ...guard,
+    async (c) => {
+    _requireAdmin(c.get("user"));
     const flock = c.req.param("flock");
     const status = _status(c.req.query("status"));
     const limit = _limit(c.req.query("limit"));
     const jobs = await storage.listJobs({ flock, limit, ...(status ? { status } : {}) });
     return c.json({ jobs: jobs.map(jobView) });
+  });
+  routes.post(
+    "/:flock/outbox/:id/retry",
+    documented({
+      tag: "events",
+      summary: "Retry a pending or dead delivery now (the console's \"Retry now\")",
+      auth: "admin",
+      ok: { status: 200, description: "the job, pending and due now", schema: "OutboxJobRetried" },
+      errors: [403, 404, 409],
+    }),
+    ...guard,
+    async (c) => {
+    _requireAdmin(c.get("user"));
+    const flock = c.req.param("flock");
+    const id = c.req.param("id");
+    const job = await storage.retryJob(flock, id, formatTimestamp(clock.now()));
+    if (job === undefined) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending or dead outbox job ${JSON.stringify(id.slice(0, 40))}`);
+    if (job === "claimed") throw conflict("job in progress", `job ${id} is being attempted by a server process right now; its outcome decides what comes next`);
+    return c.json({ job: jobView(job) });
   });
   return routes;
 }
@@ -78,6 +104,16 @@ export function jobView(j: OutboxJob): Record<string, unknown> {
 }
 
 // --- internal ---
+
+function _requireAdmin(user: Parameters<typeof isAdmin>[0]): void {
+  if (!isAdmin(user)) {
+    throw new RecordsError(
+      "forbidden",
+      "forbidden",
+      'the outbox is served to administrator keys only: a user whose flocks are ["*"]; listing every flock by name is not enough',
+    );
+  }
+}
 
 function _status(raw: string | undefined): OutboxStatus | undefined {
   if (raw === undefined || raw === "") return undefined;

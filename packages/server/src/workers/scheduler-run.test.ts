@@ -220,6 +220,19 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     // The daily summaries emitted on the way expire two years after their day, like any event.
     expect((await allEvents(s)).every((e) => String(e.data.expires_at) > "2028-02-01")).toBe(true);
   });
+
+  it("purges change feed rows older than changes.retentionDays, keeping the newer ones", async () => {
+    const { storage: s, engine, clock } = await setup(create);
+    await engine.create("demo", "journal", { n: 1 });
+    clock.advance(3 * DAY);
+    await engine.create("demo", "journal", { n: 2 });
+    const report = await runSchedulerOnce({ storage: s, engine, triggers: [], changesRetentionDays: 2 }, clock.now());
+    expect(report.changesPurged).toBe(1);
+    const page = await s.readChanges("demo", 0, 10);
+    expect(page.purgedThrough).toBe(1);
+    expect(page.changes.map((c) => c.id)).toEqual([2]);
+    expect((await runSchedulerOnce({ storage: s, engine, triggers: [] }, clock.now())).changesPurged).toBe(0);
+  });
 });
 
 describe("scheduledTriggers", () => {

@@ -4,7 +4,7 @@
  * with active date-relative (or daily) triggers, the events that fell due since that
  * flock's last run are emitted through `engine.emit` (which queues their actions in the
  * same transaction and wakes the outbox worker), then the run time is stored; finally
- * expired data events are purged.
+ * expired data events are purged, and change feed rows older than `changes.retentionDays`.
  *
  * Exactly once: the windows of consecutive runs share their bounds and never overlap, and
  * each event carries core's `dedupeKey(trigger, record, reference date)` as `dedupe_key`,
@@ -33,6 +33,7 @@ import {
   type Storage,
   type TriggerConfig,
 } from "@records-service/core";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
 import { findDueCandidates, findPaidUris, findWrittenSince } from "./due-candidates.js";
 
 /** The setting holding a flock's last run time: `scheduler.last_run:<flock>`. */
@@ -48,12 +49,16 @@ export interface SchedulerRunContext {
   engine: RecordEngine;
   /** Every configured trigger; inactive ones and action-time ones are ignored. */
   triggers: readonly TriggerConfig[];
+  /** The change feed keeps changes this many days (default `CONFIG_DEFAULTS.changes.retentionDays`). */
+  changesRetentionDays?: number;
 }
 
 /** What one run did, per flock. */
 export interface SchedulerRunReport {
   flocks: { flock: string; from: string | null; to: string; due: number; emitted: number; fired: Record<string, number> }[];
   purged: number;
+  /** Change feed rows past the retention, removed. */
+  changesPurged: number;
 }
 
 /**
@@ -66,7 +71,7 @@ export interface SchedulerRunReport {
  * await runSchedulerOnce({ storage, engine, triggers: config.triggers }, clock.now());
  */
 export async function runSchedulerOnce(ctx: SchedulerRunContext, now: Date): Promise<SchedulerRunReport> {
-  const report: SchedulerRunReport = { flocks: [], purged: 0 };
+  const report: SchedulerRunReport = { flocks: [], purged: 0, changesPurged: 0 };
   const scheduled = scheduledTriggers(ctx.triggers);
   for (const { identifier: flock } of await ctx.storage.listFlocks()) {
     report.flocks.push(await _runFlock(ctx, flock, scheduled.get(flock) ?? [], now));
@@ -76,6 +81,8 @@ export async function runSchedulerOnce(ctx: SchedulerRunContext, now: Date): Pro
     report.purged += n;
     if (n < PURGE_LIMITS.chunk) break;
   }
+  const retentionMs = (ctx.changesRetentionDays ?? CONFIG_DEFAULTS.changes.retentionDays) * 86_400_000;
+  report.changesPurged = await ctx.storage.purgeChanges(formatTimestamp(new Date(now.getTime() - retentionMs)));
   return report;
 }
 

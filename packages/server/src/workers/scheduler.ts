@@ -42,7 +42,10 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
       // The engine's triggers: the config file's and those given through the library API.
       const flocks = await ctx.storage.listFlocks();
       const triggers = flocks.flatMap((f) => ctx.engine.context.triggers(f.identifier));
-      return runSchedulerOnce({ storage: ctx.storage, engine: ctx.engine, triggers }, now);
+      return runSchedulerOnce(
+        { storage: ctx.storage, engine: ctx.engine, triggers, changesRetentionDays: ctx.config.changes.retentionDays },
+        now,
+      );
     });
   let job: Cron | undefined;
   let running: Promise<void> | undefined;

@@ -7,9 +7,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/runtime.js";
-import { CHROMIUM_PRESENT, IN_CI, launchChromium } from "./chromium.js";
+import { BROWSER_TESTS, launchChromium } from "./chromium.js";
 
-describe.skipIf(!CHROMIUM_PRESENT && !IN_CI)("/api/docs in headless Chromium", () => {
+describe.skipIf(!BROWSER_TESTS)("/api/docs in headless Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
 

@@ -10,17 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { cardUrl } from "../../src/derived/card-signature.js";
 import { startServer, type RunningServer } from "../../src/runtime.js";
-import { CHROMIUM, CHROMIUM_PRESENT, IN_CI, launchChromium } from "./chromium.js";
+import { BROWSER_TESTS, idOf, launchChromium, sendJson } from "./chromium.js";
 
 const SECRET = "browser-test-secret-0123456789";
 const PASSWORD = "browser test password";
-const PRESENT = CHROMIUM_PRESENT;
 
-if (!PRESENT && !IN_CI) {
-  console.warn(`browser checks skipped: ${CHROMIUM} is missing (apt-get install -y chromium); they run, and must pass, in CI`);
-}
-
-describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
+describe.skipIf(!BROWSER_TESTS)("in headless Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
   let key: string;
@@ -28,7 +23,6 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
   let member: string;
 
   beforeAll(async () => {
-    if (!PRESENT) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package (see .ci/run)`);
     server = await startServer({
       db: ":memory:",
       host: "127.0.0.1",
@@ -130,17 +124,9 @@ describe.skipIf(!PRESENT && !IN_CI)("in headless Chromium", () => {
     }
   });
 
-  async function _post(path: string, json: unknown, bearer?: string): Promise<unknown> {
-    const res = await fetch(`${server.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", application: "Tests/browser/1", ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-      body: JSON.stringify(json),
-    });
-    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+  function _post(path: string, json: unknown, bearer?: string): Promise<unknown> {
+    return sendJson(server.url, "POST", path, json, bearer);
   }
 });
 
-function _id(envelope: unknown): string {
-  return ((envelope as { uri: string }).uri).split("/")[3]!;
-}
+const _id = idOf;

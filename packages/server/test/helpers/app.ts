@@ -16,6 +16,7 @@ import {
 } from "@records-service/core";
 import type { Hono } from "hono";
 import { createApp } from "../../src/app.js";
+import type { ChangesRouteOptions } from "../../src/routes/changes.js";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { hashToken } from "../../src/auth/tokens.js";
 import type { AppEnv } from "../../src/http/env.js";
@@ -71,7 +72,13 @@ export interface CallOptions {
  * const res = await t.call("GET", "/api/v1/", { key: KEYS.alice });
  */
 export async function createTestApp(
-  opts: { storage?: Storage; bodyLimitBytes?: number; triggers?: readonly TriggerConfig[]; keyTtlHours?: number } = {},
+  opts: {
+    storage?: Storage;
+    bodyLimitBytes?: number;
+    triggers?: readonly TriggerConfig[];
+    keyTtlHours?: number;
+    changes?: ChangesRouteOptions;
+  } = {},
 ): Promise<TestApp> {
   const storage = opts.storage ?? createMemoryStorage();
   const clock = createFakeClock("2026-01-15T10:00:00.000Z");
@@ -102,6 +109,7 @@ export async function createTestApp(
     bodyLimitBytes: opts.bodyLimitBytes,
     passwordCost: TEST_PASSWORD_COST,
     ...(opts.keyTtlHours !== undefined ? { keyTtlHours: opts.keyTtlHours } : {}),
+    ...(opts.changes ? { changes: opts.changes } : {}),
   });
   const call = (method: string, path: string, o: CallOptions = {}) => {
     const headers: Record<string, string> = { ...o.headers };

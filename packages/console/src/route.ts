@@ -1,0 +1,47 @@
+/**
+ * @module route
+ * The console's address lives in the URL hash, query included, so any view (a filtered
+ * list, page 3 with deleted records) can be bookmarked and shared:
+ * `#/{flock}`, `#/{flock}/{type}?last_name__startswithi=lo&page=2`, `#/{flock}/{type}/{id}`,
+ * `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`.
+ */
+import { useEffect, useState } from "preact/hooks";
+
+/** Where the console is. */
+export interface Route {
+  flock?: string;
+  /** A resource type, or a page: `_triggers`, `_outbox`, `_tasks`. */
+  section?: string;
+  id?: string;
+  params: URLSearchParams;
+}
+
+/** The route of a hash. */
+export function parseHash(hash: string): Route {
+  const [path = "", query = ""] = hash.replace(/^#\/?/, "").split("?");
+  const [flock, section, id] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  return { ...(flock ? { flock } : {}), ...(section ? { section } : {}), ...(id ? { id } : {}), params: new URLSearchParams(query) };
+}
+
+/** The hash of a route. */
+export function hrefOf(parts: (string | undefined)[], params?: URLSearchParams): string {
+  const path = parts.filter((p): p is string => !!p).map(encodeURIComponent).join("/");
+  const q = params?.toString();
+  return `#/${path}${q ? `?${q}` : ""}`;
+}
+
+/** The current route, updated on navigation. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseHash(location.hash));
+  useEffect(() => {
+    const on = () => setRoute(parseHash(location.hash));
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  return route;
+}
+
+/** Goes to `href` (a hash). */
+export function navigate(href: string): void {
+  location.hash = href.replace(/^#/, "");
+}

@@ -1,0 +1,93 @@
+/**
+ * @module views/outbox
+ * Pending and dead jobs of the flock's outbox (webhooks, emails): attempts, last error,
+ * next attempt, and "Retry now". The outbox is served to administrator keys only.
+ */
+import { useState } from "preact/hooks";
+import { api, ApiError } from "../api.js";
+import { useChanges, type Live } from "../live.js";
+import { useLoad } from "./use-load.js";
+
+interface Job {
+  id: string;
+  trigger: string;
+  action: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  last_status: number | null;
+}
+
+export function Outbox({ flock, live }: { flock: string; live: Live }) {
+  const [status, setStatus] = useState("pending");
+  const { value, error, reload } = useLoad(() => api<{ jobs: Job[] }>(`/${encodeURIComponent(flock)}/outbox/?status=${status}`), [flock, status]);
+  const [message, setMessage] = useState("");
+  useChanges(live, (c) => {
+    if (c.resource_type === "data_event") reload();
+  });
+  const retry = async (job: Job) => {
+    try {
+      await api(`/${encodeURIComponent(flock)}/outbox/${job.id}/retry/`, { method: "POST" });
+      setMessage(`Job ${job.id} is due now.`);
+      reload();
+    } catch (e) {
+      setMessage(e instanceof ApiError ? `${e.error}: ${e.detail}` : String(e));
+    }
+  };
+  return (
+    <section>
+      <h1>Outbox of {flock}</h1>
+      <div class="row" role="group" aria-label="Status">
+        {["pending", "dead", "done"].map((s) => (
+          <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
+            {s}
+          </button>
+        ))}
+        <button type="button" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      {message && <p role="status">{message}</p>}
+      {value && value.jobs.length === 0 && <p>No {status} jobs.</p>}
+      <div class="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Trigger</th>
+              <th scope="col">Action</th>
+              <th scope="col" class="num">Attempts</th>
+              <th scope="col">Next attempt</th>
+              <th scope="col">Last error</th>
+              <th scope="col">
+                <span class="sr-only">Retry</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {value?.jobs.map((j) => (
+              <tr key={j.id}>
+                <td>{j.trigger}</td>
+                <td>{j.action}</td>
+                <td class="num">{j.attempts}</td>
+                <td>{j.next_attempt_at ?? ""}</td>
+                <td>
+                  {j.last_status ? `${j.last_status} ` : ""}
+                  {j.last_error ?? ""}
+                </td>
+                <td>
+                  {j.status !== "done" && (
+                    <button type="button" onClick={() => retry(j)}>
+                      Retry now
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * @module storage/conformance-changes
+ * Conformance of the change log behind the change feed: one row per record write, written
+ * with it (nothing for a rolled-back set), ids per flock 1, 2, 3 ... with no gap, the type
+ * filter, and the purge that keeps the kept ids contiguous. With two Storages on one
+ * database, concurrent writers still get one unbroken sequence.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { OpenShared } from "./conformance-limits.js";
+import { F1, F2, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
+import type { ChangeRow, Storage, StoredRecord } from "./types.js";
+
+/** Declares the change log tests. */
+export function describeChanges(h: Harness): void {
+  h.group("change log", () => {
+    h.it("records one row per record write, in order, with the fields that changed", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const a = rec(1, { name: "a", n: 1 });
+      await insertAll(s, [a, rec(2, { name: "b" }, { type: "other" })]);
+      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, version: 2, lastUpdated: stamp(10) }, expectedVersion: 1 }] });
+      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, state: "deleted", version: 3, lastUpdated: stamp(11) }, expectedVersion: 2 }] });
+      const page = await s.readChanges(F1, 0, 100);
+      expect(page.head).toBe(4);
+      expect(page.purgedThrough).toBe(0);
+      expect(page.changes).toEqual([
+        { id: 1, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 1, changedAt: stamp(1), fields: ["name", "n"] },
+        { id: 2, flock: F1, type: "other", recordId: testId(2), state: "updated", version: 1, changedAt: stamp(2), fields: ["name"] },
+        { id: 3, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 2, changedAt: stamp(10), fields: ["n"] },
+        { id: 4, flock: F1, type: "thing", recordId: testId(1), state: "deleted", version: 3, changedAt: stamp(11), fields: [] },
+      ]);
+    });
+
+    h.it("numbers each flock on its own; after, limit and types select", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { x: 1 }), rec(2, { x: 1 }, { flock: F2 }), rec(3, { x: 1 }, { type: "other" }), rec(4, { x: 1 })]);
+      expect(_ids((await s.readChanges(F1, 0, 100)).changes)).toEqual([1, 2, 3]);
+      expect((await s.readChanges(F2, 0, 100)).changes.map((c) => [c.id, c.recordId])).toEqual([[1, testId(2)]]);
+      expect(_ids((await s.readChanges(F1, 1, 1)).changes)).toEqual([2]);
+      const things = await s.readChanges(F1, 0, 100, ["thing"]);
+      expect(things.changes.map((c) => c.recordId)).toEqual([testId(1), testId(4)]);
+      expect(things.head).toBe(3);
+      expect(await s.readChanges("nope", 0, 100)).toEqual({ changes: [], head: 0, purgedThrough: 0 });
+      expect((await s.readChanges(F1, 3, 100)).changes).toEqual([]);
+    });
+
+    h.it("a change set that fails leaves no row and uses no id", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { x: 1 })]);
+      await expect(insertAll(s, [rec(2, { x: 1 }), rec(1, { x: 2 })])).rejects.toMatchObject({ code: "conflict" });
+      await insertAll(s, [rec(3, { x: 1 })]);
+      const page = await s.readChanges(F1, 0, 100);
+      expect(page.changes.map((c) => [c.id, c.recordId])).toEqual([
+        [1, testId(1)],
+        [2, testId(3)],
+      ]);
+    });
+
+    h.it("finishJob's changes are logged with it", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const event = rec(1, { name: "x", tags: [] }, { type: "data_event" });
+      const job = {
+        id: testId(1, "c"), flock: F1, dataEventId: event.id, trigger: "x", action: "send-json-webhook", deliveryId: testId(1, "c"),
+        status: "pending" as const, attempts: 0, nextAttemptAt: stamp(0), firstAttemptAt: null, lastError: null, lastStatus: null, body: null, created: stamp(0),
+      };
+      await s.apply({ records: [{ kind: "insert", record: event }], outbox: [job] });
+      const tagged: StoredRecord = { ...event, data: { name: "x", tags: ["t"] }, version: 2, lastUpdated: stamp(5) };
+      const claim = { token: "conformance-claim-token-1", until: stamp(10) };
+      expect(await s.claimDueJobs(stamp(5), 10, claim)).toHaveLength(1);
+      await s.finishJob(job.id, claim.token, { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null }, {
+        records: [{ kind: "update", record: tagged, expectedVersion: 1 }],
+      });
+      const page = await s.readChanges(F1, 1, 100);
+      expect(page.changes).toEqual([
+        { id: 2, flock: F1, type: "data_event", recordId: event.id, state: "updated", version: 2, changedAt: stamp(5), fields: ["tags"] },
+      ]);
+    });
+
+    h.it("purgeChanges drops the oldest rows before a time, keeps ids contiguous and marks the cut", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { x: 1 }), rec(2, { x: 1 }), rec(3, { x: 1 }, { flock: F2, lastUpdated: stamp(2) }), rec(30, { x: 1 })]);
+      expect(await s.purgeChanges(stamp(3))).toBe(3);
+      const f1 = await s.readChanges(F1, 0, 100);
+      expect(f1.purgedThrough).toBe(2);
+      expect(_ids(f1.changes)).toEqual([3]);
+      expect(f1.head).toBe(3);
+      expect((await s.readChanges(F2, 0, 100)).purgedThrough).toBe(1);
+      expect(await s.purgeChanges(stamp(3))).toBe(0);
+      await insertAll(s, [rec(31, { x: 1 })]);
+      expect(_ids((await s.readChanges(F1, 0, 100)).changes)).toEqual([3, 4]);
+    });
+  });
+}
+
+/**
+ * With two Storages on one database: writers in both, at once, get one sequence per flock
+ * with no gap and no repeat, and a reader never sees an id before a smaller one commits.
+ */
+export function describeSharedChanges(name: string, openShared: OpenShared): void {
+  describe(`Storage conformance: ${name}: change log across two Storages`, () => {
+    const opened: Storage[] = [];
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close();
+    });
+
+    it("concurrent writers in two Storages get ids 1..n, each seen by both", async () => {
+      const [a, b] = await openShared();
+      opened.push(a, b);
+      await seedFlocks(a);
+      const writes: Promise<void>[] = [];
+      for (let i = 1; i <= 40; i++) writes.push(insertAll(i % 2 ? a : b, [rec(i, { i })]));
+      // A reader polling meanwhile must only ever see a prefix of the sequence.
+      const seen: number[] = [];
+      const reading = (async () => {
+        while (seen.length < 40) {
+          const page = await (seen.length % 2 ? b : a).readChanges(F1, seen.at(-1) ?? 0, 7);
+          for (const c of page.changes) seen.push(c.id);
+          // Nothing new yet: let the writers run (an adapter may commit on a later turn).
+          if (page.changes.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      })();
+      await Promise.all(writes);
+      await reading;
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      const all = await b.readChanges(F1, 0, 100);
+      expect(new Set(all.changes.map((c) => c.recordId)).size).toBe(40);
+    });
+  });
+}
+
+// --- internal ---
+
+function _ids(rows: readonly ChangeRow[]): number[] {
+  return rows.map((c) => c.id);
+}

@@ -1,0 +1,92 @@
+/**
+ * @module changes
+ * The change feed's log on PostgreSQL. `appendChanges` runs last in `apply`'s transaction:
+ * it moves the flock's head with an upsert, whose row lock is held until commit, so a
+ * second writer of the flock takes its ids only after the first has committed (and is
+ * visible): ids are handed out in commit order, and a reader that saw id n has seen every
+ * id below it. A rolled-back writer gives its ids back with its head update, so there are
+ * no gaps. `readChanges` reads the head and the page in one statement (one snapshot).
+ */
+import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import { sql } from "drizzle-orm";
+import type pg from "pg";
+import { exec, transaction, type Conn } from "./exec.js";
+
+/**
+ * Gives `pending` their ids and stores them, on `c` inside the write transaction; flocks
+ * in sorted order (so two writers of several flocks never wait on each other in a cycle).
+ */
+export async function appendChanges(c: pg.PoolClient, pending: readonly PendingChange[]): Promise<void> {
+  for (const [flock, group] of byFlock(pending)) {
+    const { rows } = await exec<{ last_id: string }>(
+      c,
+      sql`INSERT INTO change_heads (flock, last_id) VALUES (${flock}, ${group.length})
+          ON CONFLICT (flock) DO UPDATE SET last_id = change_heads.last_id + excluded.last_id RETURNING last_id`,
+      "bump_change_head",
+    );
+    const first = Number(rows[0]!.last_id) - group.length + 1;
+    const p = sql.param;
+    const col = <T>(f: (x: PendingChange) => T) => p(group.map(f));
+    await exec(
+      c,
+      sql`INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields)
+          SELECT ${flock}, ${first} + u.ord - 1, u.type, u.record_id, u.state, u.version, u.changed_at, u.fields
+          FROM unnest(${col((x) => x.type)}::text[], ${col((x) => x.recordId)}::text[], ${col((x) => x.state)}::text[],
+            ${col((x) => x.version)}::int[], ${col((x) => x.changedAt)}::text[], ${col((x) => JSON.stringify(x.fields))}::text[])
+            WITH ORDINALITY AS u(type, record_id, state, version, changed_at, fields, ord)`,
+      "insert_changes",
+    );
+  }
+}
+
+/** A page of the flock's changes after `after`, with its head and purge mark (one snapshot). */
+export async function readChanges(c: Conn, flock: string, after: number, limit: number, types?: readonly string[]): Promise<ChangePage> {
+  const typed = types !== undefined && types.length > 0;
+  const { rows } = await exec<_Row>(
+    c,
+    sql`SELECT h.last_id, h.purged_through, c.id, c.type, c.record_id, c.state, c.version, c.changed_at, c.fields
+        FROM change_heads h LEFT JOIN LATERAL (
+          SELECT * FROM changes x WHERE x.flock = h.flock AND x.id > ${after}
+            AND (${!typed} OR x.type = ANY(${sql.param(typed ? [...types] : [])}::text[]))
+          ORDER BY x.id LIMIT ${limit}
+        ) c ON true
+        WHERE h.flock = ${flock} ORDER BY c.id`,
+    "read_changes",
+  );
+  const first = rows[0];
+  if (!first) return { changes: [], head: 0, purgedThrough: 0 };
+  // The LEFT JOIN gives one row with a null id when the flock has no change after `after`.
+  const changes = rows.flatMap((r) => (r.id === null ? [] : [changeFromRow(flock, { ...r, id: r.id })]));
+  return { changes, head: Number(first.last_id), purgedThrough: Number(first.purged_through) };
+}
+
+/**
+ * Per flock (in sorted order, the writers' lock order), removes the changes up to the last
+ * one before `before` and moves the purge mark; one transaction. Returns how many went.
+ */
+export async function purgeChanges(pool: pg.Pool, before: string): Promise<number> {
+  return transaction(pool, async (c) => {
+    const { rows } = await exec<{ flock: string; m: string | null }>(
+      c,
+      sql`SELECT h.flock, (SELECT max(id) FROM changes x WHERE x.flock = h.flock AND x.changed_at < ${before}) AS m
+          FROM change_heads h ORDER BY h.flock`,
+      "purge_changes_cut",
+    );
+    let removed = 0;
+    for (const { flock, m } of rows) {
+      if (m === null) continue;
+      await exec(c, sql`UPDATE change_heads SET purged_through = GREATEST(purged_through, ${Number(m)}) WHERE flock = ${flock}`, "mark_changes_purged");
+      const res = await exec(c, sql`DELETE FROM changes WHERE flock = ${flock} AND id <= ${Number(m)}`, "purge_changes");
+      removed += res.rowCount;
+    }
+    return removed;
+  });
+}
+
+// --- internal ---
+
+interface _Row extends Omit<ChangeTableRow, "id"> {
+  last_id: string;
+  purged_through: string;
+  id: string | null;
+}

@@ -1,0 +1,32 @@
+/**
+ * @module routes/card-link
+ * `GET /:flock/member/:id/card_url/`: the signed link of a member's card, for core keys of
+ * the flock (the console shows it on a member's page; the signature needs the server's
+ * secret, which a browser never sees). The link's origin is the request's own.
+ */
+import { isRecordId, notFound, type RecordEngine } from "@records-service/core";
+import { Hono } from "hono";
+import { cardUrl } from "../derived/card-signature.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+
+/**
+ * The card link route; `secret` is the app's secret source (as the card route checks with).
+ *
+ * @example
+ * // GET /api/v1/demo/member/<id>/card_url/ → {"url": "http://host/api/v2/demo/member/<id>/card/?signature=..."}
+ */
+export function createCardLinkRoutes(engine: RecordEngine, secret: () => Promise<string>): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/:flock/member/:id/card_url", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    const flock = c.req.param("flock");
+    const id = c.req.param("id");
+    const record = isRecordId(id) ? await storage.getRecord(flock, "member", id) : undefined;
+    if (!record || record.state === "deleted") {
+      throw notFound("unknown member", `flock ${JSON.stringify(flock)} has no member ${JSON.stringify(id.slice(0, 80))}`);
+    }
+    return c.json({ url: cardUrl(new URL(c.req.url).origin, await secret(), flock, id) });
+  });
+  return routes;
+}

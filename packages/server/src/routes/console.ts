@@ -1,0 +1,53 @@
+/**
+ * @module routes/console
+ * The console for people: `/` redirects to `/console/`, which serves the built app
+ * (`@records-service/console`'s `dist/`, made by the root `prepare` build). Hashed assets
+ * may be kept for ever; `index.html` is revalidated on every load, so a new build is
+ * picked up at once. Nothing is loaded from another host.
+ */
+import { serveStatic } from "@hono/node-server/serve-static";
+import { consoleDist } from "@records-service/console";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+
+/** Cache-Control of hashed assets and of everything else (index.html). */
+export const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", page: "no-cache" } as const;
+
+/**
+ * The console routes, serving `dist` (default: the console package's build).
+ *
+ * @example
+ * app.route("/", createConsoleRoutes());
+ */
+export function createConsoleRoutes(dist: string = consoleDist): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/", (c) => c.redirect("/console/", 302));
+  // The app ignores trailing slashes (and trims them from `c.req.path`), so "/console" and
+  // "/console/" meet here: only the first is sent on to the second.
+  routes.get("/console", (c, next) => (_rawPath(c.req.url) === "/console" ? c.redirect("/console/", 301) : next()));
+  routes.use("/console/*", async (c, next) => {
+    await next();
+    if (c.res.status !== 200) return;
+    c.res.headers.set("Cache-Control", c.req.path.startsWith("/console/assets/") ? CONSOLE_CACHE.asset : CONSOLE_CACHE.page);
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+  });
+  if (!existsSync(join(dist, "index.html"))) {
+    // A checkout whose build has not run: say so to the person, with what to run.
+    routes.get("/console/*", (c) =>
+      c.html(
+        "<!doctype html><title>Records Service</title><h1>The console is not built</h1><p>Run <code>npm run build</code> (or <code>npm install</code>) and reload. The API is at <code>/api/v1/</code>.</p>",
+      ),
+    );
+    return routes;
+  }
+  routes.get("/console/*", serveStatic({ root: dist, rewriteRequestPath: (p) => p.replace(/^\/console/, "") }));
+  return routes;
+}
+
+// --- internal ---
+
+function _rawPath(url: string): string {
+  return new URL(url).pathname;
+}

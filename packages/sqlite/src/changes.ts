@@ -1,0 +1,75 @@
+/**
+ * @module changes
+ * The change feed's log on SQLite: `append` runs inside `apply`'s transaction (SQLite
+ * serialises write transactions, so the ids a flock's head hands out follow commit order),
+ * `read` answers a page with the head and purge mark in one snapshot, `purge` cuts the
+ * oldest rows per flock.
+ */
+import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import type Database from "better-sqlite3";
+
+/** The change log on one connection. */
+export interface ChangeLog {
+  /** Gives `pending` their ids and stores them (call inside the write transaction). */
+  append(pending: readonly PendingChange[]): void;
+  read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
+  purge(before: string): number;
+}
+
+/** The change log over `client`. */
+export function createChangeLog(client: Database.Database): ChangeLog {
+  const bump = client.prepare<[string, number, number], { last_id: number }>(
+    `INSERT INTO change_heads (flock, last_id) VALUES (?, ?)
+     ON CONFLICT (flock) DO UPDATE SET last_id = last_id + ? RETURNING last_id`,
+  );
+  const ins = client.prepare(
+    "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const head = client.prepare<[string], { last_id: number; purged_through: number }>(
+    "SELECT last_id, purged_through FROM change_heads WHERE flock = ?",
+  );
+  const page = client.prepare<[string, number, number], ChangeTableRow>(
+    "SELECT * FROM changes WHERE flock = ? AND id > ? ORDER BY id LIMIT ?",
+  );
+  const pageOfTypes = client.prepare<[string, number, string, number], ChangeTableRow>(
+    "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
+  );
+  const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads");
+  const lastBefore = client.prepare<[string, string], { id: number | null }>(
+    "SELECT max(id) AS id FROM changes WHERE flock = ? AND changed_at < ?",
+  );
+  const del = client.prepare("DELETE FROM changes WHERE flock = ? AND id <= ?");
+  const mark = client.prepare("UPDATE change_heads SET purged_through = max(purged_through, ?) WHERE flock = ?");
+
+  const read = client.transaction((flock: string, after: number, limit: number, types?: readonly string[]): ChangePage => {
+    const h = head.get(flock);
+    if (!h) return { changes: [], head: 0, purgedThrough: 0 };
+    const rows = types && types.length > 0 ? pageOfTypes.all(flock, after, JSON.stringify(types), limit) : page.all(flock, after, limit);
+    return { changes: rows.map((r) => changeFromRow(flock, r)), head: h.last_id, purgedThrough: h.purged_through };
+  });
+
+  const purge = client.transaction((before: string): number => {
+    let removed = 0;
+    for (const { flock } of flocks.all()) {
+      const last = lastBefore.get(flock, before)?.id;
+      if (last === null || last === undefined) continue;
+      removed += del.run(flock, last).changes;
+      mark.run(last, flock);
+    }
+    return removed;
+  });
+
+  return {
+    append(pending) {
+      for (const [flock, group] of byFlock(pending)) {
+        const last = bump.get(flock, group.length, group.length)!.last_id;
+        let id = last - group.length;
+        for (const c of group) {
+          ins.run(flock, ++id, c.type, c.recordId, c.state, c.version, c.changedAt, JSON.stringify(c.fields));
+        }
+      }
+    },
+    read: (flock, after, limit, types) => read.deferred(flock, after, limit, types),
+    purge: (before) => purge.immediate(before),
+  };
+}
