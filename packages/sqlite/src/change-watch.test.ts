@@ -57,4 +57,14 @@ describe("createChangeWatch", () => {
     watch.sync();
     expect(watch.generation()).toBeGreaterThan(g);
   });
+
+  it("leaves out this connection's unwatched writes, but not another connection's", () => {
+    time += 100;
+    const g = watch.generation();
+    watch.unwatched(() => setting(own, "limit-like"));
+    watch.sync();
+    expect(watch.generation()).toBe(g);
+    setting(own, "watched");
+    expect(watch.generation()).toBeGreaterThan(g);
+  });
 });

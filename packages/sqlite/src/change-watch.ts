@@ -25,6 +25,11 @@ export interface ChangeWatch {
   generation(): number;
   /** Looks for other connections' commits now (see the module comment). */
   sync(): void;
+  /**
+   * Runs `fn` (a write nothing caches: limit rows) so that its changes on this connection do
+   * not move the generation; a throttled request would otherwise empty every cache.
+   */
+  unwatched<R>(fn: () => R): R;
 }
 
 /**
@@ -43,9 +48,11 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
   let version = -1;
   let checked = -Infinity;
   let generation = 0;
+  // Changes made by `unwatched` writes: left out of `total_changes()`.
+  let excused = 0;
 
   const look = (force: boolean): number => {
-    const c = selChanges.get()!;
+    const c = selChanges.get()! - excused;
     let v = version;
     const t = now();
     if (force || t - checked >= recheckMs) {
@@ -63,5 +70,13 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
   return {
     generation: () => look(false),
     sync: () => void look(true),
+    unwatched(fn) {
+      const before = selChanges.get()!;
+      try {
+        return fn();
+      } finally {
+        excused += selChanges.get()! - before;
+      }
+    },
   };
 }

@@ -86,7 +86,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     deleteApiKey: _async(accounts.deleteApiKey),
     deleteApiKeysOf: _async(accounts.deleteApiKeysOf),
     replacePasswordHash: _async(accounts.replacePasswordHash),
-    updateLimit: _async(limits.update),
+    // Limit rows are cached nowhere: writing them (a throttled request, a failed login) keeps the caches.
+    updateLimit: _async((key: string, now: number, fn: Parameters<typeof limits.update>[2]) => watch.unwatched(() => limits.update(key, now, fn))),
     listLimits: _async(limits.list),
     getSetting: _async(accounts.getSetting),
     initSetting: _async(accounts.initSetting),
