@@ -81,7 +81,7 @@ async function main(): Promise<number> {
       log(`${formatSize(size)}: ${pgSeeded.seeded ? `seeded in ${pgSeeded.seconds.toFixed(0)} s` : `reusing database ${d.database} (seeded ${d.seededAt})`}`);
       postgres = { server: pgServer, dataset: d };
       const r = seedResult(d, pgSeeded.seeded, await databaseBytes(pgServer, d.database));
-      results.push({ ...r, size, met: targetMet(r) });
+      results.push({ ...r, data: `database ${d.database} (${pgSeeded.seeded ? "seeded in this run" : "seeded earlier, reused"})`, size, met: targetMet(r) });
     }
     if (values["seed-only"]) continue;
     for (const s of selected) {

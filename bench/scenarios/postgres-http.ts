@@ -1,11 +1,12 @@
 /**
  * @module bench/scenarios/postgres-http
  * `--db postgres`: requests per second over HTTP of `records-service serve` on a copy of the
- * PostgreSQL data set against the same server on a copy of the SQLite file of the same
- * size, in the same run (both running, their load runs interleaved round by round).
- * Every request differs (bench/lib/load-varied): get a random one of up to 50,000 persons'
- * ids, list with `last_name=` a random surname of the data set, create a random one of
- * 1,000 generated persons; so the single-record response cache is not what is measured.
+ * PostgreSQL data set, against the same server on a copy of the SQLite file of the same
+ * size and against the hand-written Hono + pg server (bench/peers/hand-server) on its own
+ * copy, in the same run (all running, their load runs taking turns). Every request differs
+ * (bench/lib/http-targets): get and PUT a random one of up to 50,000 persons' ids, list
+ * with `last_name=` a random surname of the data set, create a random one of 1,000
+ * generated persons; so the single-record response cache is not what is measured.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";

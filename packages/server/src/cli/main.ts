@@ -7,8 +7,6 @@ import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
 import { runCardUrl } from "./card-url.js";
 import { runCopy } from "./copy.js";
-import { runExport } from "./export.js";
-import { runImport } from "./import.js";
 import { runJobs } from "./jobs.js";
 import { runOpenApi } from "./openapi.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -55,10 +53,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runJobs(cmd, io);
       case "copy":
         return await runCopy(cmd, io);
+      // Loaded when asked for: other commands (serve) need neither the CSV parser nor the progress bar.
       case "export":
-        return await runExport(cmd, io);
+        return await (await import("./export.js")).runExport(cmd, io);
       case "import":
-        return await runImport(cmd, io);
+        return await (await import("./import.js")).runImport(cmd, io);
       case "openapi":
         return await runOpenApi(io);
     }
