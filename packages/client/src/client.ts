@@ -4,6 +4,7 @@
  * service. It logs in on first use when given credentials (a core account, or a member's
  * self-service account), sends `APPLICATION` on every call, and retries 429s.
  */
+import { createChangesApi, type ChangesApi } from "./changes.js";
 import { createRequester, type RequestOptions, type RetryOptions } from "./http.js";
 import { createRecordsApi, type RecordsApi, type Surface } from "./records.js";
 import { createTask, type Task } from "./tasks.js";
@@ -61,6 +62,8 @@ export interface RecordsClient {
   selfService(flock: string): SelfServiceApi;
   /** The manual clock (servers started with `--clock manual`; administrator keys). */
   clock: ClockApi;
+  /** The flock's change feed: `client.changes("demo").subscribe((c) => ...)`. */
+  changes(flock: string): ChangesApi;
 }
 
 /** Self-service reservations. */
@@ -132,6 +135,7 @@ export function createClient(opts: ClientOptions): RecordsClient {
         cancel: (id, reason) => request("DELETE", `${base}/reservation/${_seg(id)}/`, { query: { cancellation_reason: reason } }),
       };
     },
+    changes: (flock) => createChangesApi(request, flock, sleep),
     clock: {
       now: async () => (await request<Schemas["ClockNow"]>("GET", "/api/v1/_clock/")).now,
       advance: (by) => request("POST", "/api/v1/_clock/advance/", { json: by }),

@@ -34,8 +34,12 @@ export interface RequestOptions {
   body?: RequestInit["body"];
   /** The Bearer token; none: no Authorization header. */
   token?: string | undefined;
-  /** Answer with the Response itself (images, HTML) instead of parsed JSON. */
+  /** Answer with the Response itself (images, HTML, event streams) instead of parsed JSON. */
   raw?: boolean;
+  /** The Accept header (default JSON). */
+  accept?: string;
+  /** Ends the request (and a raw answer's body) when aborted. */
+  signal?: AbortSignal;
 }
 
 export type Requester = <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
@@ -58,14 +62,14 @@ export function createRequester(opts: TransportOptions): Requester {
   return async function request<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
     const url = base + path + _query(o.query);
     for (let attempt = 0; ; attempt += 1) {
-      const headers: Record<string, string> = { APPLICATION: opts.application, Accept: "application/json" };
+      const headers: Record<string, string> = { APPLICATION: opts.application, Accept: o.accept ?? "application/json" };
       if (o.token) headers.Authorization = `Bearer ${o.token}`;
       let body = o.body;
       if (o.json !== undefined) {
         headers["Content-Type"] = "application/json";
         body = JSON.stringify(o.json);
       }
-      const res = await doFetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+      const res = await doFetch(url, { method, headers, ...(body === undefined ? {} : { body }), ...(o.signal ? { signal: o.signal } : {}) });
       if (res.status === 429 && attempt < maxRetries) {
         const wait = _retryAfterMs(res.headers.get("retry-after"), defaultWaitMs);
         if (wait <= maxWaitMs) {

@@ -14,11 +14,11 @@ export const APPLICATION = "Tests/client/1.0";
 /** The scrypt cost of the test users (the shipped one takes a third of a second a hash). */
 const CHEAP = { N: 16, r: 1, p: 1 } as const;
 
-export async function testServer(opts: { manualClock?: string; triggers?: unknown[] } = {}): Promise<RunningServer> {
+export async function testServer(opts: { manualClock?: string; triggers?: unknown[]; db?: string; port?: number } = {}): Promise<RunningServer> {
   return startServer({
-    db: ":memory:",
+    db: opts.db ?? ":memory:",
     host: "127.0.0.1",
-    port: 0,
+    port: opts.port ?? 0,
     passwordCost: CHEAP,
     ...(opts.manualClock ? { clock: createManualClock(new Date(opts.manualClock)) } : {}),
     config: parseConfig({
