@@ -10,7 +10,7 @@ import { createRecordEngine, systemClock, type Clock, type Storage } from "@reco
 import { createApp } from "./app.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
-import { parseConfig } from "./config.js";
+import { flockResourceTypes, parseConfig } from "./config.js";
 import type { Config } from "./config/schema.js";
 import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
@@ -77,7 +77,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     const { secret } = await applyConfig(storage, clock, config, passwords);
-    const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
+    const engine = createRecordEngine({
+      storage,
+      clock,
+      triggers: triggerProvider(triggers.triggers),
+      flockResourceTypes: flockResourceTypes(config),
+    });
     const app = createApp({
       engine,
       secret,
