@@ -58,6 +58,9 @@ export {
   resourceTypeSet,
   assertServedType,
   MEMBERSHIP_TYPES,
+  CONTACT_TYPE,
+  CONTACT_TYPES,
+  checkExtraTypeNames,
 } from "./schema/resource-types.js";
 export {
   PERSON_FIELDS,
@@ -75,7 +78,21 @@ export { PERSON_KIND_EXPECTS, validatePersonInput } from "./schema/person-input.
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
-export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue } from "./schema/display.js";
+export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue, membershipDisplayValue } from "./schema/display.js";
+
+// --- contacts: sub-resources, memberships of a contact, status by email, the contact type ---
+export {
+  membershipsOf,
+  isActiveOn,
+  isLater,
+  membershipEntry,
+  membershipSummaryEntry,
+  MEMBERSHIP_ENTRY_FIELDS,
+  ENDED_STATUSES,
+} from "./contacts/memberships.js";
+export { communicationsDetail, personalDetail, contactSummary, ADDRESS_FIELDS, PERSONAL_FIELDS } from "./contacts/detail.js";
+export { membershipStatus, MEMBERSHIP_GRACE_DAYS } from "./contacts/membership-status.js";
+export { listContacts, getContact } from "./contacts/contact-list.js";
 export {
   recordUri,
   holdsReference,
@@ -250,7 +267,7 @@ export {
   DEFAULT_RETRY_POLICY,
 } from "./actions/retry.js";
 export type { RetryPolicy, RandomSource } from "./actions/retry.js";
-export { relatedContactUri, isContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "./actions/contact.js";
+export { relatedContactUri, isContactUri, CONTACT_FIELDS } from "./actions/contact.js";
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---

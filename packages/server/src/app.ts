@@ -26,6 +26,8 @@ import { createApplicationCounts, type ApplicationCounts } from "./protection/ap
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
 import { createBulkRoutes } from "./routes/bulk.js";
+import { createContactTypeRoutes } from "./routes/contact-type.js";
+import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createFileRoutes } from "./routes/files.js";
@@ -120,6 +122,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createStatusRoutes(storage));
   app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+  // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.
+  app.route("/api/v1", createContactRoutes(engine));
+  app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
@@ -134,6 +139,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  app.route("/api/v2", createContactRoutes(engine));
+  app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
+  app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
