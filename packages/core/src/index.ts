@@ -93,6 +93,11 @@ export {
 export { communicationsDetail, personalDetail, contactSummary, ADDRESS_FIELDS, PERSONAL_FIELDS } from "./contacts/detail.js";
 export { membershipStatus, MEMBERSHIP_GRACE_DAYS } from "./contacts/membership-status.js";
 export { listContacts, getContact } from "./contacts/contact-list.js";
+
+// --- aggregates: group-by counts, distinct values, picker look-ups ---
+export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
+export type { GroupCount } from "./aggregates/group.js";
+export { scanEach, MAX_AGGREGATE_RECORDS } from "./aggregates/scan-each.js";
 export {
   recordUri,
   holdsReference,

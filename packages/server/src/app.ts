@@ -25,6 +25,7 @@ import { createBodyLimit } from "./middleware/body-limit.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
+import { createAggregateRoutes } from "./routes/aggregates.js";
 import { createBulkRoutes } from "./routes/bulk.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
@@ -125,6 +126,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.
   app.route("/api/v1", createContactRoutes(engine));
   app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
+  app.route("/api/v1", createAggregateRoutes(engine, "v1"));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
@@ -141,6 +143,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
+  app.route("/api/v2", createAggregateRoutes(engine, "v2"));
   app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
