@@ -36,6 +36,7 @@ import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
 import { createSelfServiceRoutes } from "./routes/selfservice.js";
+import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
 import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
@@ -141,6 +142,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));
