@@ -94,6 +94,20 @@ export { communicationsDetail, personalDetail, contactSummary, ADDRESS_FIELDS, P
 export { membershipStatus, MEMBERSHIP_GRACE_DAYS } from "./contacts/membership-status.js";
 export { listContacts, getContact } from "./contacts/contact-list.js";
 
+// --- search: the index document and query terms every adapter shares, ranking ---
+export {
+  SEARCH_TYPES,
+  SEARCH_FIELDS,
+  MAX_SEARCH_TERMS,
+  MAX_SEARCH_LENGTH,
+  foldText,
+  searchWords,
+  searchDocument,
+  searchTerms,
+  documentMatches,
+} from "./search/search-text.js";
+export { searchDistance, levenshtein } from "./search/distance.js";
+
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
 export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
 export type { GroupCount } from "./aggregates/group.js";

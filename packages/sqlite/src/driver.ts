@@ -16,6 +16,7 @@ import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
 import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
+import { backfillSearch, createSearcher } from "./search.js";
 import { createOutboxStore } from "./outbox.js";
 import { createApplier } from "./write.js";
 
@@ -50,6 +51,9 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     if (changes) apply(changes);
   });
   const purge = createRecordPurger(db, catalog);
+  // Records written before the search index existed get their rows now (once; cheap after).
+  if (!opts.readonly) backfillSearch(db.$client);
+  const search = createSearcher(db.$client, catalog);
   const limits = createLimitStore(db.$client);
 
   return {
@@ -78,6 +82,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
+    searchRecords: _async(search),
     apply: _async(apply),
     deleteRecords: _async(purge),
     claimDueJobs: _async(outbox.claimDue),

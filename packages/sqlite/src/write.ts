@@ -1,8 +1,8 @@
 /**
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
- * their optimistic version check, keeps `record_values`, `record_refs` and
- * `collection_counts` in step, stores (or removes) files and queues outbox jobs. Any conflict throws and rolls back all.
+ * their optimistic version check, keeps `record_values`, `record_refs`, the search index
+ * and `collection_counts` in step, stores (or removes) files and queues outbox jobs. Any conflict throws and rolls back all.
  */
 import { conflict, type ChangeSet, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
@@ -11,6 +11,7 @@ import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
+import { createSearchIndexer } from "./search.js";
 
 /** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
 export type Applier = (changes: ChangeSet) => void;
@@ -19,6 +20,7 @@ export type Applier = (changes: ChangeSet) => void;
 export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = createOutboxStore(db.$client)): Applier {
   const client = db.$client;
   const p = (name: string) => sql.placeholder(name);
+  const search = createSearchIndexer(client);
 
   const selExisting = db
     .select({ rid: records.rid, state: records.state, version: records.version, data: records.data })
@@ -109,6 +111,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     const rid = Number(insRecord.run({ cid, id: r.id, ...recordParams(r) }).lastInsertRowid);
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
+    search.put(rid, cid, r, true);
     counts.add(cid, r.state, 1);
   };
 
@@ -137,6 +140,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
       delRefs.run(old.rid);
       writeRefs(old.rid, r.data);
     }
+    if (changed || old.state !== r.state) search.put(old.rid, cid, r, false);
     if (old.state !== r.state) {
       counts.add(cid, old.state, -1);
       counts.add(cid, r.state, 1);

@@ -14,6 +14,7 @@ import { describeOutbox } from "./conformance-outbox.js";
 import { describePurge } from "./conformance-purge.js";
 import { describeRecords } from "./conformance-records.js";
 import { describeScan } from "./conformance-scan.js";
+import { describeSearch } from "./conformance-search.js";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { Storage, StoredFile } from "./types.js";
 
@@ -51,6 +52,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describeOutbox(h);
     describePurge(h);
     describeScan(h);
+    describeSearch(h);
   });
   if (opts.openShared) describeSharedDatabase(opts.name, opts.openShared);
 }

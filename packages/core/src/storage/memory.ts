@@ -9,6 +9,7 @@ import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
+import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import type {
   ApiKeyRow,
@@ -194,6 +195,18 @@ export function createMemoryStorage(): Storage {
         if (r.flock !== flock || !holdsReference(r.data, uri)) continue;
         if (maxDataLength !== undefined) take(JSON.stringify(r.data).length);
         out.push(_copy(r));
+      }
+      return out;
+    },
+    async searchRecords(flock, types, terms, limit) {
+      // The reference: every record's document, built and tested as the indexes would.
+      const out: StoredRecord[] = [];
+      if (terms.length === 0) return out;
+      for (const [r] of _inOrder()) {
+        if (out.length >= limit) break;
+        if (r.flock !== flock || !types.includes(r.type)) continue;
+        const doc = searchDocument(r);
+        if (doc !== undefined && documentMatches(doc, terms)) out.push(_copy(r));
       }
       return out;
     },
