@@ -6,7 +6,7 @@
  * order); `backfillSearch` adds the rows of records written before the index existed.
  */
 import { SEARCH_TYPES, searchDocument, type StoredRecord } from "@records-service/core";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
 import { exec } from "./exec.js";
@@ -45,17 +45,18 @@ export function createSearcher(pool: pg.Pool, catalog: Catalog) {
       if (cid !== undefined) cids.push(cid);
     }
     if (cids.length === 0 || terms.length === 0 || limit <= 0) return [];
-    const q = searchQuery(cids, terms);
-    const { rows } = await exec<RecordRow & { type: string }>(
-      pool,
-      sql`SELECT c.type, ${RECORD_COLUMNS}
-          FROM record_search s JOIN records r ON r.rid = s.rid JOIN collections c ON c.cid = r.cid
-          WHERE s.doc @@ ${q}::tsquery
-          ORDER BY ts_rank(s.doc, ${q}::tsquery) DESC, s.rid LIMIT ${Math.floor(limit)}`,
-      "search_records",
-    );
+    const { rows } = await exec<RecordRow & { type: string }>(pool, searchStatement(cids, terms, limit), "search_records");
     return rows.map((row) => toStoredRecord(row, flock, row.type));
   };
+}
+
+/** The search statement: matches from the GIN index, best `ts_rank` first (the plan test explains it). */
+export function searchStatement(cids: readonly number[], terms: readonly string[], limit: number): SQL {
+  const q = searchQuery(cids, terms);
+  return sql`SELECT c.type, ${RECORD_COLUMNS}
+      FROM record_search s JOIN records r ON r.rid = s.rid JOIN collections c ON c.cid = r.cid
+      WHERE s.doc @@ ${q}::tsquery
+      ORDER BY ts_rank(s.doc, ${q}::tsquery) DESC, s.rid LIMIT ${Math.floor(limit)}`;
 }
 
 /** Records indexed per step of `backfillSearch`. */

@@ -30,16 +30,17 @@ export function createSearchIndexer(client: Database.Database): SearchIndexer {
   };
 }
 
+/** The search statement (match text, limit): best bm25 rank first; the plan test explains it. */
+export const SEARCH_STATEMENT = `SELECT r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version, c.type
+     FROM record_search s JOIN records r ON r.rid = s.rowid JOIN collections c ON c.cid = r.cid
+     WHERE record_search MATCH ? ORDER BY s.rank LIMIT ?`;
+
 /**
  * `Storage.searchRecords`: the live records of `types` in `flock` whose document has every
  * term as a word prefix, best first (bm25), at most `limit`.
  */
 export function createSearcher(client: Database.Database, catalog: Catalog) {
-  const stmt = client.prepare<[string, number], RecordRow & { type: string }>(
-    `SELECT r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version, c.type
-     FROM record_search s JOIN records r ON r.rid = s.rowid JOIN collections c ON c.cid = r.cid
-     WHERE record_search MATCH ? ORDER BY s.rank LIMIT ?`,
-  );
+  const stmt = client.prepare<[string, number], RecordRow & { type: string }>(SEARCH_STATEMENT);
   return (flock: string, types: readonly string[], terms: readonly string[], limit: number): StoredRecord[] => {
     const cids = types.map((t) => catalog.collectionId(flock, t)).filter((c): c is number => c !== undefined);
     if (cids.length === 0 || terms.length === 0 || limit <= 0) return [];
