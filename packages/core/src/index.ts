@@ -107,6 +107,10 @@ export {
   documentMatches,
 } from "./search/search-text.js";
 export { searchDistance, levenshtein } from "./search/distance.js";
+export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";
+export type { SearchResult } from "./search/search.js";
+export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
+export type { FindRule, FindResult } from "./search/find.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
 export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";

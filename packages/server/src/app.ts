@@ -27,6 +27,8 @@ import { createLoginGuard, type LoginGuardOptions } from "./protection/login-gua
 import { createAuthRoutes } from "./routes/auth.js";
 import { createAggregateRoutes } from "./routes/aggregates.js";
 import { createBulkRoutes } from "./routes/bulk.js";
+import { createFindRoutes } from "./routes/find.js";
+import { createSearchRoutes } from "./routes/search.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
@@ -128,6 +130,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createContactRoutes(engine));
   app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
   app.route("/api/v1", createAggregateRoutes(engine, "v1"));
+  app.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
@@ -146,11 +149,14 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));
+  app.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
+  app.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
   app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
+  app.route("/search/v2", createSearchRoutes(engine));
 
   app.notFound((c) =>
     errorResponse(c, { status: 404, error: "not found", detail: `no such path: ${c.req.method} ${_short(c.req.path)}` }),
