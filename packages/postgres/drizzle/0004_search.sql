@@ -1,9 +1,9 @@
 -- The search index (issue 14): one row per live person or organisation. `doc` is built in
 -- JS from core's searchDocument (already folded words, cast straight to tsvector so that no
--- text search configuration changes them) plus one scope lexeme `#<cid>`, which no query
--- word can produce; the GIN index answers `doc @@ ('#<cid>' & 'term':* ...)`. Kept by
--- `apply` in the same transaction as the record; rows of records written before this
--- migration are added on open (search.ts, backfillSearch).
+-- text search configuration changes them); the GIN index answers `doc @@ 'term'[:*] & ...`.
+-- Kept by `apply` in the same transaction as the record; rows of records written before
+-- this migration are added on open (search.ts, backfillSearch). The flock and type are
+-- checked on the joined record.
 CREATE TABLE "record_search" (
 	"rid" bigint PRIMARY KEY NOT NULL,
 	"doc" tsvector NOT NULL

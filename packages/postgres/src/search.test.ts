@@ -45,14 +45,15 @@ describe.skipIf(!inject("pgAvailable"))("search index (PostgreSQL)", () => {
 
   it("answers from the GIN index, never scanning", async () => {
     const cid = (await db.pool.query<{ cid: number }>("SELECT cid FROM collections WHERE type = 'person'")).rows[0]!.cid;
-    const { sql, params } = render(searchStatement([cid], ["name1234"], 20));
+    const { sql, params } = render(searchStatement([cid], ["name1234"], 20, true));
     const plan = (await db.pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`, params)).rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(plan).toContain("record_search_doc_idx");
     expect(plan).not.toMatch(/Seq Scan on (record_search|records)/);
   });
 
-  it("quotes terms and scopes into tsquery text", () => {
-    expect(searchQuery([3, 4], ["ada", "love"])).toBe("( '#3' | '#4' ) & 'ada':* & 'love':*");
+  it("quotes terms into tsquery text", () => {
+    expect(searchQuery(["ada", "love"], true)).toBe("'ada':* & 'love':*");
+    expect(searchQuery(["ada"], false)).toBe("'ada'");
   });
 
   it("adds the rows of records written before the index on open", async () => {
@@ -62,7 +63,7 @@ describe.skipIf(!inject("pgAvailable"))("search index (PostgreSQL)", () => {
     const storage = await createPostgresStorage({ pool: db.pool });
     const after = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM record_search");
     expect(Number(after.rows[0]!.n)).toBe(N);
-    expect((await storage.searchRecords!("demo", ["person"], ["name0"], 5)).map((r) => r.displayValue)).toContain("First0 Name0");
+    expect((await storage.searchRecords!("demo", ["person"], ["name0"], 5, false)).map((r) => r.displayValue)).toContain("First0 Name0");
     await storage.close();
   });
 });

@@ -2,8 +2,8 @@
  * @module search
  * The search index on PostgreSQL: `record_search` (rid, doc tsvector) with a GIN index.
  * `searchDoc` builds a row's vector text, `searchQuery` a query's; `applyChanges` keeps the
- * rows in its transaction; `createSearcher` answers `Storage.searchRecords` (ts_rank
- * order); `backfillSearch` adds the rows of records written before the index existed.
+ * rows in its transaction; `createSearcher` answers `Storage.searchRecords`;
+ * `backfillSearch` adds the rows of records written before the index existed.
  */
 import { SEARCH_TYPES, searchDocument, type StoredRecord } from "@records-service/core";
 import { sql, type SQL } from "drizzle-orm";
@@ -13,50 +13,48 @@ import { exec } from "./exec.js";
 import { RECORD_COLUMNS, toStoredRecord, type RecordRow } from "./read.js";
 
 /**
- * The tsvector text of a record in collection `cid` (its folded words, quoted, and the
- * scope lexeme), or undefined when it is not indexed.
+ * The tsvector text of a record (its folded words, quoted), or undefined when it is not indexed.
  *
  * @example
- * searchDoc(ada, 3) // "'ada' 'lovelace' '#3'"
+ * searchDoc(ada) // "'ada' 'lovelace'"
  */
-export function searchDoc(record: StoredRecord, cid: number): string | undefined {
+export function searchDoc(record: StoredRecord): string | undefined {
   if (!SEARCH_TYPES.includes(record.type)) return undefined;
   const doc = searchDocument(record);
   if (doc === undefined) return undefined;
-  return [...(doc ? doc.split(" ") : []), `#${cid}`].map(_quote).join(" ");
+  return (doc ? doc.split(" ") : []).map(_quote).join(" ");
 }
 
 /**
- * The tsquery text: any of the collections' scope lexemes, and every term as a prefix.
+ * The tsquery text: every term, as a whole word or with `prefix` a word start.
  *
  * @example
- * searchQuery([3, 4], ["ada", "love"]) // "( '#3' | '#4' ) & 'ada':* & 'love':*"
+ * searchQuery(["ada", "love"], true) // "'ada':* & 'love':*"
  */
-export function searchQuery(cids: readonly number[], terms: readonly string[]): string {
-  return [`( ${cids.map((c) => _quote(`#${c}`)).join(" | ")} )`, ...terms.map((t) => `${_quote(t)}:*`)].join(" & ");
+export function searchQuery(terms: readonly string[], prefix: boolean): string {
+  return terms.map((t) => `${_quote(t)}${prefix ? ":*" : ""}`).join(" & ");
 }
 
 /** `Storage.searchRecords` over the pool. */
 export function createSearcher(pool: pg.Pool, catalog: Catalog) {
-  return async (flock: string, types: readonly string[], terms: readonly string[], limit: number): Promise<StoredRecord[]> => {
+  return async (flock: string, types: readonly string[], terms: readonly string[], limit: number, prefix: boolean): Promise<StoredRecord[]> => {
     const cids: number[] = [];
     for (const t of types) {
       const cid = await catalog.collectionId(pool, flock, t);
       if (cid !== undefined) cids.push(cid);
     }
     if (cids.length === 0 || terms.length === 0 || limit <= 0) return [];
-    const { rows } = await exec<RecordRow & { type: string }>(pool, searchStatement(cids, terms, limit), "search_records");
+    const { rows } = await exec<RecordRow & { type: string }>(pool, searchStatement(cids, terms, limit, prefix), "search_records");
     return rows.map((row) => toStoredRecord(row, flock, row.type));
   };
 }
 
-/** The search statement: matches from the GIN index, best `ts_rank` first (the plan test explains it). */
-export function searchStatement(cids: readonly number[], terms: readonly string[], limit: number): SQL {
-  const q = searchQuery(cids, terms);
+/** The search statement: matches from the GIN index in the collections, in insertion order (the plan test explains it). */
+export function searchStatement(cids: readonly number[], terms: readonly string[], limit: number, prefix: boolean): SQL {
   return sql`SELECT c.type, ${RECORD_COLUMNS}
       FROM record_search s JOIN records r ON r.rid = s.rid JOIN collections c ON c.cid = r.cid
-      WHERE s.doc @@ ${q}::tsquery
-      ORDER BY ts_rank(s.doc, ${q}::tsquery) DESC, s.rid LIMIT ${Math.floor(limit)}`;
+      WHERE s.doc @@ ${searchQuery(terms, prefix)}::tsquery AND r.cid = ANY(${sql.param([...cids])}::int[])
+      ORDER BY s.rid LIMIT ${Math.floor(limit)}`;
 }
 
 /** Records indexed per step of `backfillSearch`. */
@@ -82,7 +80,7 @@ export async function backfillSearch(pool: pg.Pool): Promise<number> {
     const rids: string[] = [];
     const docs: string[] = [];
     for (const row of rows) {
-      const doc = searchDoc(toStoredRecord(row, row.flock, row.type), row.cid);
+      const doc = searchDoc(toStoredRecord(row, row.flock, row.type));
       if (doc === undefined) continue;
       rids.push(row.rid);
       docs.push(doc);

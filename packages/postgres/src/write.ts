@@ -121,7 +121,7 @@ class _Writer {
       rids.delete(r.id);
       for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cids[i]!, field, value);
       this.refs.set(rid, refTargets(r.data));
-      this.search.set(rid, searchDoc(r, cids[i]!) ?? null);
+      this.search.set(rid, searchDoc(r) ?? null);
       this.count(cids[i]!, r.state, 1);
     }
     return [];
@@ -175,7 +175,7 @@ class _Writer {
       this.refs.set(rid, refTargets(r.data));
     }
     if (anyChanged || old.state !== r.state) {
-      this.search.set(rid, searchDoc(r, cid) ?? null);
+      this.search.set(rid, searchDoc(r) ?? null);
       this.searchReplaced.add(rid);
     }
     if (old.state !== r.state) {

@@ -28,7 +28,8 @@ const person = (i: number) => ({
 
 describe("SQLite search index", () => {
   it("writes the match text with quoted prefix terms and scope tokens", () => {
-    expect(searchMatch([3, 4], ["ada", 'x"y'])).toBe('scope : ("c3" OR "c4") AND body : ("ada"* AND "x""y"*)');
+    expect(searchMatch(["ada", 'x"y'], true)).toBe('"ada"* AND "x""y"*');
+    expect(searchMatch(["ada"], false)).toBe('"ada"');
   });
 
   it("plans the search through the FTS5 index and record keys", async () => {
@@ -39,7 +40,7 @@ describe("SQLite search index", () => {
     const client = new Database(path);
     const plan = client
       .prepare(`EXPLAIN QUERY PLAN ${SEARCH_STATEMENT}`)
-      .all(searchMatch([1], ["first1"]), 10) as { detail: string }[];
+      .all(searchMatch(["first1"], true), "[1]", 10) as { detail: string }[];
     client.close();
     const text = plan.map((p) => p.detail).join("\n");
     expect(text).toMatch(/SCAN s VIRTUAL TABLE INDEX/);
@@ -57,7 +58,7 @@ describe("SQLite search index", () => {
     client.exec("DELETE FROM record_search");
     client.close();
     storage = createSqliteStorage({ path });
-    expect((await storage.searchRecords!("demo", ["person"], ["lovelace"], 10)).length).toBe(5);
+    expect((await storage.searchRecords!("demo", ["person"], ["lovelace"], 10, false)).length).toBe(5);
     await storage.close();
   });
 });

@@ -2,7 +2,7 @@
  * @module search
  * The search index of one connection: `record_search`, an FTS5 table whose rowid is the
  * record's `rid`. `indexer` keeps it inside `apply`'s transaction; `search` answers
- * `Storage.searchRecords` from it (ranked by FTS5's bm25); `backfillSearch` adds the rows
+ * `Storage.searchRecords` from it; `backfillSearch` adds the rows
  * of records written before the index existed.
  */
 import { SEARCH_TYPES, searchDocument, type StoredRecord } from "@records-service/core";
@@ -13,52 +13,55 @@ import { toStoredRecord, type RecordRow } from "./read.js";
 /** What `apply` calls for each record it wrote (rid known). */
 export interface SearchIndexer {
   /** Replaces the record's index row (or removes it: deleted, or not a searched type). */
-  put(rid: number, cid: number, record: StoredRecord, inserted: boolean): void;
+  put(rid: number, record: StoredRecord, inserted: boolean): void;
 }
 
 /** The indexer of one connection. */
 export function createSearchIndexer(client: Database.Database): SearchIndexer {
   const del = client.prepare("DELETE FROM record_search WHERE rowid = ?");
-  const ins = client.prepare("INSERT INTO record_search (rowid, body, scope) VALUES (?, ?, ?)");
+  const ins = client.prepare("INSERT INTO record_search (rowid, body) VALUES (?, ?)");
   return {
-    put(rid, cid, record, inserted) {
+    put(rid, record, inserted) {
       if (!SEARCH_TYPES.includes(record.type)) return;
       if (!inserted) del.run(rid);
       const doc = searchDocument(record);
-      if (doc !== undefined) ins.run(rid, doc, `c${cid}`);
+      if (doc !== undefined) ins.run(rid, doc);
     },
   };
 }
 
-/** The search statement (match text, limit): best bm25 rank first; the plan test explains it. */
+/**
+ * The search statement (match text, the collections as a JSON array, limit): matches in
+ * rowid (insertion) order, each record read by its key and kept when it is in one of the
+ * collections; it stops at the limit, so a broad prefix costs no more than a narrow one.
+ * The plan test explains it.
+ */
 export const SEARCH_STATEMENT = `SELECT r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version, c.type
-     FROM record_search s JOIN records r ON r.rid = s.rowid JOIN collections c ON c.cid = r.cid
-     WHERE record_search MATCH ? ORDER BY s.rank LIMIT ?`;
+     FROM record_search s CROSS JOIN records r ON r.rid = s.rowid JOIN collections c ON c.cid = r.cid
+     WHERE record_search MATCH ? AND r.cid IN (SELECT value FROM json_each(?)) ORDER BY s.rowid LIMIT ?`;
 
 /**
  * `Storage.searchRecords`: the live records of `types` in `flock` whose document has every
  * term as a word prefix, best first (bm25), at most `limit`.
  */
 export function createSearcher(client: Database.Database, catalog: Catalog) {
-  const stmt = client.prepare<[string, number], RecordRow & { type: string }>(SEARCH_STATEMENT);
-  return (flock: string, types: readonly string[], terms: readonly string[], limit: number): StoredRecord[] => {
+  const stmt = client.prepare<[string, string, number], RecordRow & { type: string }>(SEARCH_STATEMENT);
+  return (flock: string, types: readonly string[], terms: readonly string[], limit: number, prefix: boolean): StoredRecord[] => {
     const cids = types.map((t) => catalog.collectionId(flock, t)).filter((c): c is number => c !== undefined);
     if (cids.length === 0 || terms.length === 0 || limit <= 0) return [];
-    return stmt.all(searchMatch(cids, terms), limit).map((row) => toStoredRecord(row, flock, row.type));
+    return stmt.all(searchMatch(terms, prefix), JSON.stringify(cids), limit).map((row) => toStoredRecord(row, flock, row.type));
   };
 }
 
 /**
- * The FTS5 query: the collections' scope tokens, and each term as a quoted prefix (terms
- * are folded words of letters and digits; quoting keeps FTS5 operators out regardless).
+ * The FTS5 query: every term, quoted (terms are folded words of letters and digits; quoting
+ * keeps FTS5 operators out regardless), as a whole word or with `prefix` a word start.
  *
  * @example
- * searchMatch([3, 4], ["ada", "love"]) // 'scope : ("c3" OR "c4") AND body : ("ada"* AND "love"*)'
+ * searchMatch(["ada", "love"], true) // '"ada"* AND "love"*'
  */
-export function searchMatch(cids: readonly number[], terms: readonly string[]): string {
-  const scope = cids.map((c) => `"c${c}"`).join(" OR ");
-  const body = terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(" AND ");
-  return `scope : (${scope}) AND body : (${body})`;
+export function searchMatch(terms: readonly string[], prefix: boolean): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"${prefix ? "*" : ""}`).join(" AND ");
 }
 
 /** Records indexed per step of `backfillSearch`. */
@@ -77,13 +80,13 @@ export function backfillSearch(client: Database.Database): number {
        AND NOT EXISTS (SELECT 1 FROM record_search s WHERE s.rowid = r.rid)
      LIMIT ?`,
   );
-  const ins = client.prepare("INSERT INTO record_search (rowid, body, scope) VALUES (?, ?, ?)");
+  const ins = client.prepare("INSERT INTO record_search (rowid, body) VALUES (?, ?)");
   let added = 0;
   const step = client.transaction(() => {
     const rows = missing.all(BACKFILL_STEP);
     for (const row of rows) {
       const doc = searchDocument(toStoredRecord(row, row.flock, row.type));
-      if (doc !== undefined) ins.run(row.rid, doc, `c${row.cid}`);
+      if (doc !== undefined) ins.run(row.rid, doc);
     }
     return rows.length;
   });

@@ -111,7 +111,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
     const rid = Number(insRecord.run({ cid, id: r.id, ...recordParams(r) }).lastInsertRowid);
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
-    search.put(rid, cid, r, true);
+    search.put(rid, r, true);
     counts.add(cid, r.state, 1);
   };
 
@@ -140,7 +140,7 @@ export function createApplier(db: Db, catalog: Catalog, outbox: OutboxStore = cr
       delRefs.run(old.rid);
       writeRefs(old.rid, r.data);
     }
-    if (changed || old.state !== r.state) search.put(old.rid, cid, r, false);
+    if (changed || old.state !== r.state) search.put(old.rid, r, false);
     if (old.state !== r.state) {
       counts.add(cid, old.state, -1);
       counts.add(cid, r.state, 1);

@@ -83,12 +83,13 @@ export function searchTerms(q: string): string[] {
 }
 
 /**
- * True when every term starts a word of `document` (the reference semantics of the index).
+ * True when every term is a word of `document`, or with `prefix` starts one (the reference
+ * semantics of the index).
  *
  * @example
- * documentMatches("ada lovelace", ["love"]) // true
+ * documentMatches("ada lovelace", ["love"], true) // true
  */
-export function documentMatches(document: string, terms: readonly string[]): boolean {
+export function documentMatches(document: string, terms: readonly string[], prefix: boolean): boolean {
   const words = document.split(" ");
-  return terms.every((t) => words.some((w) => w.startsWith(t)));
+  return terms.every((t) => words.some((w) => (prefix ? w.startsWith(t) : w === t)));
 }

@@ -1,7 +1,8 @@
 /**
  * @module search/search
- * Search over contacts: the candidates come from the storage's search index (every term a
- * word prefix), ranked by closeness to the query (`searchDistance`, closest first).
+ * Search over contacts: the candidates come from the storage's search index (whole-word
+ * matches first, then word-start matches), ranked by closeness to the query
+ * (`searchDistance`, closest first).
  */
 import { badRequest } from "../errors.js";
 import { scanEach } from "../aggregates/scan-each.js";
@@ -50,9 +51,15 @@ export async function searchContacts(
   const terms = searchTerms(q);
   if (terms.length === 0) throw badRequest("invalid search", "q must hold at least one letter or digit");
   const want = Math.min(MAX_CANDIDATES, limit * CANDIDATES_PER_RESULT);
-  const candidates = ctx.storage.searchRecords
-    ? await ctx.storage.searchRecords(flock, types, terms, want)
-    : await _walk(ctx, flock, types, terms, want);
+  // Whole-word matches first (a name typed in full), then word-start matches to fill up:
+  // both stop at `want` in the index's order, so a broad prefix never ranks thousands.
+  const find = (prefix: boolean) =>
+    ctx.storage.searchRecords ? ctx.storage.searchRecords(flock, types, terms, want, prefix) : _walk(ctx, flock, types, terms, want, prefix);
+  const candidates = await find(false);
+  if (candidates.length < want) {
+    const seen = new Set(candidates.map((r) => r.id));
+    for (const r of await find(true)) if (candidates.length < want && !seen.has(r.id)) candidates.push(r);
+  }
   return candidates
     .map((r, i) => ({ r, i, distance: searchDistance(q, r) }))
     .sort((a, b) => a.distance - b.distance || a.i - b.i)
@@ -77,12 +84,12 @@ export function searchResult(r: StoredRecord, distance: number): SearchResult {
 // --- internal ---
 
 /** Without an index: the live records, walked in bounded steps, that the index would match. */
-async function _walk(ctx: EngineContext, flock: string, types: readonly string[], terms: string[], want: number): Promise<StoredRecord[]> {
+async function _walk(ctx: EngineContext, flock: string, types: readonly string[], terms: string[], want: number, prefix: boolean): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (const type of types) {
     await scanEach(ctx, flock, type, { filters: [], mode: "AND", states: ["updated"] }, (r) => {
       const doc = searchDocument(r);
-      if (doc !== undefined && documentMatches(doc, terms)) out.push(r);
+      if (doc !== undefined && documentMatches(doc, terms, prefix)) out.push(r);
       return out.length < want;
     });
   }

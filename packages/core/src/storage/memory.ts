@@ -198,7 +198,7 @@ export function createMemoryStorage(): Storage {
       }
       return out;
     },
-    async searchRecords(flock, types, terms, limit) {
+    async searchRecords(flock, types, terms, limit, prefix) {
       // The reference: every record's document, built and tested as the indexes would.
       const out: StoredRecord[] = [];
       if (terms.length === 0) return out;
@@ -206,7 +206,7 @@ export function createMemoryStorage(): Storage {
         if (out.length >= limit) break;
         if (r.flock !== flock || !types.includes(r.type)) continue;
         const doc = searchDocument(r);
-        if (doc !== undefined && documentMatches(doc, terms)) out.push(_copy(r));
+        if (doc !== undefined && documentMatches(doc, terms, prefix)) out.push(_copy(r));
       }
       return out;
     },
