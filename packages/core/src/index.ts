@@ -112,6 +112,10 @@ export type { SearchResult } from "./search/search.js";
 export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
+// --- audit: change history from what the engine keeps, provenance ---
+export { recordHistory, flockHistory, eventsAbout, provenance, MAX_AUDIT_LIMIT } from "./audit/history.js";
+export type { AuditEntry } from "./audit/history.js";
+
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
 export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
 export type { GroupCount } from "./aggregates/group.js";

@@ -26,6 +26,7 @@ import { createApplicationCounts, type ApplicationCounts } from "./protection/ap
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
 import { createAggregateRoutes } from "./routes/aggregates.js";
+import { createAuditRoutes, createProvenanceRoutes } from "./routes/audit.js";
 import { createBulkRoutes } from "./routes/bulk.js";
 import { createFindRoutes } from "./routes/find.js";
 import { createSearchRoutes } from "./routes/search.js";
@@ -131,6 +132,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
   app.route("/api/v1", createAggregateRoutes(engine, "v1"));
   app.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
+  app.route("/api/v1", createProvenanceRoutes(engine));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
@@ -151,12 +153,14 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));
   app.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
   app.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
+  app.route("/api/v2", createProvenanceRoutes(engine));
   app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
   app.route("/search/v2", createSearchRoutes(engine));
+  app.route("/audit/v2", createAuditRoutes(engine));
 
   app.notFound((c) =>
     errorResponse(c, { status: 404, error: "not found", detail: `no such path: ${c.req.method} ${_short(c.req.path)}` }),

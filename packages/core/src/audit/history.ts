@@ -50,12 +50,13 @@ export async function recordHistory(
   opts: { limit: number; since?: string },
 ): Promise<{ uri: string; count: number; results: AuditEntry[]; related_uris: string[] }> {
   const uri = recordUri(record.flock, record.type, record.id);
-  const entries: AuditEntry[] = [_entry("created", record.created, uri, record.version === 1 && record.created === record.lastUpdated ? 1 : null)];
+  // Newest first, and at equal times the later step first (the sort keeps this order).
+  const entries: AuditEntry[] = [];
   if (record.version > 1 || record.lastUpdated !== record.created) {
     entries.push(_entry(record.state === "deleted" ? "deleted" : "updated", record.lastUpdated, uri, record.version));
   }
-  const events = await _dataEvents(ctx, record.flock, [{ field: "context_ref", meta: false, op: "eq", values: [{ text: uri }] }]);
-  for (const e of events) entries.push(_eventEntry(e));
+  for (const e of (await eventsAbout(ctx, record.flock, uri)).reverse()) entries.push(_eventEntry(e));
+  entries.push(_entry("created", record.created, uri, record.version === 1 && record.created === record.lastUpdated ? 1 : null));
   const related = await ctx.storage.listReferencing(record.flock, uri, MAX_RELATED * 2);
   const results = _newestFirst(entries).filter((e) => opts.since === undefined || e.when >= opts.since);
   return {
@@ -95,6 +96,11 @@ export async function flockHistory(
   return { count: first.total, results: _newestFirst(page.map(_eventEntry)) };
 }
 
+/** The live data events about the record `uri` (at most `MAX_AUDIT_LIMIT`), oldest first. */
+export function eventsAbout(ctx: EngineContext, flock: string, uri: string): Promise<StoredRecord[]> {
+  return _dataEvents(ctx, flock, [{ field: "context_ref", meta: false, op: "eq", values: [{ text: uri }] }]);
+}
+
 // --- internal ---
 
 function _entry(action: AuditEntry["action"], when: string, uri: string, version: number | null): AuditEntry {
@@ -131,7 +137,10 @@ async function _range(ctx: EngineContext, flock: string, filters: Filter[], star
   return rows.slice(0, count);
 }
 
-/** The provenance of a record: when it was created and last written, and where it came from (`source`, `legacy_uid`, `external_ids`). */
+/**
+ * The provenance of a record: when it was created and last written, the event that recorded
+ * its creation (`*_created`), and where it came from (`source`, `legacy_uid`, `external_ids`).
+ */
 export function provenance(record: StoredRecord, createdEvent: StoredRecord | undefined): Record<string, unknown> {
   return {
     uri: recordUri(record.flock, record.type, record.id),

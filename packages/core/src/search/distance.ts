@@ -17,8 +17,8 @@ import { foldText, searchWords } from "./search-text.js";
 export function searchDistance(q: string, record: StoredRecord): number {
   const query = searchWords(q).join(" ");
   let best = 1;
-  for (const candidate of _candidates(record)) {
-    const c = searchWords(candidate).join(" ");
+  for (const candidate of new Set(_candidates(record))) {
+    const c = _words(candidate);
     if (!c) continue;
     const d = levenshtein(query, c) / Math.max(query.length, c.length, 1);
     if (d < best) best = d;
@@ -35,13 +35,18 @@ export function searchDistance(q: string, record: StoredRecord): number {
  */
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (a.length === 0 || b.length === 0) return a.length + b.length;
+  let prev = new Int32Array(b.length + 1);
+  let cur = new Int32Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, sub);
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
   return prev[b.length]!;
 }
@@ -63,4 +68,9 @@ function _candidates(r: StoredRecord): string[] {
     out.push(address, address.split("@")[0]!);
   }
   return out.map(foldText);
+}
+
+/** The words of already folded text, joined by single spaces. */
+function _words(folded: string): string {
+  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
 }

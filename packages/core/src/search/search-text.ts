@@ -39,8 +39,12 @@ export const MAX_SEARCH_LENGTH = 200;
  * foldText("Zoë MÜLLER") // "zoe muller"
  */
 export function foldText(text: string): string {
+  // ASCII has no accents to remove: skip the (slow) normalisation.
+  if (_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
+
+const _ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * The words of `text`, folded: runs of letters and digits.
