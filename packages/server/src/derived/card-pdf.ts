@@ -6,7 +6,7 @@
  * only, so other characters are shown without their accents, or as "?" when there is no
  * such form (the text layer stays searchable).
  */
-import { PDFDocument, rgb, StandardFonts, type PDFFont } from "pdf-lib";
+import type { PDFFont } from "pdf-lib";
 import type { CardView } from "./card.js";
 
 /** The page: ISO/IEC 7810 ID-1 (a bank card), 85.60 × 53.98 mm, at twice its size in points. */
@@ -28,6 +28,8 @@ const TONE_COLOURS: Record<string, [number, number, number]> = {
  * const pdf = await renderCardPdf(cardView(input), new Date());
  */
 export async function renderCardPdf(view: CardView, created: Date): Promise<Uint8Array> {
+  // Loaded on first use: pdf-lib takes about as long to import as the rest of the server.
+  const { PDFDocument, rgb, StandardFonts } = await (_pdfLib ??= import("pdf-lib"));
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -84,6 +86,8 @@ export function pdfSafeText(text: string, font: PDFFont): string {
 }
 
 // --- internal ---
+
+let _pdfLib: Promise<typeof import("pdf-lib")> | undefined;
 
 const _charsets = new WeakMap<PDFFont, Set<number>>();
 
