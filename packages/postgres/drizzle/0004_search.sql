@@ -4,9 +4,9 @@
 -- Kept by `apply` in the same transaction as the record; rows of records written before
 -- this migration are added on open (search.ts, backfillSearch). The flock and type are
 -- checked on the joined record.
-CREATE TABLE "record_search" (
+CREATE TABLE IF NOT EXISTS "record_search" (
 	"rid" bigint PRIMARY KEY NOT NULL,
 	"doc" tsvector NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "record_search_doc_idx" ON "record_search" USING gin ("doc");
+CREATE INDEX IF NOT EXISTS "record_search_doc_idx" ON "record_search" USING gin ("doc");

@@ -3,4 +3,4 @@
 -- splits them). Prefix indexes make `term*` queries cheap. Kept by `apply` in the same
 -- transaction as the record; rows of records written before this migration are added on
 -- open (search.ts, backfillSearch). The flock and type are checked on the joined record.
-CREATE VIRTUAL TABLE `record_search` USING fts5(`body`, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
+CREATE VIRTUAL TABLE IF NOT EXISTS `record_search` USING fts5(`body`, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
