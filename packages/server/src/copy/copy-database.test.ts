@@ -182,10 +182,11 @@ function databaseBefore(path: string, tag: string): Db["$client"] {
   return client;
 }
 
-/** The schema changes of migrations after 0003, undone. */
+/** The schema changes of migrations after 0003, undone (the newest last undone first). */
 const _UNDO: Record<string, string> = {
   "0004_claims": `DROP INDEX records_dedupe_key_idx; DROP INDEX outbox_claim_idx;
     ALTER TABLE outbox DROP COLUMN claim_token; ALTER TABLE outbox DROP COLUMN claimed_until;`,
+  "0005_change_feed": "DROP TABLE changes; DROP TABLE change_heads;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
