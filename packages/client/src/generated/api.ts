@@ -3,6 +3,23 @@
  * (openapi-typescript). Do not edit: change the server's routes or schemas and regenerate.
  */
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console: redirects to /console/ */
+        get: operations["getIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -305,6 +322,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The flock's change feed as Server-Sent Events
+         * @description One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s.
+         */
+        get: operations["getApiV1ByFlockChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/member/{id}/card_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's signed card link (for the console, which holds no secret) */
+        get: operations["getApiV1ByFlockMemberByIdCardUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/outbox": {
         parameters: {
             query?: never;
@@ -319,6 +373,26 @@ export interface paths {
         get: operations["getApiV1ByFlockOutbox"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/outbox/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a pending or dead delivery now (the console's "Retry now")
+         * @description Administrator keys only (a user whose flocks are ["*"]).
+         */
+        post: operations["postApiV1ByFlockOutboxByIdRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -633,6 +707,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console: redirects to /console/ */
+        get: operations["getConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/v1/{flock}/{fileId}/{filename}": {
         parameters: {
             query?: never;
@@ -715,6 +806,10 @@ export interface components {
             };
             resource_type?: string;
             value?: (string | boolean) | null;
+        };
+        /** @description The member's signed card link (opens without a key). */
+        CardLink: {
+            url: string;
         };
         /** @description The fields that changed, system-generated ones included, with their new values. */
         ChangedFields: {
@@ -856,6 +951,25 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        /** @description The job, pending and due now. */
+        OutboxJobRetried: {
+            job: {
+                action: string;
+                attempts: number;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                data_event: string;
+                delivery_id: string;
+                first_attempt_at: string | null;
+                id: string;
+                last_error: string | null;
+                last_status: number | null;
+                next_attempt_at: string | null;
+                /** @enum {string} */
+                status: "pending" | "done" | "dead";
+                trigger: string;
+            };
         };
         OutboxJobs: {
             jobs: {
@@ -1267,6 +1381,46 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to /console/ */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
     getApiDocs: {
         parameters: {
             query?: never;
@@ -2871,6 +3025,168 @@ export interface operations {
             };
         };
     };
+    getApiV1ByFlockChanges: {
+        parameters: {
+            query?: {
+                /** @description resume after this change id (Last-Event-ID wins) */
+                since?: number;
+                /** @description only changes of these resource types (repeated or comma-separated) */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockMemberByIdCardUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardLink"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
     getApiV1ByFlockOutbox: {
         parameters: {
             query?: {
@@ -2925,6 +3241,85 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    postApiV1ByFlockOutboxByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job, pending and due now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxJobRetried"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4835,6 +5230,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description to /console/ */
+            301: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
                 };
             };
         };

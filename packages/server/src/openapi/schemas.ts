@@ -89,6 +89,7 @@ export const COMPONENT_SCHEMAS = {
     v.description("The error body of every /api/v2 and /selfservice/v2 path, signed resources included."),
   ),
   Message: v.object({ message: str }),
+  CardLink: v.pipe(v.object({ url: str }), v.description("The member's signed card link (opens without a key).")),
   Credentials: v.object({ username: str, password: str }),
   ApiKey: v.object({ api_key: v.pipe(str, v.description("send as Authorization: Bearer <api_key>")) }),
   FlockList: v.object({ flocks: v.array(v.object({ identifier: str, name: str })) }),

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { cardUrl } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * The card link route; `secret` is the app's secret source (as the card route checks with).
@@ -19,7 +20,10 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 export function createCardLinkRoutes(engine: RecordEngine, secret: () => Promise<string>): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/member/:id/card_url", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(
+    "/:flock/member/:id/card_url",
+    documented({ tag: "derived", summary: "A member's signed card link (for the console, which holds no secret)", auth: "key", ok: { status: 200, description: "the link", schema: "CardLink" }, errors: [403, 404] }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const flock = c.req.param("flock");
     const id = c.req.param("id");
     const record = isRecordId(id) ? await storage.getRecord(flock, "member", id) : undefined;

@@ -13,6 +13,7 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, type SseTimers } from "../http/sse-stream.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /** Options of `createChangesRoutes` (all optional; tests shorten the times and fake the timers). */
 export interface ChangesRouteOptions {
@@ -47,7 +48,22 @@ export const changesQuerySchema = v.strictObject({
 export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/changes", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(
+    "/:flock/changes",
+    documented({
+      tag: "changes",
+      summary: "The flock's change feed as Server-Sent Events",
+      description:
+        "One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s.",
+      auth: "key",
+      query: [
+        queryParam("since", "resume after this change id (Last-Event-ID wins)", { type: "integer", minimum: 0 }),
+        queryParam("type", "only changes of these resource types (repeated or comma-separated)", { type: "string" }),
+      ],
+      ok: { status: 200, description: "the event stream", media: ["text/event-stream"] },
+      errors: [400, 403, 404, 410],
+    }),
+    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const query = _query(c.req.query("since"), c.req.queries("type"));
     const lastEventId = c.req.header("last-event-id");
     const since = lastEventId !== undefined && lastEventId !== "" ? _lastEventId(lastEventId) : query.since;

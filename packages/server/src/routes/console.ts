@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
+import { documented } from "../openapi/describe.js";
 
 /** Cache-Control of hashed assets and of everything else (index.html). */
 export const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", page: "no-cache" } as const;
@@ -23,10 +24,10 @@ export const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", pag
  */
 export function createConsoleRoutes(dist: string = consoleDist): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/", (c) => c.redirect("/console/", 302));
+  routes.get("/", documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 302, description: "to /console/", media: ["text/html"] }, errors: [] }), (c) => c.redirect("/console/", 302));
   // The app ignores trailing slashes (and trims them from `c.req.path`), so "/console" and
   // "/console/" meet here: only the first is sent on to the second.
-  routes.get("/console", (c, next) => (_rawPath(c.req.url) === "/console" ? c.redirect("/console/", 301) : next()));
+  routes.get("/console", documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 301, description: "to /console/", media: ["text/html"] }, errors: [] }), (c, next) => (_rawPath(c.req.url) === "/console" ? c.redirect("/console/", 301) : next()));
   routes.use("/console/*", async (c, next) => {
     await next();
     if (c.res.status !== 200) return;
@@ -35,18 +36,20 @@ export function createConsoleRoutes(dist: string = consoleDist): Hono<AppEnv> {
   });
   if (!existsSync(join(dist, "index.html"))) {
     // A checkout whose build has not run: say so to the person, with what to run.
-    routes.get("/console/*", (c) =>
+    routes.get("/console/*", _CONSOLE_DOC, (c) =>
       c.html(
         "<!doctype html><title>Records Service</title><h1>The console is not built</h1><p>Run <code>npm run build</code> (or <code>npm install</code>) and reload. The API is at <code>/api/v1/</code>.</p>",
       ),
     );
     return routes;
   }
-  routes.get("/console/*", serveStatic({ root: dist, rewriteRequestPath: (p) => p.replace(/^\/console/, "") }));
+  routes.get("/console/*", _CONSOLE_DOC, serveStatic({ root: dist, rewriteRequestPath: (p) => p.replace(/^\/console/, "") }));
   return routes;
 }
 
 // --- internal ---
+
+const _CONSOLE_DOC = documented({ tag: "console", summary: "The console (HTML, scripts, styles) for people who run a flock", auth: "none", ok: { status: 200, description: "a page or asset of the console", media: ["text/html"] }, errors: [] });
 
 function _rawPath(url: string): string {
   return new URL(url).pathname;
