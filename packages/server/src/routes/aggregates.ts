@@ -21,6 +21,8 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
+import { listQueryParams } from "../openapi/list-query.js";
 import type { Surface } from "./records.js";
 
 /** A JSONP callback name: a dotted JavaScript identifier, nothing that could run as code. */
@@ -51,19 +53,19 @@ export function createAggregateRoutes(engine: RecordEngine, surface: Surface): H
     return parseListQuery(params, { surface, now: clock.now() });
   };
 
-  routes.get("/:flock/groupby/:type/:field/count", ...guard, async (c) => {
+  routes.get("/:flock/groupby/:type/:field/count", documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted.", query: listQueryParams(surface), ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, field } = c.req.param();
     const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c));
     return c.json({ field, groups, results: results.map((g) => ({ count: g.count, value: g.value })) });
   });
 
-  routes.get("/:flock/distinct/:type/:field", ...guard, async (c) => {
+  routes.get("/:flock/distinct/:type/:field", documented({ tag: "aggregates", summary: "The distinct values of a field", auth: "key", description: "The list filters narrow the records read.", query: listQueryParams(surface), ok: { status: 200, description: "{field, count, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, field } = c.req.param();
     const { results, values } = await distinctValues(engine.context, flock, type, field, filters(c));
     return c.json({ field, count: values, results });
   });
 
-  routes.get("/:flock/lookup/:type", ...guard, async (c) => {
+  routes.get("/:flock/lookup/:type", documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type } = c.req.param();
     const own = readQuery(c, LookupQuery);
     const entries = await lookupEntries(engine.context, flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));

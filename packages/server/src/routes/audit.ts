@@ -21,6 +21,7 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 const timestamp = v.optional(v.pipe(v.string(), v.regex(TIMESTAMP_RE, "must be a date YYYY-MM-DD or a timestamp YYYY-MM-DDTHH:MM:SS")));
@@ -54,7 +55,7 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/audit", ...guard, async (c) => {
+  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery), ok: { status: 200, description: "{count, skip, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const q = readQuery(c, FlockAuditQuery);
     const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
       limit: q.limit ?? DEFAULT_LIMIT,
@@ -66,7 +67,7 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
     return c.json({ count, skip: q.skip ?? 0, results });
   });
 
-  routes.get("/:flock/:type/:uid/audit", ...guard, async (c) => {
+  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, uid } = c.req.param();
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
@@ -85,7 +86,7 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
 export function createProvenanceRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/:type/:id/provenance", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "ReadModel" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, type, id } = c.req.param();
     const record = await engine.get(flock, type, id);
     const events = await eventsAbout(engine.context, flock, recordUri(flock, type, id));

@@ -25,6 +25,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import type { Surface } from "./records.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
+import { listQueryParams } from "../openapi/list-query.js";
 
 /**
  * Routes `GET /:flock/contact`, `GET /:flock/contact/mapreduce`, `GET /:flock/contact/:id`,
@@ -43,12 +45,12 @@ export function createContactTypeRoutes(engine: RecordEngine, surface: Surface):
     return { query, page: await listContacts(engine.context, c.req.param("flock"), query) };
   };
 
-  routes.get("/:flock/contact", ...guard, async (c) => {
+  routes.get("/:flock/contact", documented({ tag: "contacts", summary: "List contacts (persons and organisations), filtered and paged", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page", schema: "ListWrapper" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { query, page: found } = await page(c);
     return c.body(await listAnswerText(found, query), 200, _JSON_TYPE);
   });
 
-  routes.get("/:flock/contact/mapreduce", ...guard, async (c) => {
+  routes.get("/:flock/contact/mapreduce", documented({ tag: "contacts", summary: "List contacts with their email addresses and active memberships", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page; each element adds key (the contact URI) and value {display_value, email, active_memberships}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { query, page: found } = await page(c);
     const flock = c.req.param("flock");
     const uris = found.records.map(_uri);
@@ -69,16 +71,23 @@ export function createContactTypeRoutes(engine: RecordEngine, surface: Surface):
     return c.body(await listAnswerText(found, query, { element }), 200, _JSON_TYPE);
   });
 
-  routes.get("/:flock/contact/:id", ...guard, async (c) => {
+  routes.get("/:flock/contact/:id", documented({ tag: "contacts", summary: "Get a contact (the person or organisation with this id)", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] }), ...guard, async (c) => {
     const { flock, id } = c.req.param();
     return c.json(await engine.toSingle(await getContact(engine.context, flock, id)));
   });
 
+  const readOnlyDoc = documented({
+    tag: "contacts",
+    summary: "Writes to contact: always refused (400)",
+    description: "contact spans persons and organisations and is read-only: write to person or organisation. Every write answers 400 once the key may open the flock.",
+    auth: "key",
+    errors: [400, 403, 404],
+  });
   const readOnly = () => {
     throw badRequest("read-only resource type", "contact spans persons and organisations and is read-only: write to person or organisation");
   };
-  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact", ...guard, readOnly);
-  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact/:id", ...guard, readOnly);
+  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact", readOnlyDoc, ...guard, readOnly);
+  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact/:id", readOnlyDoc, ...guard, readOnly);
   return routes;
 }
 

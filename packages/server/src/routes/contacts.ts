@@ -30,6 +30,7 @@ import { findCallerPerson } from "../auth/caller-person.js";
 import type { AppEnv } from "../http/env.js";
 import { queryFlag, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
 
 /** `user/membership`: the address to look up; `realtime` is accepted (nothing is cached). */
 export const MembershipByEmailQuery = v.object({
@@ -55,27 +56,27 @@ export function createContactRoutes(engine: RecordEngine): Hono<AppEnv> {
     return (await membershipsOf(engine.context, contact.flock, [uri])).get(uri) ?? [];
   };
 
-  routes.get(`${path}/membership/all`, ...guard, async (c) => {
+  routes.get(`${path}/membership/all`, documented({ tag: "contacts", summary: "A contact's memberships, all of them", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
     const contact = await _contact(engine, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipEntry) });
   });
 
-  routes.get(`${path}/membership/summary`, ...guard, async (c) => {
+  routes.get(`${path}/membership/summary`, documented({ tag: "contacts", summary: "A contact's memberships, summarised", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
     const contact = await _contact(engine, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipSummaryEntry) });
   });
 
-  routes.get(`${path}/communications/detail`, ...guard, async (c) => c.json(communicationsDetail(await _contact(engine, c))));
-  routes.get(`${path}/personal/detail`, ...guard, async (c) => c.json(personalDetail(await _contact(engine, c))));
+  routes.get(`${path}/communications/detail`, documented({ tag: "contacts", summary: "A contact's communication details", auth: "key", ok: { status: 200, description: "the contact's addresses, phones and emails", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => c.json(communicationsDetail(await _contact(engine, c))));
+  routes.get(`${path}/personal/detail`, documented({ tag: "contacts", summary: "A contact's personal details", auth: "key", ok: { status: 200, description: "the contact's personal fields", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => c.json(personalDetail(await _contact(engine, c))));
 
-  routes.get(`${path}/summary`, ...guard, async (c) => {
+  routes.get(`${path}/summary`, documented({ tag: "contacts", summary: "A contact's summary", auth: "key", ok: { status: 200, description: "the contact and its memberships as of today", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
     const contact = await _contact(engine, c);
     return c.json(contactSummary(contact, await membershipsOfContact(contact), today()));
   });
 
-  routes.get("/:flock/user/membership", ...guard, async (c) => {
+  routes.get("/:flock/user/membership", documented({ tag: "contacts", summary: "The membership status of the person with an email address", auth: "key", query: queryParamsOf(MembershipByEmailQuery, { email: "the person's email address", realtime: "accepted and ignored (nothing is cached)" }), ok: { status: 200, description: "the person's membership status", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { email } = readQuery(c, MembershipByEmailQuery);
     const flock = c.req.param("flock");
     const person = await findCallerPerson(engine, flock, email);
@@ -94,7 +95,7 @@ export function createContactRoutes(engine: RecordEngine): Hono<AppEnv> {
 export function createMemberDetailRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/member/:id/detail", createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get("/:flock/member/:id/detail", documented({ tag: "contacts", summary: "A membership with its member and membership type expanded", auth: "key", ok: { status: 200, description: "the membership's single-record shape, references expanded", schema: "Envelope" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, id } = c.req.param();
     const member = await engine.get(flock, "member", id);
     const single = await engine.toSingle(member);

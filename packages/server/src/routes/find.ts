@@ -12,6 +12,7 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryFlag, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, "must be at most 200 characters")));
 
@@ -40,7 +41,7 @@ const FIND_TYPES = ["person", "organisation"] as const;
 export function createFindRoutes(engine: RecordEngine, path: "/:flock/find/:type" | "/find/:type/:flock"): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(path, createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get(path, documented({ tag: "search", summary: "Find the one person or organisation matching the given fields", auth: "key", description: "404 when nothing matches; 409 when several do and take_first_if_multiple is not set.", query: queryParamsOf(FindQuery), ok: { status: 200, description: "the record (single-record shape) with matched_by (the rule), count and uri", schema: "ReadModel" }, errors: [400, 403, 404, 409] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, type } = c.req.param() as { flock: string; type: string };
     if (!(FIND_TYPES as readonly string[]).includes(type)) {
       throw notFound("not found", `find answers ${FIND_TYPES.join(" and ")}, not ${JSON.stringify(type)}`);

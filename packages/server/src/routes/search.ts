@@ -19,7 +19,8 @@ import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
-import { findMatches } from "./find.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
+import { FindQuery, findMatches } from "./find.js";
 
 /** `?q=` (required) and `limit`. */
 export const SearchQuery = v.object({
@@ -39,14 +40,14 @@ export function createSearchRoutes(engine: RecordEngine): Hono<AppEnv> {
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
   for (const path of ["/:flock", "/:flock/global"]) {
-    routes.get(path, ...guard, async (c) => {
+    routes.get(path, documented({ tag: "search", summary: "Search contacts by text", auth: "key", query: queryParamsOf(SearchQuery, { q: "the text to look for", limit: "at most this many results" }), ok: { status: 200, description: "{q, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
       const { q, limit } = readQuery(c, SearchQuery);
       const results = await searchContacts(engine.context, c.req.param("flock")!, q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
       return c.json({ q, results });
     });
   }
 
-  routes.get("/:flock/person", ...guard, async (c) => {
+  routes.get("/:flock/person", documented({ tag: "search", summary: "Search persons by fields (the find rules), every match", auth: "key", query: queryParamsOf(FindQuery), ok: { status: 200, description: "{matched_by, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const found = await findMatches(engine, c, c.req.param("flock"), "person");
     return c.json({ matched_by: found.rule, results: found.matches.map((r) => searchResult(r, 0)) });
   });

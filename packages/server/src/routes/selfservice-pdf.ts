@@ -14,6 +14,7 @@ import { cardView } from "../derived/card.js";
 import { renderCardPdf } from "../derived/card-pdf.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
 
 /**
  * The PDF card route; mount under `/selfservice-pdf/v2`.
@@ -26,7 +27,7 @@ export function createSelfServicePdfRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/member/:id/card", ...guard, async (c) => {
+  routes.get("/:flock/member/:id/card", documented({ tag: "derived", summary: "A member's card as PDF", description: "A core key, or a self-service token for one of the caller's own memberships (404 for others).", auth: "keyOrSelfService", ok: { status: 200, description: "the card", media: ["application/pdf"] }, errors: [403, 404] }), ...guard, async (c) => {
     const { flock, id } = c.req.param();
     const card = await loadCard(engine, flock, id);
     const user = c.get("user");
