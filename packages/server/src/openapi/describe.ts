@@ -26,8 +26,8 @@ export interface RouteDoc {
   /** The request body: a component, and the media types read (default JSON). */
   body?: { schema: ComponentName; media?: string[]; required?: boolean; description?: string; files?: boolean };
   /**
-   * The success answer. `schema` for JSON; `media` with no schema for binary or HTML.
-   * Left out for a route that only refuses (its `errors` list what it answers).
+   * The success answer. `schema` for JSON; `media` for binary, HTML or script answers (beside
+   * the JSON one when both are given: a route that answers either). Left out for a route that only refuses (its `errors` list what it answers).
    */
   ok?: { status: number; description: string; schema?: ComponentName; media?: string[] };
   /** Error statuses this route can answer besides 429 and 503 (which every route can). */
@@ -92,9 +92,12 @@ export function documented(doc: RouteDoc): MiddlewareHandler {
     ? {
         [String(ok.status)]: {
           description: ok.description,
-          content: ok.schema
-            ? { "application/json": { schema: _ref(ok.schema) } }
-            : Object.fromEntries((ok.media ?? []).map((m) => [m, { schema: m === "application/json" ? { type: "object" } : { type: "string", format: "binary" } }])),
+          content: {
+            ...(ok.schema ? { "application/json": { schema: _ref(ok.schema) } } : {}),
+            ...Object.fromEntries(
+              (ok.media ?? []).filter((m) => !(ok.schema && m === "application/json")).map((m) => [m, { schema: _mediaSchema(m) }]),
+            ),
+          },
         },
       }
     : {};
@@ -160,6 +163,11 @@ export function queryParamsOf(
 }
 
 // --- internal ---
+
+function _mediaSchema(media: string): OpenAPIV3_1.SchemaObject {
+  if (media === "application/json") return { type: "object" };
+  return media === "application/javascript" ? { type: "string" } : { type: "string", format: "binary" };
+}
 
 function _ref(name: ComponentName): OpenAPIV3_1.ReferenceObject {
   return { $ref: `#/components/schemas/${name}` };

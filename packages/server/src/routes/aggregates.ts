@@ -65,7 +65,7 @@ export function createAggregateRoutes(engine: RecordEngine, surface: Surface): H
     return c.json({ field, count: values, results });
   });
 
-  routes.get("/:flock/lookup/:type", documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/lookup/:type", documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries", media: ["application/javascript"] }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type } = c.req.param();
     const own = readQuery(c, LookupQuery);
     const entries = await lookupEntries(engine.context, flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));
