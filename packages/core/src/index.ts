@@ -58,6 +58,9 @@ export {
   resourceTypeSet,
   assertServedType,
   MEMBERSHIP_TYPES,
+  CONTACT_TYPE,
+  CONTACT_TYPES,
+  checkExtraTypeNames,
 } from "./schema/resource-types.js";
 export {
   PERSON_FIELDS,
@@ -75,7 +78,48 @@ export { PERSON_KIND_EXPECTS, PersonInputSchema, validatePersonInput } from "./s
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
-export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue } from "./schema/display.js";
+export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue, membershipDisplayValue } from "./schema/display.js";
+
+// --- contacts: sub-resources, memberships of a contact, status by email, the contact type ---
+export {
+  membershipsOf,
+  isActiveOn,
+  isLater,
+  membershipEntry,
+  membershipSummaryEntry,
+  MEMBERSHIP_ENTRY_FIELDS,
+  ENDED_STATUSES,
+} from "./contacts/memberships.js";
+export { communicationsDetail, personalDetail, contactSummary, ADDRESS_FIELDS, PERSONAL_FIELDS } from "./contacts/detail.js";
+export { membershipStatus, MEMBERSHIP_GRACE_DAYS } from "./contacts/membership-status.js";
+export { listContacts, getContact } from "./contacts/contact-list.js";
+
+// --- search: the index document and query terms every adapter shares, ranking ---
+export {
+  SEARCH_TYPES,
+  SEARCH_FIELDS,
+  MAX_SEARCH_TERMS,
+  MAX_SEARCH_LENGTH,
+  foldText,
+  searchWords,
+  searchDocument,
+  searchTerms,
+  documentMatches,
+} from "./search/search-text.js";
+export { searchDistance, levenshtein } from "./search/distance.js";
+export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";
+export type { SearchResult } from "./search/search.js";
+export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
+export type { FindRule, FindResult } from "./search/find.js";
+
+// --- audit: change history from what the engine keeps, provenance ---
+export { recordHistory, flockHistory, eventsAbout, provenance, MAX_AUDIT_LIMIT } from "./audit/history.js";
+export type { AuditEntry } from "./audit/history.js";
+
+// --- aggregates: group-by counts, distinct values, picker look-ups ---
+export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
+export type { GroupCount } from "./aggregates/group.js";
+export { scanEach, MAX_AGGREGATE_RECORDS } from "./aggregates/scan-each.js";
 export {
   recordUri,
   holdsReference,
@@ -263,7 +307,7 @@ export {
   DEFAULT_RETRY_POLICY,
 } from "./actions/retry.js";
 export type { RetryPolicy, RandomSource } from "./actions/retry.js";
-export { relatedContactUri, isContactUri, CONTACT_TYPES, CONTACT_FIELDS } from "./actions/contact.js";
+export { relatedContactUri, isContactUri, CONTACT_FIELDS } from "./actions/contact.js";
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---

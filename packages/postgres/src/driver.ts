@@ -19,6 +19,7 @@ import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
 import { claimDueJobs, finishJobRow, listJobs, renewJobClaims, retryJob } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
+import { backfillSearch, createSearcher } from "./search.js";
 import { createRecordReader } from "./read.js";
 import { createScanner } from "./scan.js";
 import { applyChanges } from "./write.js";
@@ -46,7 +47,11 @@ export interface PostgresStorageOptions extends PostgresPoolOptions {
 export async function createPostgresStorage(target: PostgresTarget, opts: PostgresStorageOptions = {}): Promise<Storage> {
   const { pool, owned, where } = openPool(target, opts);
   try {
-    if (opts.migrate ?? true) await migrateDatabase(pool);
+    if (opts.migrate ?? true) {
+      await migrateDatabase(pool);
+      // Records written before the search index existed get their rows (cheap once done).
+      await backfillSearch(pool);
+    }
   } catch (e) {
     if (owned) await pool.end().catch(() => {});
     throw toStorageError(e, where);
@@ -102,6 +107,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     listReferencing: reader.listReferencing,
     scanRecords: scan,
     summarizeTypes: reader.summarizeTypes,
+    searchRecords: createSearcher(pool, catalog),
     apply: (changes: ChangeSet) => write((c, ids) => applyChanges(c, ids, changes)),
     deleteRecords: (flock, type, ids) => write((c) => purgeRecords(c, catalog, flock, type, ids)),
     claimDueJobs: (now, limit, claim) => claimDueJobs(pool, now, limit, claim),

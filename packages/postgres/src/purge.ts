@@ -27,6 +27,7 @@ export async function purgeRecords(c: pg.PoolClient, catalog: Catalog, flock: st
   const removed = sql.param(rows.map((r) => r.id));
   await exec(c, sql`DELETE FROM record_values WHERE rid = ANY(${rids}::bigint[])`, "purge_values");
   await exec(c, sql`DELETE FROM record_refs WHERE rid = ANY(${rids}::bigint[])`, "purge_refs");
+  await exec(c, sql`DELETE FROM record_search WHERE rid = ANY(${rids}::bigint[])`, "purge_search");
   await exec(c, sql`DELETE FROM files WHERE flock = ${flock} AND record_type = ${type} AND record_id = ANY(${removed}::text[])`, "purge_files");
   // The outbox is keyed by job, not by data event.
   await exec(c, sql`DELETE FROM outbox WHERE flock = ${flock} AND data_event_id = ANY(${removed}::text[])`, "purge_jobs");

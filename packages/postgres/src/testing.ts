@@ -113,6 +113,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 // --- internal ---
 
 const _TABLES = [
+  "record_search",
   "record_values",
   "record_refs",
   "collection_counts",

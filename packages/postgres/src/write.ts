@@ -3,7 +3,7 @@
  * `apply(changes)` inside one transaction: records with their optimistic version check
  * (the row is locked with `FOR UPDATE`, so of concurrent writers of one version exactly
  * one wins and the others see the new version and get `conflict`), `record_values`,
- * `record_refs` and `collection_counts` kept in step, files stored or removed, outbox jobs
+ * `record_refs`, the search index and `collection_counts` kept in step, files stored or removed, outbox jobs
  * queued. Consecutive inserts go in one multi-row statement (up to `INSERT_CHUNK`), so a
  * large change set costs a few round trips, not one per record. Index rows are gathered
  * over the change set and inserted with one statement each at the end; the kept counts are
@@ -19,6 +19,7 @@ import type { WriteIds } from "./catalog.js";
 import { appendChanges } from "./changes.js";
 import { exec } from "./exec.js";
 import { insertJob } from "./outbox.js";
+import { searchDoc } from "./search.js";
 import { encodeText } from "./text-codec.js";
 
 /**
@@ -80,6 +81,9 @@ class _Writer {
   /** Index rows to insert, by rid and fid (an update later in the set replaces a field's rows). */
   private readonly values = new Map<number, Map<number, _ValueRow[]>>();
   private readonly refs = new Map<number, string[]>();
+  /** Search rows to write by rid (null: remove), and the rids whose old row goes first. */
+  private readonly search = new Map<number, string | null>();
+  private readonly searchReplaced = new Set<number>();
   private readonly counts = new Map<string, [number, string, number]>();
   /** The change feed's rows, in write order. */
   readonly logged: PendingChange[] = [];
@@ -122,6 +126,7 @@ class _Writer {
       rids.delete(r.id);
       for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cids[i]!, field, value);
       this.refs.set(rid, refTargets(r.data));
+      this.search.set(rid, searchDoc(r) ?? null);
       this.count(cids[i]!, r.state, 1);
       this.logged.push(changeOf(r, undefined));
     }
@@ -176,6 +181,10 @@ class _Writer {
       await exec(this.c, sql`DELETE FROM record_refs WHERE rid = ${rid}`, "delete_refs");
       this.refs.set(rid, refTargets(r.data));
     }
+    if (anyChanged || old.state !== r.state) {
+      this.search.set(rid, searchDoc(r) ?? null);
+      this.searchReplaced.add(rid);
+    }
     if (old.state !== r.state) {
       this.count(cid, old.state, -1);
       this.count(cid, r.state, 1);
@@ -227,6 +236,7 @@ class _Writer {
         "insert_refs",
       );
     }
+    await this.flushSearch();
     // Sorted, so concurrent writers lock count rows in the same order (no deadlock).
     const counts = [...this.counts.values()].filter((d) => d[2] !== 0).sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
     if (counts.length > 0) {
@@ -238,6 +248,21 @@ class _Writer {
         "add_counts",
       );
     }
+  }
+
+  /** Replaces the search rows of updated records and inserts the new ones. */
+  private async flushSearch(): Promise<void> {
+    if (this.searchReplaced.size > 0) {
+      await exec(this.c, sql`DELETE FROM record_search WHERE rid = ANY(${sql.param([...this.searchReplaced])}::bigint[])`, "delete_search");
+    }
+    const rows = [...this.search].filter((e): e is [number, string] => e[1] !== null);
+    if (rows.length === 0) return;
+    await exec(
+      this.c,
+      sql`INSERT INTO record_search (rid, doc)
+          SELECT u.rid, u.doc::tsvector FROM unnest(${sql.param(rows.map((e) => e[0]))}::bigint[], ${sql.param(rows.map((e) => e[1]))}::text[]) AS u(rid, doc)`,
+      "insert_search",
+    );
   }
 
   private async setValues(rid: number, cid: number, field: string, value: unknown): Promise<void> {

@@ -27,10 +27,16 @@ import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
+import { createAggregateRoutes } from "./routes/aggregates.js";
+import { createAuditRoutes, createProvenanceRoutes } from "./routes/audit.js";
 import { createBulkRoutes } from "./routes/bulk.js";
 import { createCardLinkRoutes } from "./routes/card-link.js";
 import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createConsoleRoutes } from "./routes/console.js";
+import { createFindRoutes } from "./routes/find.js";
+import { createSearchRoutes } from "./routes/search.js";
+import { createContactTypeRoutes } from "./routes/contact-type.js";
+import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createFileRoutes } from "./routes/files.js";
@@ -38,6 +44,7 @@ import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
 import { createSelfServiceRoutes } from "./routes/selfservice.js";
+import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
 import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
@@ -145,6 +152,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createStatusRoutes(storage));
   app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+  // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.
+  app.route("/api/v1", createContactRoutes(engine));
+  app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
+  app.route("/api/v1", createAggregateRoutes(engine, "v1"));
+  app.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
+  app.route("/api/v1", createProvenanceRoutes(engine));
   app.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
@@ -162,10 +175,20 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
+  app.route("/api/v2", createContactRoutes(engine));
+  app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
+  app.route("/api/v2", createAggregateRoutes(engine, "v2"));
+  app.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
+  app.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
+  app.route("/api/v2", createProvenanceRoutes(engine));
+  app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
+  app.route("/search/v2", createSearchRoutes(engine));
+  app.route("/audit/v2", createAuditRoutes(engine));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 

@@ -59,6 +59,16 @@ export function loadConfig(path: string): Config {
   return parseConfig(json);
 }
 
+/**
+ * The config's `resourceTypes` as the engine takes them: the extra type names by flock.
+ *
+ * @example
+ * flockResourceTypes(parseConfig({ resourceTypes: [{ flock: "demo", types: ["volunteer"] }] })) // { demo: ["volunteer"] }
+ */
+export function flockResourceTypes(config: Config): Record<string, string[]> {
+  return Object.fromEntries(config.resourceTypes.map((r) => [r.flock, r.types]));
+}
+
 // --- internal ---
 
 function _kind(x: unknown): string {

@@ -13,7 +13,7 @@ import { createApp } from "./app.js";
 import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
-import { parseConfig } from "./config.js";
+import { flockResourceTypes, parseConfig } from "./config.js";
 import type { Config } from "./config/schema.js";
 import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
@@ -93,7 +93,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     const { secret } = await applyConfig(storage, clock, config, passwords);
-    const engine = createRecordEngine({ storage, clock, triggers: triggerProvider(triggers.triggers) });
+    const engine = createRecordEngine({
+      storage,
+      clock,
+      triggers: triggerProvider(triggers.triggers),
+      flockResourceTypes: flockResourceTypes(config),
+    });
     // Counted here so that shutdown can merge the last second of counts into the database.
     const counts = createApplicationCounts({ storage, clock });
     const workerContext = { storage, engine, config, clock, secret, out };

@@ -86,7 +86,7 @@ describe("GET /api/v2/{flock}/{type}/{id}/avatar", () => {
     expect(await res.text()).toContain(">RS</text>");
   });
 
-  it("serves the person's uploaded photo (multipart `photo` part) as uploaded", async () => {
+  it("redirects (302) to the person's uploaded photo (multipart `photo` part), served as uploaded", async () => {
     const t = await createV2TestApp();
     const { ada } = await seedPeople(t);
     const form = new FormData();
@@ -94,9 +94,12 @@ describe("GET /api/v2/{flock}/{type}/{id}/avatar", () => {
     expect((await t.call("PUT", `/api/v1/alpha/person/${ada}/`, { key: KEYS.alice, body: form })).status).toBe(200);
     for (const query of ["", "?format=svg&size=32"]) {
       const res = await t.call("GET", `/api/v2/alpha/person/${ada}/avatar${query}`, { key: KEYS.alice });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("content-type")).toBe("image/png");
-      expect(new Uint8Array(await res.arrayBuffer())).toEqual(PNG_BYTES);
+      expect(res.status).toBe(302);
+      const location = res.headers.get("location")!;
+      expect(location).toMatch(/^\/files\/v1\/alpha\/[0-9a-f]{24}\/ada\.png$/);
+      const image = await t.call("GET", location, { key: KEYS.alice });
+      expect(image.headers.get("content-type")).toBe("image/png");
+      expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG_BYTES);
     }
   });
 

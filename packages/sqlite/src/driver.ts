@@ -24,6 +24,7 @@ import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
 import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
+import { backfillSearch, createSearcher } from "./search.js";
 import { createOutboxStore } from "./outbox.js";
 import { createGroupCommit } from "./group-commit.js";
 import { createApplier } from "./write.js";
@@ -72,6 +73,9 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   // Change sets applied in the same turn share one commit (see group-commit).
   const grouped = createGroupCommit(db.$client, apply, () => catalog.forget());
   const purge = createRecordPurger(db, catalog);
+  // Records written before the search index existed get their rows now (once; cheap after).
+  if (!opts.readonly) backfillSearch(db.$client);
+  const search = createSearcher(db.$client, catalog);
   const limits = createLimitStore(db.$client);
 
   return {
@@ -102,6 +106,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listReferencing: _async(reader.listReferencing),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
+    searchRecords: _async(search),
     // A group that met a busy database runs again change set by change set, as every write does.
     apply: (changes: ChangeSet) =>
       grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy }) : Promise.reject(e))),

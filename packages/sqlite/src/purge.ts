@@ -20,6 +20,7 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
   const delValues = client.prepare("DELETE FROM record_values WHERE rid = ?");
   const delRefs = client.prepare("DELETE FROM record_refs WHERE rid = ?");
   const delRecord = client.prepare("DELETE FROM records WHERE rid = ?");
+  const delSearch = client.prepare("DELETE FROM record_search WHERE rowid = ?");
   const delFiles = client.prepare("DELETE FROM files WHERE flock = ? AND record_type = ? AND record_id = ?");
   const subCount = client.prepare("UPDATE collection_counts SET n = n - ? WHERE cid = ? AND state = ?");
   const delJobs = client.prepare("DELETE FROM outbox WHERE flock = ? AND data_event_id IN (SELECT value FROM json_each(?))");
@@ -34,6 +35,7 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
       if (!row) continue;
       delValues.run(row.rid);
       delRefs.run(row.rid);
+      delSearch.run(row.rid);
       delRecord.run(row.rid);
       delFiles.run(flock, type, id);
       byState.set(row.state, (byState.get(row.state) ?? 0) + 1);

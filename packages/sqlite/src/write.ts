@@ -1,8 +1,8 @@
 /**
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
- * their optimistic version check, keeps `record_values`, `record_refs` and
- * `collection_counts` in step, stores (or removes) files, queues outbox jobs and logs each
+ * their optimistic version check, keeps `record_values`, `record_refs`, the search index
+ * and `collection_counts` in step, stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
 import { changeOf, conflict, type ChangeSet, type PendingChange, type StoredFile, type StoredRecord } from "@records-service/core";
@@ -13,6 +13,7 @@ import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
+import { createSearchIndexer } from "./search.js";
 
 /** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
 export type Applier = (changes: ChangeSet) => void;
@@ -26,6 +27,7 @@ export function createApplier(
 ): Applier {
   const client = db.$client;
   const p = (name: string) => sql.placeholder(name);
+  const search = createSearchIndexer(client);
 
   const selExisting = db
     .select({ rid: records.rid, state: records.state, version: records.version, data: records.data })
@@ -116,6 +118,7 @@ export function createApplier(
     const rid = Number(_unique(() => insRecord.run({ cid, id: r.id, ...recordParams(r) }), r).lastInsertRowid);
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
+    search.put(rid, r, true);
     counts.add(cid, r.state, 1);
     logged.push(changeOf(r, undefined));
   };
@@ -146,6 +149,7 @@ export function createApplier(
       delRefs.run(old.rid);
       writeRefs(old.rid, r.data);
     }
+    if (changed || old.state !== r.state) search.put(old.rid, r, false);
     if (old.state !== r.state) {
       counts.add(cid, old.state, -1);
       counts.add(cid, r.state, 1);

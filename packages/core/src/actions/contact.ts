@@ -5,10 +5,8 @@
  */
 import { paymentEvent, referenceValue } from "../events/payment.js";
 import { parseRecordUri } from "../schema/references.js";
+import { CONTACT_TYPES } from "../schema/resource-types.js";
 import type { StoredRecord } from "../storage/types.js";
-
-/** Resource types that are contacts. */
-export const CONTACT_TYPES: readonly string[] = ["person", "organisation"];
 
 /** The fields, in order, that name a record's contact (contract: "Fields the engine reads"). */
 export const CONTACT_FIELDS: readonly string[] = ["member", "person_ref", "buyer_ref", "contact_ref", "person"];

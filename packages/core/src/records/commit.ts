@@ -11,6 +11,7 @@ import { planEvents, type PlannedEvent, type PlannedRequeue } from "../events/em
 import type { ChangeSet, OutboxJob, RecordWrite, StoredRecord } from "../storage/types.js";
 import { formatTimestamp, parseTimestamp } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
+import { namePlans } from "./plan-names.js";
 import { derive } from "./revise.js";
 import type { EngineContext, EventInput } from "./types.js";
 import { MAX_PAGE_SIZE, MAX_VALUES_PER_FILTER } from "../query/limits.js";
@@ -32,6 +33,7 @@ export interface CommitResult {
  * await commit(ctx, { records: [{ kind: "insert", record: person }] }); // + contact_created
  */
 export async function commit(ctx: EngineContext, changes: ChangeSet): Promise<CommitResult> {
+  await namePlans(ctx, changes.records ?? []);
   const now = ctx.clock.now();
   const plan = planEvents(changes.records ?? [], now);
   const added = _eventChanges(ctx, plan.events, now);

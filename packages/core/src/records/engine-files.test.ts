@@ -93,7 +93,7 @@ describe("toSingle", () => {
   it.each([
     ["getDisplayValues", false],
     ["getRecords (an adapter without getDisplayValues)", true],
-  ])("expands same-flock references in scalar fields with one %s call", async (method, withoutDisplayValues) => {
+  ])("expands same-flock references in fields and list entries with one %s call", async (method, withoutDisplayValues) => {
     const { engine, storage } = await setup();
     const p = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
     const o = await engine.create("demo", "organisation", { name: "Analytical Society" });
@@ -126,7 +126,7 @@ describe("toSingle", () => {
     expect(env.data).toEqual({
       contact_ref: { display_value: "Ada Lovelace", ref: pUri },
       org: { display_value: "Analytical Society", ref: oUri },
-      people: [pUri],
+      people: [{ display_value: "Ada Lovelace", ref: pUri }],
       foreign: `/other/person/${foreign.id}/`,
       missing: `/demo/person/${"f".repeat(24)}/`,
     });

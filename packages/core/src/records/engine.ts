@@ -5,7 +5,7 @@
  */
 import { followChanges } from "../changes/feed.js";
 import { createIdSource } from "../ids.js";
-import { resourceTypeSet } from "../schema/resource-types.js";
+import { checkExtraTypeNames, resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
 import { emitEvents } from "./commit.js";
 import { createRecord } from "./create.js";
@@ -26,11 +26,18 @@ import { updateRecord } from "./update.js";
  */
 export function createRecordEngine(opts: EngineOptions): RecordEngine {
   const clock = opts.clock ?? systemClock;
+  const resourceTypes = resourceTypeSet(opts.extraResourceTypes);
+  const perFlock = new Map<string, ReadonlySet<string>>();
+  for (const [flock, extra] of Object.entries(opts.flockResourceTypes ?? {})) {
+    checkExtraTypeNames(extra);
+    perFlock.set(flock, new Set([...resourceTypes, ...extra]));
+  }
   const ctx: EngineContext = {
     storage: opts.storage,
     clock,
     ids: opts.ids ?? createIdSource(clock),
-    resourceTypes: resourceTypeSet(opts.extraResourceTypes),
+    resourceTypes,
+    typesOf: (flock) => perFlock.get(flock) ?? resourceTypes,
     triggers: opts.triggers ?? (() => []),
     jobListeners: new Set(),
   };

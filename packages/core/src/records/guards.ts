@@ -14,7 +14,7 @@ import type { EngineContext } from "./types.js";
 export async function requireFlockAndType(ctx: EngineContext, flock: string, type: string): Promise<void> {
   const row = await ctx.storage.getFlock(flock);
   if (!row) throw notFound("unknown flock", `flock '${flock}' does not exist`);
-  assertServedType(ctx.resourceTypes, type);
+  assertServedType(ctx.typesOf(flock), type);
 }
 
 /**

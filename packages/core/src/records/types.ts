@@ -35,8 +35,10 @@ export interface EngineContext {
   storage: Storage;
   clock: Clock;
   ids: IdSource;
-  /** Resource type names served (see schema/resource-types.ts for the default set). */
+  /** Resource type names served in every flock (see schema/resource-types.ts for the default set). */
   resourceTypes: ReadonlySet<string>;
+  /** The types served in one flock: `resourceTypes` plus the flock's own (config `resourceTypes`). */
+  typesOf(flock: string): ReadonlySet<string>;
   /** The flock's triggers (default: none; events are still recorded, no jobs are queued). */
   triggers: TriggerProvider;
   /** Told after each commit that queued jobs. */
@@ -50,6 +52,8 @@ export interface EngineOptions {
   ids?: IdSource;
   /** Extra resource type names to serve beside the default set. */
   extraResourceTypes?: string[];
+  /** Types served in one flock only, by flock identifier (config `resourceTypes`). */
+  flockResourceTypes?: Readonly<Record<string, readonly string[]>>;
   /** The triggers of a flock; without it events are recorded but no actions are queued. */
   triggers?: TriggerProvider;
 }

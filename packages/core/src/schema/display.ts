@@ -5,6 +5,8 @@
  */
 import { MAX_DISPLAY_VALUE_LENGTH } from "../query/limits.js";
 import { formattedName } from "./person.js";
+import { isRecordUri } from "./references.js";
+import { MEMBERSHIP_TYPES } from "./resource-types.js";
 
 /** The data fields tried in order for types other than person. */
 export const DISPLAY_FIELDS: readonly string[] = [
@@ -24,8 +26,12 @@ export const DISPLAY_FIELDS: readonly string[] = [
  * @example
  * displayValueOf("payment_plan", {}) // "an empty payment plan"
  */
-export function displayValueOf(type: string, data: Record<string, unknown>): string {
+export function displayValueOf(type: string, data: Record<string, unknown>, planName?: string): string {
   if (type === "person") return cutDisplayValue(formattedName(data) ?? _placeholder(type));
+  if (MEMBERSHIP_TYPES.includes(type)) {
+    const named = membershipDisplayValue(data, planName);
+    if (named) return cutDisplayValue(named);
+  }
   for (const field of DISPLAY_FIELDS) {
     const text = _text(Object.hasOwn(data, field) ? data[field] : undefined);
     if (text) return cutDisplayValue(text);
@@ -46,6 +52,24 @@ export function cutDisplayValue(text: string): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}…`;
+}
+
+/**
+ * A membership's display value: its plan and its number (`Gold 0042`), unless the record
+ * names itself (`display_value`, `name`). The plan is `planName` (the display value of the
+ * `membership_type` record it references, which the commit step looks up) or the
+ * `membership_type` text itself when that is not a reference. Undefined when neither the
+ * plan nor the number is known.
+ *
+ * @example
+ * membershipDisplayValue({ membership_number: "0042" }, "Gold") // "Gold 0042"
+ */
+export function membershipDisplayValue(data: Record<string, unknown>, planName?: string): string | undefined {
+  if (_text(data["display_value"]) || _text(data["name"])) return undefined;
+  const rawPlan = data["membership_type"];
+  const plan = planName?.trim() || (isRecordUri(rawPlan) ? "" : _text(rawPlan));
+  const text = [plan, _text(data["membership_number"])].filter(Boolean).join(" ");
+  return text || undefined;
 }
 
 // --- internal ---

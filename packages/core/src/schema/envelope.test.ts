@@ -59,14 +59,15 @@ describe("toSingleEnvelope", () => {
     const journal: StoredRecord = {
       ...person,
       type: "journal",
-      data: { org: ORG_URI, unknown: `/demo/person/${"1".repeat(24)}/`, list: [ORG_URI], tags: null },
+      data: { org: ORG_URI, unknown: `/demo/person/${"1".repeat(24)}/`, list: [ORG_URI, `${ORG_URI};member`, 7], tags: null },
       displayValue: "an empty journal",
     };
     const { data } = toSingleEnvelope(journal, new Map([[ORG_URI, "Analytical Society"]]));
     expect(data).toEqual({
       org: { display_value: "Analytical Society", ref: ORG_URI },
       unknown: `/demo/person/${"1".repeat(24)}/`,
-      list: [ORG_URI],
+      // A whole-URI entry expands like a field; a labelled entry stays text.
+      list: [{ display_value: "Analytical Society", ref: ORG_URI }, `${ORG_URI};member`, 7],
       tags: null, // [null] is for person list fields only
     });
   });

@@ -57,13 +57,15 @@ export type ListWrapper = {
  */
 export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<string, string>): SingleEnvelope {
   // One pass over the stored fields, then the person schema's missing ones (as
-  // `_completeData` orders them); only strings can be references, only nulls list fields.
+  // `_completeData` orders them); strings and list entries can be references.
   const isPerson = record.type === "person";
   const data: Record<string, unknown> = {};
   for (const field of Object.keys(record.data)) {
     const value = record.data[field];
     if (typeof value === "string") {
       data[field] = expanded.size > 0 && expanded.has(value) ? { display_value: expanded.get(value), ref: value } : value;
+    } else if (Array.isArray(value) && expanded.size > 0) {
+      data[field] = value.map((e) => (typeof e === "string" && expanded.has(e) ? { display_value: expanded.get(e), ref: e } : e));
     } else if (value === null && isPerson && PERSON_FIELDS[field] === "list") {
       data[field] = [null];
     } else {

@@ -73,6 +73,8 @@ export interface ListAnswerOptions {
    * turn while a large page is serialized (the server passes `setImmediate`). Default: none.
    */
   pause?: () => Promise<void>;
+  /** Shapes each result; default `toListElement` (a read model may add members to it). */
+  element?: (record: StoredRecord) => unknown;
 }
 
 /** How much answer text `listAnswerText` writes between two `pause` calls. */
@@ -95,7 +97,7 @@ export async function listAnswerText(page: ListPage<StoredRecord>, query: ListQu
       since = 0;
       await opts.pause();
     }
-    const text = JSON.stringify(toListElement(record));
+    const text = JSON.stringify((opts.element ?? toListElement)(record));
     length += text.length + 1;
     since += text.length;
     if (length > limit) throw listAnswerTooLarge(parts.length, limit);

@@ -46,7 +46,7 @@ describe("normalizeReference", () => {
 });
 
 describe("referencedKeys", () => {
-  it("lists the same-flock URIs held by scalar fields, once each", () => {
+  it("lists the same-flock URIs held by fields and whole list entries, once each", () => {
     const other = "fedcba9876543210fedcba98";
     const record = {
       id: "a".repeat(24),
@@ -58,7 +58,7 @@ describe("referencedKeys", () => {
         again: URI,
         org: `/demo/organisation/${other}/`,
         foreign: `/elsewhere/person/${other}/`,
-        list: [`/demo/person/${other}/`],
+        list: [`/demo/person/${other}/`, `${URI};parent`, URI],
         text: "hello",
       },
       displayValue: "x",
@@ -69,6 +69,7 @@ describe("referencedKeys", () => {
     expect(referencedKeys(record)).toEqual([
       { type: "person", id: ID },
       { type: "organisation", id: other },
+      { type: "person", id: other },
     ]);
   });
 });

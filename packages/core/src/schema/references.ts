@@ -53,14 +53,19 @@ export function normalizeReference(value: unknown): unknown {
 
 /**
  * The keys of the records that `record`'s data fields reference in its own flock: the
- * fields the single-record shape expands (list entries are not expanded).
+ * values the single-record shape expands, whole field values and list entries that are a
+ * whole URI (`context_ref: [uri, uri]`; a labelled entry `uri;label` stays text).
  */
 export function referencedKeys(record: StoredRecord): RecordKey[] {
   const seen = new Map<string, RecordKey>();
-  for (const value of Object.values(record.data)) {
-    if (typeof value !== "string") continue;
+  const note = (value: unknown) => {
+    if (typeof value !== "string") return;
     const uri = parseRecordUri(value);
     if (uri && uri.flock === record.flock) seen.set(value, { type: uri.type, id: uri.id });
+  };
+  for (const value of Object.values(record.data)) {
+    if (Array.isArray(value)) value.forEach(note);
+    else note(value);
   }
   return [...seen.values()];
 }

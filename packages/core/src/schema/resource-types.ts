@@ -39,13 +39,27 @@ export const DEFAULT_RESOURCE_TYPES: readonly string[] = [
   "evidence",
   "mandate",
   "application",
+  // named by the hosted service's documentation and its public clients (issue 14)
+  "membership_type",
+  "sheep_form",
+  "form_template",
+  "form_section",
+  "email_sender",
+  "fieldset",
 ];
+
+/**
+ * `contact`: a read-only view spanning these types (the hosted service's `contact`), served
+ * by its own routes (list, get, mapreduce), never written.
+ */
+export const CONTACT_TYPE = "contact";
+export const CONTACT_TYPES: readonly string[] = ["person", "organisation"];
 
 /** The types that hold membership records (`member` is what the hosted service and its card path use). */
 export const MEMBERSHIP_TYPES: readonly string[] = ["member", "membership"];
 
 /** Names that can never be generic types because they have their own endpoints. */
-export const RESERVED_TYPE_NAMES: readonly string[] = ["bulk_action", "outbox", "triggers", "user"];
+export const RESERVED_TYPE_NAMES: readonly string[] = ["bulk_action", "outbox", "triggers", "user", "contact", "find", "groupby", "distinct", "lookup"];
 
 /** The shape of a resource type name: lower-case, starts with a letter, at most 64 characters. */
 export const RESOURCE_TYPE_RE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -63,6 +77,15 @@ export function isResourceTypeName(name: string): boolean {
  * resourceTypeSet(["volunteer"]).has("volunteer") // true
  */
 export function resourceTypeSet(extra: readonly string[] = []): ReadonlySet<string> {
+  checkExtraTypeNames(extra);
+  return new Set([...DEFAULT_RESOURCE_TYPES, ...extra]);
+}
+
+/**
+ * Throws 400 naming the first name in `extra` that cannot be an extra served type: the
+ * wrong shape, or reserved for a path of its own.
+ */
+export function checkExtraTypeNames(extra: readonly string[]): void {
   for (const name of extra) {
     if (!isResourceTypeName(name)) {
       throw badRequest("invalid resource type name", `'${name}' must match ${RESOURCE_TYPE_RE.source}`);
@@ -71,7 +94,6 @@ export function resourceTypeSet(extra: readonly string[] = []): ReadonlySet<stri
       throw badRequest("reserved resource type name", `'${name}' has its own endpoint and cannot be a generic type`);
     }
   }
-  return new Set([...DEFAULT_RESOURCE_TYPES, ...extra]);
 }
 
 /**

@@ -16,6 +16,7 @@ import { describeOutbox } from "./conformance-outbox.js";
 import { describePurge } from "./conformance-purge.js";
 import { describeRecords } from "./conformance-records.js";
 import { describeScan } from "./conformance-scan.js";
+import { describeSearch } from "./conformance-search.js";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { Storage, StoredFile } from "./types.js";
 
@@ -55,6 +56,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describePurge(h);
     describeScan(h);
     describeChanges(h);
+    describeSearch(h);
   });
   if (opts.openShared) {
     describeSharedDatabase(opts.name, opts.openShared);

@@ -10,6 +10,7 @@ import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
+import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "./lease.js";
 import type {
@@ -202,6 +203,18 @@ export function createMemoryStorage(): Storage {
         if (r.flock !== flock || !holdsReference(r.data, uri)) continue;
         if (maxDataLength !== undefined) take(JSON.stringify(r.data).length);
         out.push(_copy(r));
+      }
+      return out;
+    },
+    async searchRecords(flock, types, terms, limit, prefix) {
+      // The reference: every record's document, built and tested as the indexes would.
+      const out: StoredRecord[] = [];
+      if (terms.length === 0) return out;
+      for (const [r] of _inOrder()) {
+        if (out.length >= limit) break;
+        if (r.flock !== flock || !types.includes(r.type)) continue;
+        const doc = searchDocument(r);
+        if (doc !== undefined && documentMatches(doc, terms, prefix)) out.push(_copy(r));
       }
       return out;
     },

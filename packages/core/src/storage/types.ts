@@ -361,6 +361,15 @@ export interface Storage {
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**
+   * Search: the live records of `types` (of `SEARCH_TYPES`) in `flock` whose search
+   * document (`searchDocument`) has each of `terms` (`searchTerms`: folded words) as one of
+   * its words, or with `prefix` as the start of one of its words; in insertion order, at
+   * most `limit` (the engine ranks them). Answered from an index kept in the same
+   * transaction as every write (SQLite FTS5, PostgreSQL full text), never by reading the
+   * records. Optional: without it the engine walks the records (bounded; aggregates/scan-each).
+   */
+  searchRecords?(flock: string, types: readonly string[], terms: readonly string[], limit: number, prefix: boolean): Promise<StoredRecord[]>;
+  /**
    * Applies the change set atomically. Throws `RecordsError("conflict")` and applies
    * nothing if an update's `expectedVersion` is not the stored version, or an insert's id
    * exists.

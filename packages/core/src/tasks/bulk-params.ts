@@ -58,7 +58,7 @@ export async function prepareBulkParams(ctx: EngineContext, flock: string, raw: 
   const parsed = v.safeParse(BulkActionBodySchema, raw);
   if (!parsed.success) throw badRequest("invalid bulk action", _describe(parsed.issues));
   const body = parsed.output;
-  const type = _resourceType(ctx, body.resource_type, body.action);
+  const type = _resourceType(ctx, flock, body.resource_type, body.action);
   // valibot's record drops keys such as `constructor` and `prototype`: read the raw object.
   const query = normalizeLookup(raw.query);
   parseLookup(query, type, ctx.clock.now()); // a bad filter is refused now, not when the task runs
@@ -86,9 +86,9 @@ export async function prepareBulkParams(ctx: EngineContext, flock: string, raw: 
 
 // --- internal ---
 
-function _resourceType(ctx: EngineContext, given: string | undefined, action: BulkActionName): string {
+function _resourceType(ctx: EngineContext, flock: string, given: string | undefined, action: BulkActionName): string {
   const type = given === undefined || given === "contacts" || given === "contact" ? BULK_DEFAULT_TYPE : given;
-  if (!ctx.resourceTypes.has(type)) {
+  if (!ctx.typesOf(flock).has(type)) {
     throw badRequest("invalid bulk action", `resource_type ${JSON.stringify(type)} is not a resource type this service serves`);
   }
   if (type === TASK_TYPE) throw badRequest("invalid bulk action", `resource_type ${TASK_TYPE} holds the tasks themselves; a bulk action cannot change them`);

@@ -44,7 +44,7 @@ export const recalcTask: TaskKind = {
       throw badRequest("invalid task parameters", parsed.issues.map(say).join("; "));
     }
     const type = parsed.output.resource_type;
-    if (!ctx.resourceTypes.has(type)) throw badRequest("invalid task parameters", `resource_type ${JSON.stringify(type)} is not served`);
+    if (!ctx.typesOf(flock).has(type)) throw badRequest("invalid task parameters", `resource_type ${JSON.stringify(type)} is not served`);
     // valibot's record drops keys such as `constructor` and `prototype`: read the raw object.
     const query = normalizeLookup(raw.query ?? {}, { allowStates: true });
     parseLookup(query, type, ctx.clock.now());

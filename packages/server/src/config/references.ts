@@ -21,6 +21,8 @@ export function resolveConsistency(parsed: Parsed): Config {
   _unique(parsed.flocks, (f) => f.identifier, (i) => ["flocks", i, "identifier"]);
   _unique(parsed.users, (u) => normalizeUsername(u.username), (i) => ["users", i, "username"]);
   _unique(parsed.templates, (t) => `${t.flock}/${t.name}`, (i) => ["templates", i, "name"]);
+  _unique(parsed.resourceTypes, (r) => r.flock, (i) => ["resourceTypes", i, "flock"]);
+  parsed.resourceTypes.forEach((r, i) => _unique(r.types.map((t) => ({ t })), (x) => x.t, (j) => ["resourceTypes", i, "types", j]));
   const templates = new Set(parsed.templates.map((t) => `${t.flock}/${t.name}`));
   try {
     const { triggers, warnings } = validateTriggers(parsed.triggers, {
@@ -48,6 +50,7 @@ export function checkFlocksExist(config: Config, existing: ReadonlySet<string>):
   config.users.forEach((u, i) => u.flocks.forEach((f, j) => check(f, ["users", i, "flocks", j])));
   config.templates.forEach((t, i) => check(t.flock, ["templates", i, "flock"]));
   config.triggers.forEach((t, i) => check(t.flock, ["triggers", i, "flock"]));
+  config.resourceTypes.forEach((r, i) => check(r.flock, ["resourceTypes", i, "flock"]));
 }
 
 // --- internal ---

@@ -4,7 +4,13 @@
  * a misspelt key is refused rather than ignored; every section is optional and the worker
  * sections get their defaults here, so the rest of the server reads one resolved value.
  */
-import { TriggerEntrySchema, type TriggerConfig } from "@records-service/core";
+import {
+  DEFAULT_RESOURCE_TYPES,
+  RESERVED_TYPE_NAMES,
+  RESOURCE_TYPE_RE,
+  TriggerEntrySchema,
+  type TriggerConfig,
+} from "@records-service/core";
 import { Cron } from "croner";
 import { Eta } from "eta";
 import * as v from "valibot";
@@ -165,6 +171,22 @@ const mailSchema = v.strictObject({
   from: v.pipe(v.string(), v.email("must be an email address")),
 });
 
+/** A flock's own resource types, served beside the defaults in that flock only. */
+const resourceTypesSchema = v.strictObject({
+  flock: flockId,
+  types: v.pipe(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.regex(RESOURCE_TYPE_RE, "must be a resource type name: a-z 0-9 _, starting with a letter, at most 64 characters"),
+        v.check((t) => !RESERVED_TYPE_NAMES.includes(t), `is reserved for a path of its own (${RESERVED_TYPE_NAMES.join(", ")})`),
+        v.check((t) => !DEFAULT_RESOURCE_TYPES.includes(t), "is served in every flock already"),
+      ),
+    ),
+    v.minLength(1, "must name at least one type"),
+  ),
+});
+
 /** The whole config file. */
 export const configSchema = v.strictObject({
   secret: v.optional(
@@ -175,6 +197,7 @@ export const configSchema = v.strictObject({
   templates: v.optional(v.array(templateSchema), []),
   /** Shape only; the trigger rules are core's `validateTriggers` (see config.ts). */
   triggers: v.optional(v.array(TriggerEntrySchema), []),
+  resourceTypes: v.optional(v.array(resourceTypesSchema), []),
   scheduler: v.optional(schedulerSchema, {}),
   webhooks: v.optional(webhooksSchema, {}),
   throttle: v.optional(throttleSchema, {}),

@@ -187,6 +187,7 @@ const _UNDO: Record<string, string> = {
   "0004_claims": `DROP INDEX records_dedupe_key_idx; DROP INDEX outbox_claim_idx;
     ALTER TABLE outbox DROP COLUMN claim_token; ALTER TABLE outbox DROP COLUMN claimed_until;`,
   "0005_change_feed": "DROP TABLE changes; DROP TABLE change_heads;",
+  "0006_search": "DROP TABLE record_search;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {

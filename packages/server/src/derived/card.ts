@@ -30,7 +30,44 @@ export const CARD_EMPTY_VALUE = "—";
  *   membership: { membership_number: "M-1", start_date: "2026-01-01" } })
  */
 export function renderCard(input: CardInput): string {
-  return _eta.render(_compiled, _viewModel(input));
+  return _eta.render(_compiled, cardView(input));
+}
+
+/** One line of the card: a label and its value (`tone` colours a status). */
+export interface CardRow {
+  label: string;
+  value: string;
+  datetime?: string;
+  tone?: string;
+}
+
+/** What every rendering of the card (HTML, PDF) shows. */
+export interface CardView {
+  name: string;
+  flockName: string;
+  rows: CardRow[];
+}
+
+/**
+ * The card's content, whatever it is rendered as: the member's name, the flock's name and
+ * the membership rows (number, type, dates, status).
+ *
+ * @example
+ * cardView({ flockName: "Demo", person: { formatted_name: "Ada" }, membership: {} }).rows[0] // { label: "Membership number", value: "—" }
+ */
+export function cardView(input: CardInput): CardView {
+  const m = input.membership;
+  const status = cardStatus(m, input.today);
+  const rows: CardRow[] = [
+    { label: "Membership number", value: _display(m["membership_number"]) },
+    { label: "Type", value: _display(m["membership_type"]) },
+    _dateRow("Start date", m["start_date"]),
+    _dateRow("End date", m["end_date"]),
+    status
+      ? { label: "Status", value: status, tone: TONES[status.toLowerCase()] ?? "neutral" }
+      : { label: "Status", value: CARD_EMPTY_VALUE },
+  ];
+  return { name: cardName(input.person), flockName: input.flockName, rows };
 }
 
 /** The name the card shows for `person`: formatted name, else first and last name. */
@@ -78,29 +115,7 @@ const TONES: Record<string, "active" | "ended" | "pending"> = {
 const _eta = new Eta({ autoEscape: true, autoTrim: [false, "nl"], cache: false });
 const _compiled = _eta.compile(CARD_TEMPLATE);
 
-interface _Row {
-  label: string;
-  value: string;
-  datetime?: string;
-  tone?: string;
-}
-
-function _viewModel(input: CardInput): { name: string; flockName: string; rows: _Row[] } {
-  const m = input.membership;
-  const status = cardStatus(m, input.today);
-  const rows: _Row[] = [
-    { label: "Membership number", value: _display(m["membership_number"]) },
-    { label: "Type", value: _display(m["membership_type"]) },
-    _dateRow("Start date", m["start_date"]),
-    _dateRow("End date", m["end_date"]),
-    status
-      ? { label: "Status", value: status, tone: TONES[status.toLowerCase()] ?? "neutral" }
-      : { label: "Status", value: CARD_EMPTY_VALUE },
-  ];
-  return { name: cardName(input.person), flockName: input.flockName, rows };
-}
-
-function _dateRow(label: string, value: unknown): _Row {
+function _dateRow(label: string, value: unknown): CardRow {
   const iso = _isoDate(value);
   if (!iso) return { label, value: _display(value) };
   const [y, mo, d] = iso.split("-").map(Number);

@@ -6,12 +6,14 @@
  * shaped per surface (v1 or v2) when the document is built, as `errorResponse` shapes them.
  */
 import type { MiddlewareHandler } from "hono";
+import { toJsonSchema } from "@valibot/to-json-schema";
 import { describeRoute } from "hono-openapi";
+import type * as v from "valibot";
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { ComponentName } from "./schemas.js";
 
 /** Who may call a route: the security requirement it gets. */
-export type RouteAuth = "none" | "key" | "admin" | "selfService" | "card";
+export type RouteAuth = "none" | "key" | "admin" | "selfService" | "keyOrSelfService" | "card";
 
 /** The description of one route. */
 export interface RouteDoc {
@@ -23,8 +25,11 @@ export interface RouteDoc {
   query?: OpenAPIV3_1.ParameterObject[];
   /** The request body: a component, and the media types read (default JSON). */
   body?: { schema: ComponentName; media?: string[]; required?: boolean; description?: string; files?: boolean };
-  /** The success answer. `schema` for JSON; `media` with no schema for binary or HTML. */
-  ok: { status: number; description: string; schema?: ComponentName; media?: string[] };
+  /**
+   * The success answer. `schema` for JSON; `media` for binary, HTML or script answers (beside
+   * the JSON one when both are given: a route that answers either). Left out for a route that only refuses (its `errors` list what it answers).
+   */
+  ok?: { status: number; description: string; schema?: ComponentName; media?: string[] };
   /** Error statuses this route can answer besides 429 and 503 (which every route can). */
   errors: number[];
 }
@@ -50,6 +55,7 @@ const SECURITY: Record<RouteAuth, OpenAPIV3_1.SecurityRequirementObject[]> = {
   key: [{ bearerKey: [] }],
   admin: [{ bearerKey: [] }],
   selfService: [{ selfServiceToken: [] }],
+  keyOrSelfService: [{ bearerKey: [] }, { selfServiceToken: [] }],
   card: [{ cardSignature: [] }],
 };
 
@@ -81,14 +87,20 @@ export const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> 
  *   ok: { status: 200, description: "pong", schema: "Message" }, errors: [] }), handler);
  */
 export function documented(doc: RouteDoc): MiddlewareHandler {
-  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
-    [String(doc.ok.status)]: {
-      description: doc.ok.description,
-      content: doc.ok.schema
-        ? { "application/json": { schema: _ref(doc.ok.schema) } }
-        : Object.fromEntries((doc.ok.media ?? []).map((m) => [m, { schema: m === "application/json" ? { type: "object" } : { type: "string", format: "binary" } }])),
-    },
-  };
+  const ok = doc.ok;
+  const responses: Record<string, OpenAPIV3_1.ResponseObject> = ok
+    ? {
+        [String(ok.status)]: {
+          description: ok.description,
+          content: {
+            ...(ok.schema ? { "application/json": { schema: _ref(ok.schema) } } : {}),
+            ...Object.fromEntries(
+              (ok.media ?? []).filter((m) => !(ok.schema && m === "application/json")).map((m) => [m, { schema: _mediaSchema(m) }]),
+            ),
+          },
+        },
+      }
+    : {};
   const errors = new Set([...doc.errors, ...(doc.body ? [400, 413] : []), 429, 503]);
   if (doc.auth !== "none") errors.add(401);
   for (const status of [...errors].sort()) {
@@ -129,7 +141,33 @@ export function queryParam(name: string, description: string, schema: OpenAPIV3_
   return { in: "query", name, description, required: false, schema } as OpenAPIV3_1.ParameterObject;
 }
 
+/**
+ * The query parameters a route reads through a valibot object schema (the one it passes to
+ * `readQuery`), each described as clients write it (a string before any transform).
+ *
+ * @example
+ * query: queryParamsOf(SearchQuery, { q: "the text to look for" })
+ */
+export function queryParamsOf(
+  schema: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>,
+  descriptions: Readonly<Record<string, string>> = {},
+): OpenAPIV3_1.ParameterObject[] {
+  const json = toJsonSchema(schema, { target: "draft-2020-12", typeMode: "input", errorMode: "ignore" }) as {
+    properties?: Record<string, OpenAPIV3_1.SchemaObject>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
+    ...queryParam(name, descriptions[name] ?? name, prop),
+    required: (json.required ?? []).includes(name),
+  }));
+}
+
 // --- internal ---
+
+function _mediaSchema(media: string): OpenAPIV3_1.SchemaObject {
+  if (media === "application/json") return { type: "object" };
+  return media === "application/javascript" ? { type: "string" } : { type: "string", format: "binary" };
+}
 
 function _ref(name: ComponentName): OpenAPIV3_1.ReferenceObject {
   return { $ref: `#/components/schemas/${name}` };

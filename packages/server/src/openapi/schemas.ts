@@ -164,6 +164,8 @@ export const COMPONENT_SCHEMAS = {
   FilterModifier: v.pipe(v.picklist(MODIFIERS), v.description("The list filter modifiers: `{field}__{modifier}={value}`.")),
   SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
   ClockNow: v.object({ now: timestamp }),
+  ReadModel: v.pipe(openObject, v.description("A hosted read model's JSON object (contact details, summaries, aggregates, find, search, audit, provenance); its fields vary with the read.")),
+  LookupEntries: v.pipe(v.array(v.object({ id: str, text: str })), v.description("Picker entries: matching records' ids and display values.")),
   ClockAdvanceBody: v.pipe(
     v.union([ClockAdvanceBranches.days, ClockAdvanceBranches.seconds, ClockAdvanceBranches.to]),
     v.description("How far to move: {\"days\": n}, {\"seconds\": n} or {\"to\": timestamp}; forward only."),

@@ -1,24 +1,17 @@
 /**
  * @module routes/derived
  * The v2 derived reads beyond `display` (which routes/record-actions serves on both
- * surfaces): a record's `avatar` (Bearer key) and a member's signed `card` (no key: the
+ * surfaces): a record's `avatar` (Bearer key; a redirect to the uploaded photo where there
+ * is one, as the hosted service answers) and a member's signed `card` (no key: the
  * `signature` query parameter is the credential, checked before anything is looked up, so
  * ids cannot be probed without a valid link).
  */
-import {
-  badRequest,
-  formatDate,
-  isRecordUri,
-  notFound,
-  parseRecordUri,
-  type RecordEngine,
-  type StoredFile,
-  type StoredRecord,
-} from "@records-service/core";
+import { badRequest, type RecordEngine, type StoredFile, type StoredRecord } from "@records-service/core";
 import { Hono } from "hono";
 import { AVATAR_DEFAULT_SIZE, AVATAR_MAX_SIZE, AVATAR_MIN_SIZE, parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
 import { cardKey } from "../config/keys.js";
 import { renderCard } from "../derived/card.js";
+import { loadCard } from "../derived/card-data.js";
 import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -45,17 +38,7 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     const { flock, id } = c.req.param();
     const check = verifyCardSignature(cardKey(await secret()), flock, id, c.req.query("signature"));
     if (check !== "ok") return c.json(signatureErrorBody(check), 401, PRIVATE_HEADERS);
-    const flockRow = await storage.getFlock(flock);
-    if (!flockRow) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
-    const member = await engine.get(flock, "member", id);
-    if (member.state === "deleted") throw notFound("member not found", `member ${id} was deleted; its card is no longer valid`);
-    const person = await _referencedPerson(engine, member);
-    const html = renderCard({
-      flockName: flockRow.name,
-      person: person ? person.data : null,
-      membership: member.data,
-      today: formatDate(clock.now()),
-    });
+    const html = renderCard((await loadCard(engine, flock, id)).input);
     return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
   });
 
@@ -77,10 +60,8 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     const query = parseAvatarQuery({ format: c.req.query("format"), size: c.req.query("size") });
     if (!query.ok) throw badRequest("invalid avatar parameter", query.reason);
     const record = await engine.get(flock, type, id);
-    const photo = await _uploadedPhoto(engine, record);
-    if (photo) {
-      return c.body(toArrayBuffer(photo.bytes), 200, { ...IMAGE_HEADERS, "Content-Type": mimeType(photo.contentType) });
-    }
+    // As the hosted service does: a redirect to the uploaded image (its file URL, same key).
+    if (await _uploadedPhoto(engine, record)) return c.redirect(record.data["photo"] as string, 302);
     const image = renderInitialsAvatar(record, query.format, query.size);
     return c.body(toArrayBuffer(image.body), 200, { ...IMAGE_HEADERS, "Content-Type": image.contentType });
   });
@@ -100,16 +81,6 @@ const IMAGE_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; sandbox",
 } as const;
 const PHOTO_URL_RE = /^\/files\/v1\/([^/]+)\/([0-9a-f]{24})\/[^/]+$/;
-
-/** The person a member record's `member` field references (a URI, maybe with a `;label`), in any state. */
-async function _referencedPerson(engine: RecordEngine, member: StoredRecord): Promise<StoredRecord | undefined> {
-  const raw = member.data["member"];
-  const uri = typeof raw === "string" ? raw.split(";")[0]!.trim() : undefined;
-  if (!uri || !isRecordUri(uri)) return undefined;
-  const ref = parseRecordUri(uri)!;
-  if (ref.flock !== member.flock || ref.type !== "person") return undefined;
-  return engine.context.storage.getRecord(member.flock, "person", ref.id);
-}
 
 /**
  * A person's uploaded photo, when it is a raster image this server shows inline. An SVG or

@@ -78,12 +78,19 @@ export async function createTestApp(
     triggers?: readonly TriggerConfig[];
     keyTtlHours?: number;
     changes?: ChangesRouteOptions;
+    flockResourceTypes?: Record<string, string[]>;
   } = {},
 ): Promise<TestApp> {
   const storage = opts.storage ?? createMemoryStorage();
   const clock = createFakeClock("2026-01-15T10:00:00.000Z");
   const triggers = opts.triggers ?? [];
-  const engine = createRecordEngine({ storage, clock, ids: createSequentialIds(), triggers: (f) => triggers.filter((t) => t.flock === f) });
+  const engine = createRecordEngine({
+    storage,
+    clock,
+    ids: createSequentialIds(),
+    triggers: (f) => triggers.filter((t) => t.flock === f),
+    ...(opts.flockResourceTypes ? { flockResourceTypes: opts.flockResourceTypes } : {}),
+  });
   const now = formatTimestamp(clock.now());
   await storage.createFlock({ identifier: "alpha", name: "Alpha Society", created: now });
   await storage.createFlock({ identifier: "beta", name: "Beta Club", created: now });

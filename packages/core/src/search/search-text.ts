@@ -1,0 +1,99 @@
+/**
+ * @module search/search-text
+ * What the search index holds for a record, and how a query becomes terms: both folded the
+ * same way (accents removed, lower case, split into letters-and-digits words), in one
+ * place, so every adapter's index (SQLite FTS5, PostgreSQL full text) and the in-memory
+ * reference agree on what matches. A query matches a record when every term is the start
+ * of one of its words.
+ */
+import { parseEntry } from "../schema/list-entries.js";
+import type { StoredRecord } from "../storage/types.js";
+
+/** The types the search index covers: the contacts. */
+export const SEARCH_TYPES: readonly string[] = ["person", "organisation"];
+
+/** The data fields indexed beside the display value (names, addresses, identifiers). */
+export const SEARCH_FIELDS: readonly string[] = [
+  "first_name",
+  "last_name",
+  "known_as",
+  "name",
+  "legal_name",
+  "trading_name",
+  "email",
+  "telephone",
+  "postal_code",
+  "locality",
+  "domain",
+  "membership_number",
+];
+
+/** Most terms a query may hold; most characters of a query. */
+export const MAX_SEARCH_TERMS = 8;
+export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * `text` folded for search: accents removed, lower-cased.
+ *
+ * @example
+ * foldText("Zoë MÜLLER") // "zoe muller"
+ */
+export function foldText(text: string): string {
+  // ASCII has no accents to remove: skip the (slow) normalisation.
+  if (_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+}
+
+const _ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The words of `text`, folded: runs of letters and digits.
+ *
+ * @example
+ * searchWords("ada@Example.org; +44 (20)") // ["ada", "example", "org", "44", "20"]
+ */
+export function searchWords(text: string): string[] {
+  return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The indexed text of a record (its words joined by single spaces), or undefined when the
+ * record is not indexed (another type, or deleted).
+ *
+ * @example
+ * searchDocument(ada) // "ada lovelace ada lovelace ada example org"
+ */
+export function searchDocument(record: StoredRecord): string | undefined {
+  if (!SEARCH_TYPES.includes(record.type) || record.state === "deleted") return undefined;
+  const parts: string[] = [record.displayValue];
+  for (const field of SEARCH_FIELDS) {
+    const v = record.data[field];
+    for (const entry of Array.isArray(v) ? v : [v]) {
+      if (typeof entry === "string") parts.push(parseEntry(entry).value);
+      else if (typeof entry === "number" && Number.isFinite(entry)) parts.push(String(entry));
+    }
+  }
+  return [...new Set(searchWords(parts.join(" ")))].join(" ");
+}
+
+/**
+ * The terms of a query: its distinct words, at most `MAX_SEARCH_TERMS`.
+ *
+ * @example
+ * searchTerms("Ada  LOVE") // ["ada", "love"]
+ */
+export function searchTerms(q: string): string[] {
+  return [...new Set(searchWords(q))].slice(0, MAX_SEARCH_TERMS);
+}
+
+/**
+ * True when every term is a word of `document`, or with `prefix` starts one (the reference
+ * semantics of the index).
+ *
+ * @example
+ * documentMatches("ada lovelace", ["love"], true) // true
+ */
+export function documentMatches(document: string, terms: readonly string[], prefix: boolean): boolean {
+  const words = document.split(" ");
+  return terms.every((t) => words.some((w) => (prefix ? w.startsWith(t) : w === t)));
+}

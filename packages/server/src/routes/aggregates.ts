@@ -1,0 +1,81 @@
+/**
+ * @module routes/aggregates
+ * Group-by counts, distinct values and picker look-ups, with the generic list's filters:
+ * `GET /:flock/groupby/:type/:field/count` → `{results: [{count, value}]}`,
+ * `GET /:flock/distinct/:type/:field` → `{results: [values]}`,
+ * `GET /:flock/lookup/:type?q=` → `[{id, text}]` (JSONP with `callback=`, as the hosted
+ * service answers). Mount before the generic record routes, on both surfaces.
+ */
+import {
+  DEFAULT_LOOKUP_LIMIT,
+  distinctValues,
+  groupCount,
+  lookupEntries,
+  MAX_LOOKUP_LIMIT,
+  parseListQuery,
+  type ListQuery,
+  type RecordEngine,
+} from "@records-service/core";
+import { Hono, type Context } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../http/env.js";
+import { queryInt, readQuery } from "../http/query.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
+import { listQueryParams } from "../openapi/list-query.js";
+import type { Surface } from "./records.js";
+
+/** A JSONP callback name: a dotted JavaScript identifier, nothing that could run as code. */
+export const JSONP_CALLBACK_RE = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,3}$/;
+
+/** The look-up's own parameters; every other parameter is a list filter. */
+export const LookupQuery = v.object({
+  q: v.optional(v.pipe(v.string(), v.maxLength(200, "must be at most 200 characters")), ""),
+  limit: v.optional(queryInt(1, MAX_LOOKUP_LIMIT)),
+  callback: v.optional(v.pipe(v.string(), v.regex(JSONP_CALLBACK_RE, "must be a JavaScript function name (letters, digits, _ and $, dotted)"))),
+});
+
+/** Parameters of the look-up that are not filters. */
+const LOOKUP_OWN = ["q", "limit", "callback"];
+
+/**
+ * The aggregate routes of one surface.
+ *
+ * @example
+ * app.route("/api/v2", createAggregateRoutes(engine, "v2"));
+ */
+export function createAggregateRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+  const filters = (c: Context<AppEnv>, own: readonly string[] = []): ListQuery => {
+    const params = [...new URL(c.req.url).searchParams].filter(([k]) => !own.includes(k));
+    return parseListQuery(params, { surface, now: clock.now() });
+  };
+
+  routes.get("/:flock/groupby/:type/:field/count", documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted.", query: listQueryParams(surface), ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { flock, type, field } = c.req.param();
+    const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c));
+    return c.json({ field, groups, results: results.map((g) => ({ count: g.count, value: g.value })) });
+  });
+
+  routes.get("/:flock/distinct/:type/:field", documented({ tag: "aggregates", summary: "The distinct values of a field", auth: "key", description: "The list filters narrow the records read.", query: listQueryParams(surface), ok: { status: 200, description: "{field, count, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { flock, type, field } = c.req.param();
+    const { results, values } = await distinctValues(engine.context, flock, type, field, filters(c));
+    return c.json({ field, count: values, results });
+  });
+
+  routes.get("/:flock/lookup/:type", documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries", media: ["application/javascript"] }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { flock, type } = c.req.param();
+    const own = readQuery(c, LookupQuery);
+    const entries = await lookupEntries(engine.context, flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));
+    if (!own.callback) return c.json(entries);
+    // The comment guards against a body read as something else by an old content sniffer.
+    return c.body(`/**/${own.callback}(${JSON.stringify(entries)});`, 200, {
+      "Content-Type": "application/javascript; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+    });
+  });
+
+  return routes;
+}

@@ -1,0 +1,97 @@
+/**
+ * @module routes/audit
+ * Change history (the hosted service's audit gateway, under `/audit/v2`): a record's
+ * history (`/{flock}/{type}/{uid}/audit`) and the flock's (`/{flock}/audit`), newest
+ * first; and a record's `provenance` (under `/api/v1` and `/api/v2`). Built from what the
+ * engine keeps (see core's audit/history): who made a write and through which application
+ * are not recorded, so those members are null.
+ */
+import {
+  eventsAbout,
+  flockHistory,
+  formatTimestamp,
+  MAX_AUDIT_LIMIT,
+  provenance,
+  recordHistory,
+  recordUri,
+  type RecordEngine,
+} from "@records-service/core";
+import { Hono } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../http/env.js";
+import { queryInt, readQuery } from "../http/query.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
+
+const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
+const timestamp = v.optional(v.pipe(v.string(), v.regex(TIMESTAMP_RE, "must be a date YYYY-MM-DD or a timestamp YYYY-MM-DDTHH:MM:SS")));
+
+/** `limit` and `since_days` of a record's history. */
+export const RecordAuditQuery = v.object({
+  limit: v.optional(queryInt(1, MAX_AUDIT_LIMIT)),
+  since_days: v.optional(queryInt(1, 36_500)),
+});
+
+/** Paging and filters of the flock's history. */
+export const FlockAuditQuery = v.object({
+  limit: v.optional(queryInt(1, MAX_AUDIT_LIMIT)),
+  skip: v.optional(queryInt(0, 1_000_000_000)),
+  from: timestamp,
+  to: timestamp,
+  resource: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/, "must be a resource type name"))),
+});
+
+/** Default number of history entries. */
+const DEFAULT_LIMIT = 100;
+
+/**
+ * Routes `GET /:flock/:type/:uid/audit` and `GET /:flock/audit`; mount under `/audit/v2`.
+ *
+ * @example
+ * app.route("/audit/v2", createAuditRoutes(engine));
+ */
+export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery), ok: { status: 200, description: "{count, skip, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const q = readQuery(c, FlockAuditQuery);
+    const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
+      limit: q.limit ?? DEFAULT_LIMIT,
+      skip: q.skip ?? 0,
+      ...(q.from ? { from: q.from } : {}),
+      ...(q.to ? { to: q.to } : {}),
+      ...(q.resource ? { resource: q.resource } : {}),
+    });
+    return c.json({ count, skip: q.skip ?? 0, results });
+  });
+
+  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { flock, type, uid } = c.req.param();
+    const q = readQuery(c, RecordAuditQuery);
+    const record = await engine.get(flock, type, uid);
+    const since = q.since_days ? formatTimestamp(new Date(clock.now().getTime() - q.since_days * 86_400_000)) : undefined;
+    return c.json(await recordHistory(engine.context, record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) }));
+  });
+  return routes;
+}
+
+/**
+ * `GET /:flock/:type/:id/provenance` on both API surfaces.
+ *
+ * @example
+ * app.route("/api/v2", createProvenanceRoutes(engine));
+ */
+export function createProvenanceRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "ReadModel" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    const { flock, type, id } = c.req.param();
+    const record = await engine.get(flock, type, id);
+    const events = await eventsAbout(engine.context, flock, recordUri(flock, type, id));
+    const created = events.find((e) => typeof e.data.name === "string" && e.data.name.endsWith("_created"));
+    return c.json(provenance(record, created));
+  });
+  return routes;
+}

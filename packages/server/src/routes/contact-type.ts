@@ -1,0 +1,105 @@
+/**
+ * @module routes/contact-type
+ * `contact`, the hosted service's read-only type spanning persons and organisations: the
+ * list (the generic list's filters and paging), one contact by id, and `mapreduce`, the list
+ * whose results also carry `key` (the URI) and `value` (display value, emails and the
+ * active memberships), which membership plug-ins read. Writes answer 400. Mount before the
+ * generic record routes.
+ */
+import {
+  badRequest,
+  formatDate,
+  getContact,
+  isActiveOn,
+  listAnswerText,
+  listContacts,
+  membershipsOf,
+  membershipSummaryEntry,
+  parseListQuery,
+  recordUri,
+  toListElement,
+  type RecordEngine,
+  type StoredRecord,
+} from "@records-service/core";
+import { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+import type { Surface } from "./records.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
+import { listQueryParams } from "../openapi/list-query.js";
+
+/**
+ * Routes `GET /:flock/contact`, `GET /:flock/contact/mapreduce`, `GET /:flock/contact/:id`,
+ * and a 400 for every write under `/:flock/contact`.
+ *
+ * @example
+ * app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
+ */
+export function createContactTypeRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  const page = async (c: { req: { url: string; param(name: "flock"): string } }) => {
+    const query = parseListQuery(new URL(c.req.url).searchParams, { surface, now: clock.now() });
+    return { query, page: await listContacts(engine.context, c.req.param("flock"), query) };
+  };
+
+  routes.get("/:flock/contact", documented({ tag: "contacts", summary: "List contacts (persons and organisations), filtered and paged", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page", schema: "ListWrapper" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { query, page: found } = await page(c);
+    return c.body(await listAnswerText(found, query), 200, _JSON_TYPE);
+  });
+
+  routes.get("/:flock/contact/mapreduce", documented({ tag: "contacts", summary: "List contacts with their email addresses and active memberships", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page; each element adds key (the contact URI) and value {display_value, email, active_memberships}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const { query, page: found } = await page(c);
+    const flock = c.req.param("flock");
+    const uris = found.records.map(_uri);
+    const memberships = await membershipsOf(engine.context, flock, uris);
+    const today = formatDate(clock.now());
+    const element = (r: StoredRecord) => {
+      const active = (memberships.get(_uri(r)) ?? []).filter((m) => isActiveOn(m, today));
+      return {
+        ...toListElement(r),
+        key: _uri(r),
+        value: {
+          display_value: r.displayValue,
+          email: _list(r.data.email),
+          active_memberships: active.map(membershipSummaryEntry),
+        },
+      };
+    };
+    return c.body(await listAnswerText(found, query, { element }), 200, _JSON_TYPE);
+  });
+
+  routes.get("/:flock/contact/:id", documented({ tag: "contacts", summary: "Get a contact (the person or organisation with this id)", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] }), ...guard, async (c) => {
+    const { flock, id } = c.req.param();
+    return c.json(await engine.toSingle(await getContact(engine.context, flock, id)));
+  });
+
+  const readOnlyDoc = documented({
+    tag: "contacts",
+    summary: "Writes to contact: always refused (400)",
+    description: "contact spans persons and organisations and is read-only: write to person or organisation. Every write answers 400 once the key may open the flock.",
+    auth: "key",
+    errors: [400, 403, 404],
+  });
+  const readOnly = () => {
+    throw badRequest("read-only resource type", "contact spans persons and organisations and is read-only: write to person or organisation");
+  };
+  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact", readOnlyDoc, ...guard, readOnly);
+  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact/:id", readOnlyDoc, ...guard, readOnly);
+  return routes;
+}
+
+// --- internal ---
+
+const _JSON_TYPE = { "Content-Type": "application/json" } as const;
+
+function _uri(r: StoredRecord): string {
+  return recordUri(r.flock, r.type, r.id);
+}
+
+function _list(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  return Array.isArray(v) ? v.filter((e): e is string => typeof e === "string") : [];
+}

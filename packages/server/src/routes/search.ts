@@ -1,0 +1,55 @@
+/**
+ * @module routes/search
+ * The hosted service's search gateway, under `/search/v2/{flock}`: `?q=` (and its alias
+ * `/global`) over persons and organisations, closest first, answered from the storage's
+ * search index; `/person` takes the find parameters and lists every match of the first
+ * rule that matches.
+ */
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_LIMIT,
+  SEARCH_TYPES,
+  searchContacts,
+  searchResult,
+  type RecordEngine,
+} from "@records-service/core";
+import { Hono } from "hono";
+import * as v from "valibot";
+import type { AppEnv } from "../http/env.js";
+import { queryInt, readQuery } from "../http/query.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParamsOf } from "../openapi/describe.js";
+import { FindQuery, findMatches } from "./find.js";
+
+/** `?q=` (required) and `limit`. */
+export const SearchQuery = v.object({
+  q: v.pipe(v.string(), v.maxLength(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)),
+  limit: v.optional(queryInt(1, MAX_SEARCH_LIMIT)),
+});
+
+/**
+ * Routes `GET /:flock`, `GET /:flock/global` and `GET /:flock/person`; mount under `/search/v2`.
+ *
+ * @example
+ * app.route("/search/v2", createSearchRoutes(engine));
+ */
+export function createSearchRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  for (const path of ["/:flock", "/:flock/global"]) {
+    routes.get(path, documented({ tag: "search", summary: "Search contacts by text", auth: "key", query: queryParamsOf(SearchQuery, { q: "the text to look for", limit: "at most this many results" }), ok: { status: 200, description: "{q, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+      const { q, limit } = readQuery(c, SearchQuery);
+      const results = await searchContacts(engine.context, c.req.param("flock")!, q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
+      return c.json({ q, results });
+    });
+  }
+
+  routes.get("/:flock/person", documented({ tag: "search", summary: "Search persons by fields (the find rules), every match", auth: "key", query: queryParamsOf(FindQuery), ok: { status: 200, description: "{matched_by, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+    const found = await findMatches(engine, c, c.req.param("flock"), "person");
+    return c.json({ matched_by: found.rule, results: found.matches.map((r) => searchResult(r, 0)) });
+  });
+  return routes;
+}
