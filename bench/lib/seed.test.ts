@@ -18,7 +18,11 @@ function dump(file: string): { tables: Record<string, unknown[]>; indexes: unkno
       .all()
       .map((r) => r.name);
     const tables: Record<string, unknown[]> = {};
-    for (const t of names) tables[t] = db.prepare(`SELECT * FROM "${t}" ORDER BY 1, 2`).all();
+    for (const t of names) {
+      // The search index (an FTS5 table) has one column; every other table has two or more.
+      const columns = db.prepare(`SELECT * FROM "${t}" LIMIT 0`).columns().length;
+      tables[t] = db.prepare(`SELECT * FROM "${t}" ORDER BY ${columns > 1 ? "1, 2" : "1"}`).all();
+    }
     const indexes = db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name").all();
     return { tables, indexes };
   } finally {
