@@ -13,7 +13,7 @@ export interface ChangeLog {
   /** Gives `pending` their ids and stores them (call inside the write transaction). */
   append(pending: readonly PendingChange[]): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
-  purge(before: string): number;
+  purge(before: string, limit?: number): number;
 }
 
 /** The change log over `client`. */
@@ -36,7 +36,7 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const pageOfTypes = client.prepare<[string, number, string, number], ChangeTableRow>(
     "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
   );
-  const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads");
+  const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads ORDER BY flock");
   const lastBefore = client.prepare<[string, string], { id: number | null }>(
     "SELECT max(id) AS id FROM changes WHERE flock = ? AND changed_at < ?",
   );
@@ -50,13 +50,17 @@ export function createChangeLog(client: Database.Database): ChangeLog {
     return { changes: rows.map((r) => changeFromRow(flock, r)), head: h.last_id, purgedThrough: h.purged_through };
   });
 
-  const purge = client.transaction((before: string): number => {
+  const purge = client.transaction((before: string, limit: number): number => {
     let removed = 0;
     for (const { flock } of flocks.all()) {
       const last = lastBefore.get(flock, before)?.id;
       if (last === null || last === undefined) continue;
-      removed += del.run(flock, last).changes;
-      mark.run(last, flock);
+      // Kept ids are contiguous after the purge mark, so the cut that removes `limit` rows is known.
+      const cut = Math.min(last, head.get(flock)!.purged_through + (limit - removed));
+      if (cut <= head.get(flock)!.purged_through) continue;
+      removed += del.run(flock, cut).changes;
+      mark.run(cut, flock);
+      if (removed >= limit) break;
     }
     return removed;
   });
@@ -73,6 +77,6 @@ export function createChangeLog(client: Database.Database): ChangeLog {
       }
     },
     read: (flock, after, limit, types) => read.deferred(flock, after, limit, types),
-    purge: (before) => purge.immediate(before),
+    purge: (before, limit = Number.MAX_SAFE_INTEGER) => purge.immediate(before, limit),
   };
 }

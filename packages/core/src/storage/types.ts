@@ -430,9 +430,11 @@ export interface Storage {
   /**
    * Removes, per flock, the oldest changes up to the last one whose `changedAt` is before
    * `before` (so the kept ids stay contiguous) and moves the flock's purge mark to it.
+   * With `limit`, removes at most that many in all (the oldest first, flocks in name
+   * order), so one call holds the write lock briefly; call again for the rest.
    * Returns how many were removed.
    */
-  purgeChanges(before: string): Promise<number>;
+  purgeChanges(before: string, limit?: number): Promise<number>;
 
   // --- files ---
   getFile(flock: string, id: string): Promise<StoredFile | undefined>;
