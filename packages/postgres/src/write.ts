@@ -160,13 +160,11 @@ class _Writer {
       "update_record",
     );
     // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
-    const before = JSON.parse(old.data) as Record<string, unknown>;
-    this.logged.push(changeOf(r, before));
+    const change = changeOf(r, JSON.parse(old.data) as Record<string, unknown>);
+    this.logged.push(change);
     const changed: number[] = [];
-    let anyChanged = false;
-    for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {
-      if (JSON.stringify(before[field]) === JSON.stringify(r.data[field])) continue;
-      anyChanged = true;
+    const anyChanged = change.fields.length > 0;
+    for (const field of change.fields) {
       const fid = await this.ids.fieldId(cid, field);
       if (fid !== undefined) {
         changed.push(fid);

@@ -135,12 +135,10 @@ export function createApplier(
     }
     updRecord.run({ rid: old.rid, expected: expectedVersion, ...recordParams(r) });
     // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
-    const before = JSON.parse(old.data) as Record<string, unknown>;
-    logged.push(changeOf(r, before));
-    let changed = false;
-    for (const field of new Set([...Object.keys(before), ...Object.keys(r.data)])) {
-      if (JSON.stringify(before[field]) === JSON.stringify(r.data[field])) continue;
-      changed = true;
+    const change = changeOf(r, JSON.parse(old.data) as Record<string, unknown>);
+    logged.push(change);
+    const changed = change.fields.length > 0;
+    for (const field of change.fields) {
       const fid = catalog.fieldId(cid, field);
       if (fid !== undefined) delValues.run(old.rid, fid);
       writeValues(old.rid, cid, field, r.data[field]);
