@@ -89,6 +89,7 @@ async function main(): Promise<number> {
       mkdirSync(scratchDir, { recursive: true });
       const ctx: BenchContext = { dataset: seeded.dataset, sizes, root: ROOT, scratchDir, peers: !values["no-peer"], quick: values.quick, log, ...(postgres ? { postgres } : {}) };
       log(`${formatSize(size)}: ${s.group} / ${s.name}`);
+      const began = performance.now();
       try {
         // Scenarios that say nothing of their data read the seeded data set of the size.
         const data =
@@ -100,6 +101,7 @@ async function main(): Promise<number> {
         log(`  failed: ${(e as Error).stack ?? String(e)}`);
         results.push({ scenario: `${s.group}: ${s.name}`, size, ours: null, baseline: null, unit: "", ratio: null, note: `failed: ${(e as Error).message.slice(0, 300)}` });
       }
+      log(`  ${s.group} / ${s.name}: ${((performance.now() - began) / 1000).toFixed(0)} s`);
     }
   }
   rmSync(scratchDir, { recursive: true, force: true });
@@ -129,7 +131,7 @@ async function main(): Promise<number> {
       2,
     )}\n`,
   );
-  log(`results written to ${file}`);
+  log(`results written to ${file} (the run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
   const missed = all.filter((r) => r.met === false);
   log(missed.length ? `${missed.length} target(s) missed: ${missed.map((r) => `${r.scenario} @${formatSize(r.size)}`).join("; ")}` : "every target measured was met");
   return 0;

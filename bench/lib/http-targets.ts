@@ -117,8 +117,13 @@ export function emptyRuns(): Record<HttpOp, LoadResult[]> {
  * targets taking turns (and the order alternating), so a change in the machine's load hits
  * all alike. `scratch` is a file the request lists are handed over in.
  */
-export async function loadInTurns(root: string, scratch: string, targets: readonly HttpTarget[], opts: { seconds: number; rounds: number; warmup: number }): Promise<void> {
-  for (const op of HTTP_OPS) {
+export async function loadInTurns(
+  root: string,
+  scratch: string,
+  targets: readonly HttpTarget[],
+  opts: { seconds: number; rounds: number; warmup: number; ops?: readonly HttpOp[] },
+): Promise<void> {
+  for (const op of opts.ops ?? HTTP_OPS) {
     for (const t of targets) await loadVaried(root, scratch, t.reqs[op], opts.warmup, 0);
     for (let r = 0; r < opts.rounds; r++) {
       for (const t of r % 2 ? [...targets].reverse() : targets) t.runs[op].push(await loadVaried(root, scratch, t.reqs[op], opts.seconds, 0));

@@ -5,24 +5,35 @@
  * SQLite file, or with `--db postgres` a copy of the PostgreSQL database), both running,
  * their load runs interleaved round by round (alternating which goes first) so that a
  * change in the machine's background load hits both alike. Every request differs
- * (bench/lib/load-varied): get a random one of up to 50,000 persons' ids, list with
+ * (bench/lib/http-targets): get a random one of up to 50,000 persons' ids, list with
  * `last_name=` a random surname, create a random one of 1,000 generated persons. Targets:
  * reads at least 1.6 times one process, creates at least 0.9 times. The load generator
  * runs on the same cores; the runner records the load average beside the figures.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { connections, type LoadResult } from "../lib/load.js";
-import { loadVaried, type VariedRequest } from "../lib/load-varied.js";
+import { connections } from "../lib/load.js";
 import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
+import {
+  checkRequests,
+  emptyRuns,
+  loadInTurns,
+  medianRun,
+  postgresIds,
+  rateOf,
+  requestSource,
+  sqliteIds,
+  variedRequests,
+  type HttpOp,
+  type HttpTarget,
+} from "../lib/http-targets.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
-import { checkVaried, medianRun, postgresIds, rateOf, sqliteIds, VARIED_BODIES, VARIED_OPS, variedRequests, type VariedOp } from "../lib/varied-targets.js";
 
-type Op = VariedOp;
-const OPS = VARIED_OPS;
-const TARGETS: Record<Op, string> = { "get by id": ">= 1.6", "list with a filter": ">= 1.6", "create person": ">= 0.9" };
+/** The operations compared (a PUT adds nothing a create does not show here). */
+const OPS: readonly HttpOp[] = ["get by id", "list with a filter", "create person"];
+const TARGETS: Partial<Record<HttpOp, string>> = { "get by id": ">= 1.6", "list with a filter": ">= 1.6", "create person": ">= 0.9" };
 
 /** One scenario per database kind: 2 processes against 1. */
 export const scenarios: Scenario[] = [
@@ -32,23 +43,16 @@ export const scenarios: Scenario[] = [
 
 // --- internal ---
 
-
-interface _Target {
-  processes: 1 | 2;
-  reqs: Record<Op, VariedRequest>;
-  runs: Record<Op, LoadResult[]>;
-}
-
 async function _run(ctx: BenchContext, kindOfDb: "sqlite" | "postgres"): Promise<ScenarioResult[]> {
   const { dataset } = ctx;
-  const seconds = ctx.quick ? 2 : 5;
+  // As the HTTP scenarios: shorter runs on the small data sets, so `--sizes 10k` stays a few minutes.
+  const seconds = ctx.quick ? 2 : dataset.size < 100_000 ? 2 : 5;
   const rounds = ctx.quick ? 1 : 3;
-  const warmup = ctx.quick ? 1 : 2;
+  const warmup = 1;
   const buildProblem = await ensureBuilt(ctx.root, ctx.log);
   const kind = serverCommand(ctx.root).kind;
-  const { surnames, at: requests } = variedRequests(dataset.flock, dataset.seed);
 
-  const targets: _Target[] = [];
+  const targets: HttpTarget[] = [];
   const stops: (() => Promise<void>)[] = [];
   const files: string[] = [];
   const copies: string[] = [];
@@ -72,26 +76,20 @@ async function _run(ctx: BenchContext, kindOfDb: "sqlite" | "postgres"): Promise
       }
       const srv = await startOurs(ctx.root, db, ["--processes", String(processes)]);
       stops.push(() => srv.server.stop());
-      const reqs = requests(srv.url, ids);
-      for (const op of OPS) await checkVaried(reqs[op]);
-      targets.push({ processes, reqs, runs: { "get by id": [], "list with a filter": [], "create person": [] } });
+      const reqs = variedRequests(srv.url, dataset.flock, ids, dataset.seed);
+      await checkRequests(reqs);
+      targets.push({ name: `${processes}`, reqs, runs: emptyRuns() });
     }
 
     ctx.log(`processes (${kindOfDb}): 1 and 2 processes (${kind}); ${connections()} connections, ${rounds} x ${seconds} s per operation, random requests`);
-    const scratch = join(ctx.scratchDir, "varied-request.json");
-    for (const op of OPS) {
-      for (const t of targets) await loadVaried(ctx.root, scratch, t.reqs[op], warmup, 0);
-      for (let r = 0; r < rounds; r++) {
-        for (const t of r % 2 ? [...targets].reverse() : targets) t.runs[op].push(await loadVaried(ctx.root, scratch, t.reqs[op], seconds, 0));
-      }
-    }
+    await loadInTurns(ctx.root, join(ctx.scratchDir, "varied-request.json"), targets, { seconds, rounds, warmup, ops: OPS });
   } finally {
     for (const stop of stops.reverse()) await stop();
     for (const f of files) for (const x of [f, `${f}-wal`, `${f}-shm`]) rmSync(x, { force: true });
     for (const copy of copies) await dropDatabase(ctx.postgres!.server, copy);
   }
 
-  const [one, two] = [targets.find((t) => t.processes === 1)!, targets.find((t) => t.processes === 2)!];
+  const [one, two] = targets as [HttpTarget, HttpTarget];
   const label = kindOfDb === "sqlite" ? "SQLite" : "PostgreSQL";
   return OPS.map((op) => {
     const [a, b] = [medianRun(two.runs[op]), medianRun(one.runs[op])];
@@ -108,7 +106,7 @@ async function _run(ctx: BenchContext, kindOfDb: "sqlite" | "postgres"): Promise
         `p50 ${a.p50} / ${b.p50} ms`,
         a.non2xx || a.errors ? `${a.non2xx} non-2xx, ${a.errors} errors` : "",
         b.non2xx || b.errors ? `1 process: ${b.non2xx} non-2xx, ${b.errors} errors` : "",
-        op === "get by id" ? `random of ${one.reqs[op].paths.length} ids` : op === "list with a filter" ? `random of ${surnames.length} surnames` : `random of ${VARIED_BODIES} bodies`,
+        requestSource(op, one.reqs[op]),
         kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`,
       ]
         .filter(Boolean)
