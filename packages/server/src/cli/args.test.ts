@@ -129,7 +129,7 @@ describe("parseCommand", () => {
       name: "import from stdin with its defaults",
       argv: ["import", "-", "--flock", "demo"],
       env: {},
-      expected: { kind: "import", db: "./data/records.db", file: "-", flock: "demo", type: undefined, events: false, update: false, config: undefined, batchSize: 1000 },
+      expected: { kind: "import", db: "./data/records.db", file: "-", flock: "demo", type: undefined, events: false, update: false, config: undefined, batchSize: 5000 },
     },
     {
       name: "import with events and update",

@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
 import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
+import { IMPORT_BATCH_SIZE } from "../bulk-io/import-records.js";
 import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
@@ -314,7 +315,7 @@ function _import(args: string[], env: CliEnv): Command {
   if (file === undefined || file === "") throw new UsageError(`missing argument: records-service ${usage}`);
   const flock = _flockOption(v.flock, usage);
   if (v.events && v["no-events"]) throw new UsageError("records-service import: --events and --no-events contradict each other");
-  const batchSize = v.batch === undefined ? 1000 : /^\d{1,5}$/.test(v.batch) ? Number(v.batch) : NaN;
+  const batchSize = v.batch === undefined ? IMPORT_BATCH_SIZE : /^\d{1,5}$/.test(v.batch) ? Number(v.batch) : NaN;
   if (!(batchSize >= 1 && batchSize <= 10_000)) throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
   return {
     kind: "import",

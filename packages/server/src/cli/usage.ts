@@ -88,7 +88,7 @@ to the same records. --include-deleted adds deleted records.`;
 const IMPORT = `Usage: records-service import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH] [--config FILE] [--batch N]
 
 Reads records from FILE (or stdin with -) and writes them into the flock in transactions of
-N rows (default 1000), with a progress bar on stderr. NDJSON (one JSON object a line: an
+N rows (default 5000), with a progress bar on stderr. NDJSON (one JSON object a line: an
 export envelope, or the fields of a record) or CSV (a header row of field names; list
 fields' entries joined by ";", or a JSON array for entries that hold a ";"); the format
 comes from the file name (.csv, .ndjson, .jsonl), else from the first character.
