@@ -196,10 +196,15 @@ export type {
   ScanPage,
   ChangeRow,
   ChangePage,
+  ChangeHistoryQuery,
+  ChangeHistoryPage,
+  HistoryChange,
 } from "./storage/types.js";
 
 // --- change feed ---
-export { changeOf, changedFields, byFlock, changeFromRow } from "./changes/change-of.js";
+export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
+export type { Attribution, SystemWriter } from "./changes/attribution.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
