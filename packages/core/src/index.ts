@@ -148,6 +148,7 @@ export type { RecordOperation, FromState, TransitionRow } from "./state/transiti
 
 // --- records engine ---
 export { createRecordEngine } from "./records/engine.js";
+export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
@@ -205,6 +206,7 @@ export type {
 export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
 export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
 export type { Attribution, SystemWriter } from "./changes/attribution.js";
+export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
@@ -331,7 +333,7 @@ export {
 export type { TaskOptions, TaskRunOptions, TaskChunkResult, ActiveTask } from "./tasks/run.js";
 export { createTaskRegistry, DEFAULT_TASK_KINDS } from "./tasks/registry.js";
 export type { TaskRegistry } from "./tasks/registry.js";
-export { taskSummary, taskState, taskView, countsOf, MAX_ERROR_DETAILS } from "./tasks/record.js";
+export { taskSummary, taskState, taskView, countsOf, taskAttribution, MAX_ERROR_DETAILS } from "./tasks/record.js";
 export {
   BULK_ACTIONS,
   BULK_DEFAULT_TYPE,
