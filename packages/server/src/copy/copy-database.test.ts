@@ -149,6 +149,10 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
 
       const third = await copyDatabase(source, target, { batchSize: 13 });
       expect(third).toMatchObject({ ok: true, copied: { records: 0, files: 0, jobs: 0 }, skipped: { records: 60, files: files.length, jobs: 4 } });
+      // The target's change log holds one write per copied record, named as the copy's.
+      const logged = [...(await target.readChanges("demo", 0, 1000)).changes, ...(await target.readChanges("other", 0, 1000)).changes];
+      expect(logged).toHaveLength(60);
+      expect(logged.every((c) => c.actor === null && c.application === "system:copy")).toBe(true);
 
       const sqlite = createSqliteStorage({ path: file, readonly: true });
       try {
