@@ -112,9 +112,15 @@ export type { SearchResult } from "./search/search.js";
 export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
-// --- audit: change history from what the engine keeps, provenance ---
-export { recordHistory, flockHistory, eventsAbout, provenance, MAX_AUDIT_LIMIT } from "./audit/history.js";
-export type { AuditEntry } from "./audit/history.js";
+// --- audit: change history from the change log and the data events, provenance ---
+export { actionOf, changeEntry, eventEntry, MAX_AUDIT_LIMIT, newestFirst } from "./audit/entries.js";
+export type { AuditAction, AuditEntry } from "./audit/entries.js";
+export { recordHistory, recordChanges, eventsAbout } from "./audit/record-history.js";
+export type { RecordHistory } from "./audit/record-history.js";
+export { flockHistory } from "./audit/flock-history.js";
+export type { FlockHistoryOptions } from "./audit/flock-history.js";
+export { provenance, recordProvenance } from "./audit/provenance.js";
+export type { Provenance } from "./audit/provenance.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
 export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
