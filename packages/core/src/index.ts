@@ -113,7 +113,7 @@ export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, M
 export type { FindRule, FindResult } from "./search/find.js";
 
 // --- audit: change history from the change log and the data events, provenance ---
-export { actionOf, changeEntry, eventEntry, MAX_AUDIT_LIMIT, newestFirst } from "./audit/entries.js";
+export { actionOf, changeEntry, eventEntry, AUDIT_ACTIONS, MAX_AUDIT_LIMIT, newestFirst } from "./audit/entries.js";
 export type { AuditAction, AuditEntry } from "./audit/entries.js";
 export { recordHistory, recordChanges, eventsAbout } from "./audit/record-history.js";
 export type { RecordHistory } from "./audit/record-history.js";

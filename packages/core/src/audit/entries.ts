@@ -8,8 +8,9 @@
 import { recordUri } from "../schema/references.js";
 import type { HistoryChange, StoredRecord } from "../storage/types.js";
 
-/** What an entry records. */
-export type AuditAction = "created" | "updated" | "deleted" | "restored" | "event";
+/** What an entry records: a write (as its state change says), or a data event about the record. */
+export const AUDIT_ACTIONS = ["created", "updated", "deleted", "restored", "event"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One history entry. */
 export interface AuditEntry {

@@ -64,7 +64,13 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery), ok: { status: 200, description: "{count, skip, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery, {
+    limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
+    skip: "entries passed over first, newest first (default 0)",
+    from: "a date or UTC timestamp: entries at or after it",
+    to: "a date or UTC timestamp, after from: entries before it",
+    resource: "only writes of records of this type (before the kept log: events about them)",
+  }), ok: { status: 200, description: "{count, skip, results}", schema: "FlockAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const q = readQuery(c, FlockAuditQuery);
     if (q.from && q.to && q.from >= q.to) throw badRequest("invalid query parameter", `from (${q.from}) must be before to (${q.to})`);
     const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
@@ -77,7 +83,10 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
     return c.json({ count, skip: q.skip ?? 0, results });
   });
 
-  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery, {
+    limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
+    since_days: "only entries of the last this many days (1 to 36500)",
+  }), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "RecordAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, uid } = c.req.param();
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
@@ -96,7 +105,7 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
 export function createProvenanceRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "ReadModel" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: when and by whom it was created, its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "Provenance" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, type, id } = c.req.param();
     return c.json(await recordProvenance(engine.context, await engine.get(flock, type, id)));
   });
