@@ -18,7 +18,7 @@ import type { PostgresDataset, ScenarioResult } from "./types.js";
 export const DEFAULT_PG_SERVER = "postgres://postgres@127.0.0.1:5432/";
 
 /** Bump when what is seeded (or how) changes, so old databases are seeded again. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** A seeded database, and whether it was seeded now. */
 export interface PostgresSeedOutcome {

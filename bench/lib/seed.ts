@@ -22,6 +22,7 @@ import {
   type StoredRecord,
 } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
+import { CONFIG_DEFAULTS } from "../../packages/server/src/config/schema.js";
 import Database from "better-sqlite3";
 import { BATCH_SIZE, personBatch, seededBytes, TAGS } from "./persons.js";
 import type { DatasetSample, SeededDataset } from "./types.js";
@@ -32,7 +33,7 @@ export const BENCH_FLOCK = "bench";
 export const BENCH_TOKEN = "b".repeat(64);
 export const BENCH_USER = "bench@example.org";
 /** Bump when what is seeded changes, so old files are seeded again. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Created timestamps spread over this many days before the seeding time. */
 const SPAN_DAYS = 730;
 
@@ -106,6 +107,7 @@ export async function seedFile(
   try {
     if (deferred.length) log(`  building ${deferred.length} indexes`);
     for (const ddl of deferred) db.exec(ddl);
+    db.exec("VACUUM"); // the purged change log's pages: a copy of the file is what a deployment holds
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
     db.close();
@@ -172,6 +174,9 @@ export async function seedStorage(storage: Storage, size: number, seed: number, 
     }
   }
   await writing;
+  // A running server keeps the change feed for changes.retentionDays: a data set written
+  // over two years holds only the last week of it, as a deployment's database would.
+  await storage.purgeChanges(formatTimestamp(new Date(end - CONFIG_DEFAULTS.changes.retentionDays * 86_400_000)));
   const common = [...lastNames].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
   return {
     personIds: _shuffle(ids, seed),

@@ -64,22 +64,27 @@ export async function readChanges(c: Conn, flock: string, after: number, limit: 
 
 /**
  * Per flock (in sorted order, the writers' lock order), removes the changes up to the last
- * one before `before` and moves the purge mark; one transaction. Returns how many went.
+ * one before `before`, at most `limit` in all, and moves the purge mark; one transaction.
+ * Returns how many went.
  */
-export async function purgeChanges(pool: pg.Pool, before: string): Promise<number> {
+export async function purgeChanges(pool: pg.Pool, before: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
   return transaction(pool, async (c) => {
-    const { rows } = await exec<{ flock: string; m: string | null }>(
+    const { rows } = await exec<{ flock: string; m: string | null; purged: string }>(
       c,
-      sql`SELECT h.flock, (SELECT max(id) FROM changes x WHERE x.flock = h.flock AND x.changed_at < ${before}) AS m
+      sql`SELECT h.flock, h.purged_through AS purged, (SELECT max(id) FROM changes x WHERE x.flock = h.flock AND x.changed_at < ${before}) AS m
           FROM change_heads h ORDER BY h.flock`,
       "purge_changes_cut",
     );
     let removed = 0;
-    for (const { flock, m } of rows) {
+    for (const { flock, m, purged } of rows) {
       if (m === null) continue;
-      await exec(c, sql`UPDATE change_heads SET purged_through = GREATEST(purged_through, ${Number(m)}) WHERE flock = ${flock}`, "mark_changes_purged");
-      const res = await exec(c, sql`DELETE FROM changes WHERE flock = ${flock} AND id <= ${Number(m)}`, "purge_changes");
+      // Kept ids are contiguous after the purge mark, so the cut that removes `limit` rows is known.
+      const cut = Math.min(Number(m), Number(purged) + (limit - removed));
+      if (cut <= Number(purged)) continue;
+      await exec(c, sql`UPDATE change_heads SET purged_through = GREATEST(purged_through, ${cut}) WHERE flock = ${flock}`, "mark_changes_purged");
+      const res = await exec(c, sql`DELETE FROM changes WHERE flock = ${flock} AND id <= ${cut}`, "purge_changes");
       removed += res.rowCount;
+      if (removed >= limit) break;
     }
     return removed;
   });

@@ -126,7 +126,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
     getFile: accounts.getFile,
     readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
-    purgeChanges: (before) => purgeChanges(pool, before),
+    purgeChanges: (before, limit) => purgeChanges(pool, before, limit),
     readChangeHistory: (flock, query) => readChangeHistory(pool, flock, query),
     async close() {
       if (closed) return;

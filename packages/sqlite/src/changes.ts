@@ -13,14 +13,16 @@ export interface ChangeLog {
   /** Gives `pending` their ids and stores them with the set's attribution (call inside the write transaction). */
   append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
-  purge(before: string): number;
+  purge(before: string, limit?: number): number;
 }
 
 /** The change log over `client`. */
 export function createChangeLog(client: Database.Database): ChangeLog {
-  const bump = client.prepare<[string, number, number], { last_id: number }>(
+  // No RETURNING: SQLite runs a RETURNING statement through an ephemeral table whose page
+  // cache it clears on every call (25 µs a write, a tenth of a create; docs/performance.md).
+  const bump = client.prepare<[string, number, number]>(
     `INSERT INTO change_heads (flock, last_id) VALUES (?, ?)
-     ON CONFLICT (flock) DO UPDATE SET last_id = last_id + ? RETURNING last_id`,
+     ON CONFLICT (flock) DO UPDATE SET last_id = last_id + ?`,
   );
   const ins = client.prepare(
     "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -34,7 +36,7 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const pageOfTypes = client.prepare<[string, number, string, number], ChangeTableRow>(
     "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
   );
-  const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads");
+  const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads ORDER BY flock");
   const lastBefore = client.prepare<[string, string], { id: number | null }>(
     "SELECT max(id) AS id FROM changes WHERE flock = ? AND changed_at < ?",
   );
@@ -48,13 +50,17 @@ export function createChangeLog(client: Database.Database): ChangeLog {
     return { changes: rows.map((r) => changeFromRow(flock, r)), head: h.last_id, purgedThrough: h.purged_through };
   });
 
-  const purge = client.transaction((before: string): number => {
+  const purge = client.transaction((before: string, limit: number): number => {
     let removed = 0;
     for (const { flock } of flocks.all()) {
       const last = lastBefore.get(flock, before)?.id;
       if (last === null || last === undefined) continue;
-      removed += del.run(flock, last).changes;
-      mark.run(last, flock);
+      // Kept ids are contiguous after the purge mark, so the cut that removes `limit` rows is known.
+      const cut = Math.min(last, head.get(flock)!.purged_through + (limit - removed));
+      if (cut <= head.get(flock)!.purged_through) continue;
+      removed += del.run(flock, cut).changes;
+      mark.run(cut, flock);
+      if (removed >= limit) break;
     }
     return removed;
   });
@@ -64,7 +70,8 @@ export function createChangeLog(client: Database.Database): ChangeLog {
       const actor = attribution?.actor ?? null;
       const application = attribution?.application ?? null;
       for (const [flock, group] of byFlock(pending)) {
-        const last = bump.get(flock, group.length, group.length)!.last_id;
+        bump.run(flock, group.length, group.length);
+        const last = head.get(flock)!.last_id;
         let id = last - group.length;
         for (const c of group) {
           ins.run(flock, ++id, c.type, c.recordId, c.state, c.version, c.changedAt, JSON.stringify(c.fields), actor, application);
@@ -72,6 +79,6 @@ export function createChangeLog(client: Database.Database): ChangeLog {
       }
     },
     read: (flock, after, limit, types) => read.deferred(flock, after, limit, types),
-    purge: (before) => purge.immediate(before),
+    purge: (before, limit = Number.MAX_SAFE_INTEGER) => purge.immediate(before, limit),
   };
 }

@@ -32,7 +32,7 @@ describe("the checkpointer", () => {
     db.$client.close();
   });
 
-  it("without it, the same commit stays in the log (the commit-time fallback waits for 40 MB)", async () => {
+  it("without it, the same commit stays in the log (the commit-time fallback waits for ~200 MB)", async () => {
     const { db, write, size } = database("off");
     const before = size();
     write(4);

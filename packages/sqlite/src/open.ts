@@ -26,6 +26,9 @@ export interface OpenOptions {
 /** The drizzle handle with the raw better-sqlite3 client beside it. */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
+/** WAL pages (4 KiB) at which a commit checkpoints, should the checkpointer thread fall behind. */
+export const WAL_AUTOCHECKPOINT_PAGES = 50_000;
+
 /** Where the generated SQL migrations live: `packages/sqlite/drizzle/`. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle/", import.meta.url));
 
@@ -49,12 +52,13 @@ export function openDatabase(opts: OpenOptions): Db {
       // last commits (never corrupt the file).
       client.pragma("journal_mode = WAL");
       client.pragma("synchronous = NORMAL");
-      // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: one create dirties ~90
-      // index pages, and a longer WAL writes each hot page back once per checkpoint instead
-      // of once per few commits (creates 2x faster on a 100k-person file; docs/performance.md).
-      // The storage's checkpointer thread normally copies the log long before; this
-      // commit-time checkpoint is the fallback (CLI commands, a failed worker).
-      client.pragma("wal_autocheckpoint = 10000");
+      // The storage's checkpointer thread copies the log back; this commit-time checkpoint
+      // is only the fallback (CLI commands, a failed or outpaced worker), at ~200 MB of WAL
+      // instead of SQLite's 4 MB. One create writes ~150 pages (600 KB) to the log, so at
+      // 40 MB the fallback ran inside every ~70th create (a 30-100 ms stall, the writes'
+      // p99), and a longer log writes each hot page back once per checkpoint instead of
+      // once per few commits (docs/performance.md).
+      client.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     }
     client.pragma("temp_store = MEMORY");
     client.pragma("cache_size = -131072"); // up to 128 MiB of page cache: index inserts stay in memory longer

@@ -5,10 +5,11 @@
  */
 import { parseListQuery } from "@records-service/core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createCatalog } from "./catalog.js";
 import { compiler } from "./compiler.js";
 import { openDatabase } from "./open.js";
+import { createRecordReader } from "./read.js";
 import { createApplier } from "./write.js";
 
 const db = openDatabase({ path: ":memory:" });
@@ -124,6 +125,28 @@ describe("query plans", () => {
       const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
       expect(compiler.matchCount(q, (name) => catalog.fieldId(cid, name))).toBeUndefined();
     }
+  });
+});
+
+describe("keyed reads", () => {
+  it.each(["getRecords", "getDisplayValues"] as const)("%s probes records_id_idx once per id, never the whole collection", (method) => {
+    const statements: string[] = [];
+    const prepare = db.$client.prepare.bind(db.$client);
+    const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((source: string) => {
+      statements.push(source);
+      return prepare(source);
+    }) as typeof db.$client.prepare);
+    try {
+      const ids = ["000000000000000000000003", "000000000000000000000007", "ffffffffffffffffffffffff"];
+      const found = createRecordReader(db, catalog)[method]("demo", ids.map((id) => ({ type: "person", id })));
+      expect(found.map((r) => r.id)).toEqual(ids.slice(0, 2));
+    } finally {
+      spy.mockRestore();
+    }
+    const keyed = statements.filter((s) => s.includes(" in ("));
+    expect(keyed).toHaveLength(1);
+    const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${keyed[0]}`).all(cid, "a", "b", "c") as { detail: string }[]).map((r) => r.detail);
+    expect(plan).toEqual(["SEARCH records USING INDEX records_id_idx (id=?)"]);
   });
 });
 

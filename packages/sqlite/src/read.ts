@@ -153,7 +153,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
         const rows = db
           .select(rowColumns)
           .from(records)
-          .where(and(eq(records.cid, cid), inArray(records.id, [...ids])))
+          .where(and(_byIdInCollection(cid), inArray(records.id, [...ids])))
           .all();
         for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
       }
@@ -168,7 +168,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
         const rows = db
           .select({ id: records.id, displayValue: records.displayValue })
           .from(records)
-          .where(and(eq(records.cid, cid), inArray(records.id, [...ids])))
+          .where(and(_byIdInCollection(cid), inArray(records.id, [...ids])))
           .all();
         for (const row of rows) out.push({ type, id: row.id, displayValue: row.displayValue });
       }
@@ -206,4 +206,14 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
         .map((s) => ({ name: s.name, count: s.count, lastModified: s.lastModified! }));
     },
   };
+}
+
+/**
+ * `cid = ?` written so that it cannot be answered by an index: beside `id IN (...)`,
+ * SQLite's planner (no ANALYZE statistics) otherwise walks `records_cid_idx`, i.e. every
+ * record of the collection, instead of one `records_id_idx` probe per id (32 ms instead of
+ * 1 ms for 1,000 ids at 100k records; query-plan.test.ts pins it).
+ */
+function _byIdInCollection(cid: number): SQL {
+  return sql`+${records.cid} = ${cid}`;
 }

@@ -93,6 +93,23 @@ export function describeChanges(h: Harness): void {
       await insertAll(s, [rec(31, { x: 1 })]);
       expect(_ids((await s.readChanges(F1, 0, 100)).changes)).toEqual([3, 4]);
     });
+
+    h.it("purgeChanges with a limit removes at most that many, the oldest first, flocks in name order", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { x: 1 }), rec(2, { x: 1 }), rec(3, { x: 1 }), rec(4, { x: 1 }, { flock: F2, lastUpdated: stamp(2) }), rec(30, { x: 1 })]);
+      expect(await s.purgeChanges(stamp(9), 2)).toBe(2); // F1 ("f1") before F2 ("f2")
+      expect((await s.readChanges(F1, 0, 100)).purgedThrough).toBe(2);
+      expect((await s.readChanges(F2, 0, 100)).purgedThrough).toBe(0);
+      // The next call goes on where the last stopped, across flocks.
+      expect(await s.purgeChanges(stamp(9), 2)).toBe(2);
+      const f1 = await s.readChanges(F1, 0, 100);
+      expect(f1.purgedThrough).toBe(3);
+      expect(_ids(f1.changes)).toEqual([4]);
+      expect((await s.readChanges(F2, 0, 100)).purgedThrough).toBe(1);
+      expect(await s.purgeChanges(stamp(9), 2)).toBe(0);
+      expect(await s.purgeChanges(stamp(9), 0)).toBe(0);
+    });
   });
 }
 

@@ -16,7 +16,7 @@ export interface MemoryChangeLog {
   append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
   history(flock: string, query: ChangeHistoryQuery): ChangeHistoryPage;
-  purge(before: string): number;
+  purge(before: string, limit?: number): number;
 }
 
 /** An empty change log. */
@@ -81,15 +81,16 @@ export function createMemoryChangeLog(): MemoryChangeLog {
       }
       return out;
     },
-    purge(before) {
+    purge(before, limit = Infinity) {
       let removed = 0;
-      for (const log of logs.values()) {
+      for (const [, log] of [...logs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         let last = -1;
         for (const [i, row] of log.rows.entries()) if (row.changedAt < before) last = i;
-        if (last < 0) continue;
-        log.purgedThrough = log.rows[last]!.id;
-        log.rows.splice(0, last + 1);
-        removed += last + 1;
+        const n = Math.min(last + 1, limit - removed);
+        if (n <= 0) continue;
+        log.purgedThrough = log.rows[n - 1]!.id;
+        log.rows.splice(0, n);
+        removed += n;
       }
       return removed;
     },

@@ -325,9 +325,9 @@ export function createMemoryStorage(): Storage {
     async readChanges(flock, after, limit, types) {
       return changeLog.read(flock, after, limit, types);
     },
-    async purgeChanges(before) {
+    async purgeChanges(before, limit) {
       generation += 1;
-      return changeLog.purge(before);
+      return changeLog.purge(before, limit);
     },
     async readChangeHistory(flock, query) {
       return changeLog.history(flock, query);

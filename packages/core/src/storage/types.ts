@@ -479,9 +479,11 @@ export interface Storage {
   /**
    * Removes, per flock, the oldest changes up to the last one whose `changedAt` is before
    * `before` (so the kept ids stay contiguous) and moves the flock's purge mark to it.
+   * With `limit`, removes at most that many in all (the oldest first, flocks in name
+   * order), so one call holds the write lock briefly; call again for the rest.
    * Returns how many were removed.
    */
-  purgeChanges(before: string): Promise<number>;
+  purgeChanges(before: string, limit?: number): Promise<number>;
   /**
    * The kept changes of `flock` matching `query`, newest first: a record's history, or the
    * flock's (audit). Each carries the state of its record's previous kept change. Answered

@@ -10,7 +10,7 @@ import {
 } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { LAST_RUN_SETTING_PREFIX, runSchedulerOnce, scheduledTriggers } from "./scheduler-run.js";
+import { CHANGES_PURGE_LIMITS, LAST_RUN_SETTING_PREFIX, runSchedulerOnce, scheduledTriggers } from "./scheduler-run.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -245,6 +245,26 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     expect(page.purgedThrough).toBe(1);
     expect(page.changes.map((c) => c.id)).toEqual([2]);
     expect((await runSchedulerOnce({ storage: s, engine, triggers: [] }, clock.now())).changesPurged).toBe(0);
+  });
+
+  it("purges the change feed in transactions of at most a chunk, the whole backlog in one run", async () => {
+    const { storage: s, clock } = await setup(create);
+    const n = CHANGES_PURGE_LIMITS.chunk + 3;
+    const at = "2026-02-01T00:00:00.000000";
+    await s.apply({
+      records: Array.from({ length: n }, (_, i) => ({
+        kind: "insert" as const,
+        record: { id: `c${i.toString(16).padStart(23, "0")}`, flock: "demo", type: "journal", state: "updated" as const, data: { n: i }, displayValue: "", created: at, lastUpdated: at, version: 1 },
+      })),
+    });
+    const asked: (number | undefined)[] = [];
+    const removed: number[] = [];
+    const spied: Storage = { ...s, purgeChanges: async (before, limit) => (asked.push(limit), removed.push(await s.purgeChanges(before, limit)), removed.at(-1)!) };
+    const report = await runSchedulerOnce({ storage: spied, engine: createRecordEngine({ storage: spied, clock }), triggers: [], changesRetentionDays: 2 }, clock.now());
+    expect(asked).toEqual([CHANGES_PURGE_LIMITS.chunk, CHANGES_PURGE_LIMITS.chunk]);
+    expect(removed).toEqual([CHANGES_PURGE_LIMITS.chunk, 3]);
+    expect(report.changesPurged).toBe(n);
+    expect((await s.readChanges("demo", 0, 10)).purgedThrough).toBe(n);
   });
 });
 

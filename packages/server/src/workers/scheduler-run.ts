@@ -43,6 +43,12 @@ export const LAST_RUN_SETTING_PREFIX = "scheduler.last_run:";
 export const EMIT_CHUNK_SIZE = 500;
 /** Data events purged per chunk, and chunks per run (the rest waits for the next run). */
 export const PURGE_LIMITS = { chunk: 500, chunksPerRun: 20 } as const;
+/**
+ * Change-feed rows purged per transaction, and transactions per run: a server started on a
+ * log weeks past its retention removes it over several runs, each transaction holding the
+ * write lock for a few milliseconds instead of one that holds it for seconds.
+ */
+export const CHANGES_PURGE_LIMITS = { chunk: 2000, chunksPerRun: 50 } as const;
 
 /** What a run needs. */
 export interface SchedulerRunContext {
@@ -85,7 +91,12 @@ export async function runSchedulerOnce(given: SchedulerRunContext, now: Date): P
     if (n < PURGE_LIMITS.chunk) break;
   }
   const retentionMs = (ctx.changesRetentionDays ?? CONFIG_DEFAULTS.changes.retentionDays) * 86_400_000;
-  report.changesPurged = await ctx.storage.purgeChanges(formatTimestamp(new Date(now.getTime() - retentionMs)));
+  const before = formatTimestamp(new Date(now.getTime() - retentionMs));
+  for (let i = 0; i < CHANGES_PURGE_LIMITS.chunksPerRun; i += 1) {
+    const n = await ctx.storage.purgeChanges(before, CHANGES_PURGE_LIMITS.chunk);
+    report.changesPurged += n;
+    if (n < CHANGES_PURGE_LIMITS.chunk) break;
+  }
   return report;
 }
 
