@@ -112,9 +112,15 @@ export type { SearchResult } from "./search/search.js";
 export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
-// --- audit: change history from what the engine keeps, provenance ---
-export { recordHistory, flockHistory, eventsAbout, provenance, MAX_AUDIT_LIMIT } from "./audit/history.js";
-export type { AuditEntry } from "./audit/history.js";
+// --- audit: change history from the change log and the data events, provenance ---
+export { actionOf, changeEntry, eventEntry, AUDIT_ACTIONS, MAX_AUDIT_LIMIT, newestFirst } from "./audit/entries.js";
+export type { AuditAction, AuditEntry } from "./audit/entries.js";
+export { recordHistory, recordChanges, eventsAbout } from "./audit/record-history.js";
+export type { RecordHistory } from "./audit/record-history.js";
+export { flockHistory } from "./audit/flock-history.js";
+export type { FlockHistoryOptions } from "./audit/flock-history.js";
+export { provenance, recordProvenance } from "./audit/provenance.js";
+export type { Provenance } from "./audit/provenance.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
 export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
@@ -148,6 +154,7 @@ export type { RecordOperation, FromState, TransitionRow } from "./state/transiti
 
 // --- records engine ---
 export { createRecordEngine } from "./records/engine.js";
+export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
@@ -196,10 +203,16 @@ export type {
   ScanPage,
   ChangeRow,
   ChangePage,
+  ChangeHistoryQuery,
+  ChangeHistoryPage,
+  HistoryChange,
 } from "./storage/types.js";
 
 // --- change feed ---
-export { changeOf, changedFields, byFlock, changeFromRow } from "./changes/change-of.js";
+export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
+export type { Attribution, SystemWriter } from "./changes/attribution.js";
+export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
@@ -326,7 +339,7 @@ export {
 export type { TaskOptions, TaskRunOptions, TaskChunkResult, ActiveTask } from "./tasks/run.js";
 export { createTaskRegistry, DEFAULT_TASK_KINDS } from "./tasks/registry.js";
 export type { TaskRegistry } from "./tasks/registry.js";
-export { taskSummary, taskState, taskView, countsOf, MAX_ERROR_DETAILS } from "./tasks/record.js";
+export { taskSummary, taskState, taskView, countsOf, taskAttribution, MAX_ERROR_DETAILS } from "./tasks/record.js";
 export {
   BULK_ACTIONS,
   BULK_DEFAULT_TYPE,

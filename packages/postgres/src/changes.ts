@@ -7,16 +7,17 @@
  * id below it. A rolled-back writer gives its ids back with its head update, so there are
  * no gaps. `readChanges` reads the head and the page in one statement (one snapshot).
  */
-import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import { byFlock, changeFromRow, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction, type Conn } from "./exec.js";
 
 /**
- * Gives `pending` their ids and stores them, on `c` inside the write transaction; flocks
- * in sorted order (so two writers of several flocks never wait on each other in a cycle).
+ * Gives `pending` their ids and stores them with the set's attribution, on `c` inside the
+ * write transaction; flocks in sorted order (so two writers of several flocks never wait on
+ * each other in a cycle).
  */
-export async function appendChanges(c: pg.PoolClient, pending: readonly PendingChange[]): Promise<void> {
+export async function appendChanges(c: pg.PoolClient, pending: readonly PendingChange[], attribution?: Attribution): Promise<void> {
   for (const [flock, group] of byFlock(pending)) {
     const { rows } = await exec<{ last_id: string }>(
       c,
@@ -29,8 +30,9 @@ export async function appendChanges(c: pg.PoolClient, pending: readonly PendingC
     const col = <T>(f: (x: PendingChange) => T) => p(group.map(f));
     await exec(
       c,
-      sql`INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields)
-          SELECT ${flock}, ${first} + u.ord - 1, u.type, u.record_id, u.state, u.version, u.changed_at, u.fields
+      sql`INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application)
+          SELECT ${flock}, ${first} + u.ord - 1, u.type, u.record_id, u.state, u.version, u.changed_at, u.fields,
+            ${attribution?.actor ?? null}::text, ${attribution?.application ?? null}::text
           FROM unnest(${col((x) => x.type)}::text[], ${col((x) => x.recordId)}::text[], ${col((x) => x.state)}::text[],
             ${col((x) => x.version)}::int[], ${col((x) => x.changedAt)}::text[], ${col((x) => JSON.stringify(x.fields))}::text[])
             WITH ORDINALITY AS u(type, record_id, state, version, changed_at, fields, ord)`,
@@ -44,7 +46,7 @@ export async function readChanges(c: Conn, flock: string, after: number, limit: 
   const typed = types !== undefined && types.length > 0;
   const { rows } = await exec<_Row>(
     c,
-    sql`SELECT h.last_id, h.purged_through, c.id, c.type, c.record_id, c.state, c.version, c.changed_at, c.fields
+    sql`SELECT h.last_id, h.purged_through, c.id, c.type, c.record_id, c.state, c.version, c.changed_at, c.fields, c.actor, c.application
         FROM change_heads h LEFT JOIN LATERAL (
           SELECT * FROM changes x WHERE x.flock = h.flock AND x.id > ${after}
             AND (${!typed} OR x.type = ANY(${sql.param(typed ? [...types] : [])}::text[]))

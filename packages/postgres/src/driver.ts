@@ -11,6 +11,7 @@ import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
+import { readChangeHistory } from "./change-history.js";
 import { purgeChanges, readChanges } from "./changes.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
@@ -126,6 +127,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     getFile: accounts.getFile,
     readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
     purgeChanges: (before, limit) => purgeChanges(pool, before, limit),
+    readChangeHistory: (flock, query) => readChangeHistory(pool, flock, query),
     async close() {
       if (closed) return;
       closed = true;

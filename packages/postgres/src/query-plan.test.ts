@@ -10,6 +10,7 @@ import { parseListQuery, type StoredRecord } from "@records-service/core";
 import type { SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCatalog } from "./catalog.js";
+import { historyStatement } from "./change-history.js";
 import { render } from "./exec.js";
 import { compiler } from "./read.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
@@ -164,5 +165,14 @@ describe.skipIf(!inject("pgAvailable"))("query plans (PostgreSQL)", () => {
       expect(plan).toContain("COALESCE(text_long, text)");
       expect(plan).not.toContain("Seq Scan");
     }
+  });
+
+  it("a record's history (its changes, their previous ones, its oldest, the count) is read through changes_record_idx", async () => {
+    const plan = await explain(historyStatement("demo", { type: "person", recordId: _record(1234).id, from: "2025-01-01", skip: 0, limit: 100 }));
+    // The page walks the index backwards (newest first, no sort under its limit); the only
+    // sort is the outer one of the few rows the page kept.
+    expect(plan).toContain("Index Scan Backward using changes_record_idx on changes c ");
+    expect(plan).toContain("Index Scan Backward using changes_record_idx on changes p ");
+    expect(plan).not.toMatch(/Seq Scan on changes/);
   });
 });

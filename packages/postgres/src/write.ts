@@ -52,7 +52,7 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
   }
   for (const job of changes.outbox ?? []) await insertJob(c, job);
   await w.flush();
-  await appendChanges(c, w.logged);
+  await appendChanges(c, w.logged, changes.attribution);
 }
 
 /** Most records one INSERT statement writes (its parameters are eight arrays of this length). */

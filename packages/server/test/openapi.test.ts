@@ -180,6 +180,13 @@ describe("real answers match the documented schemas", () => {
       ["POST", "/api/v1/_clock/advance", "/api/v1/_clock/advance/", { ...k, json: { days: 14 } }],
       ["POST", "/api/v1/_clock/advance", "/api/v1/_clock/advance/", { ...k, json: { days: -1 } }],
       ["GET", "/api/v1/_clock", "/api/v1/_clock/", { key: KEYS.alice }],
+      // History after the writes above: entries with users, applications and changed fields.
+      ["GET", "/audit/v2/{flock}/{type}/{uid}/audit", `/audit/v2/alpha/person/${people.grace}/audit`, k],
+      ["GET", "/audit/v2/{flock}/{type}/{uid}/audit", `/audit/v2/alpha/journal/${journal}/audit?limit=2`, k],
+      ["GET", "/audit/v2/{flock}/audit", "/audit/v2/alpha/audit?limit=50", k],
+      ["GET", "/audit/v2/{flock}/audit", "/audit/v2/alpha/audit?from=2026-02-30", k],
+      ["GET", "/api/v2/{flock}/{type}/{id}/provenance", `/api/v2/alpha/person/${people.grace}/provenance`, k],
+      ["GET", "/api/v1/{flock}/{type}/{id}/provenance", `/api/v1/alpha/journal/${journal}/provenance`, k],
     ];
     // A probe of every documented operation: path parameters filled, no credentials.
     const fill: Record<string, string> = { flock: "alpha", type: "journal", id: "0".repeat(24), fileId: "0".repeat(24), filename: "a.txt", file: "none.js" };
@@ -200,7 +207,16 @@ describe("real answers match the documented schemas", () => {
     }
     expect(problems).toEqual([]);
     // The samples reached successes, not only errors.
-    for (const op of ["POST /api/v1/_clock/advance", "POST /api/v1/{flock}/{type}", "GET /api/v1/{flock}/{type}", "GET /api/v2/{flock}/member/{id}/card", "POST /api/v1/{flock}/user/auth"]) {
+    for (const op of [
+      "POST /api/v1/_clock/advance",
+      "POST /api/v1/{flock}/{type}",
+      "GET /api/v1/{flock}/{type}",
+      "GET /api/v2/{flock}/member/{id}/card",
+      "POST /api/v1/{flock}/user/auth",
+      "GET /audit/v2/{flock}/{type}/{uid}/audit",
+      "GET /audit/v2/{flock}/audit",
+      "GET /api/v2/{flock}/{type}/{id}/provenance",
+    ]) {
       expect([...statuses.get(op)!].some((s) => s < 300), op).toBe(true);
     }
   });

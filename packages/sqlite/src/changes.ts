@@ -5,13 +5,13 @@
  * `read` answers a page with the head and purge mark in one snapshot, `purge` cuts the
  * oldest rows per flock.
  */
-import { byFlock, changeFromRow, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import { byFlock, changeFromRow, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import type Database from "better-sqlite3";
 
 /** The change log on one connection. */
 export interface ChangeLog {
-  /** Gives `pending` their ids and stores them (call inside the write transaction). */
-  append(pending: readonly PendingChange[]): void;
+  /** Gives `pending` their ids and stores them with the set's attribution (call inside the write transaction). */
+  append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
   purge(before: string, limit?: number): number;
 }
@@ -25,7 +25,7 @@ export function createChangeLog(client: Database.Database): ChangeLog {
      ON CONFLICT (flock) DO UPDATE SET last_id = last_id + ?`,
   );
   const ins = client.prepare(
-    "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const head = client.prepare<[string], { last_id: number; purged_through: number }>(
     "SELECT last_id, purged_through FROM change_heads WHERE flock = ?",
@@ -66,13 +66,15 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   });
 
   return {
-    append(pending) {
+    append(pending, attribution) {
+      const actor = attribution?.actor ?? null;
+      const application = attribution?.application ?? null;
       for (const [flock, group] of byFlock(pending)) {
         bump.run(flock, group.length, group.length);
         const last = head.get(flock)!.last_id;
         let id = last - group.length;
         for (const c of group) {
-          ins.run(flock, ++id, c.type, c.recordId, c.state, c.version, c.changedAt, JSON.stringify(c.fields));
+          ins.run(flock, ++id, c.type, c.recordId, c.state, c.version, c.changedAt, JSON.stringify(c.fields), actor, application);
         }
       }
     },

@@ -16,6 +16,7 @@ import { notFound, retryWhileBusy, type ChangeSet, type OutboxJobUpdate, type St
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
+import { createChangeHistoryReader } from "./change-history.js";
 import { createChangeLog } from "./changes.js";
 import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
@@ -126,6 +127,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     getFile: _async(accounts.getFile),
     readChanges: _async(changeLog.read),
     purgeChanges: _async(changeLog.purge),
+    readChangeHistory: _async(createChangeHistoryReader(db.$client)),
     changeGeneration: watch.generation,
     syncChanges: _async(watch.sync),
     close: async () => {

@@ -1,6 +1,7 @@
 /**
  * Data migrations, run on a database made by the migrations before them: member accounts
- * move into their flock's namespace, and keys without an expiry get one.
+ * move into their flock's namespace, and keys without an expiry get one; change rows
+ * logged before the attribution columns read as not attributed.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,6 +92,30 @@ describe("0004_claims", () => {
         records: [{ kind: "insert", record: { ...got[0]!, id: "e".repeat(24) } }],
       }),
     ).rejects.toMatchObject({ code: "conflict" });
+    await storage.close();
+  });
+});
+
+describe("0007_change_attribution", () => {
+  it("keeps the changes logged before it, with no actor or application, and attributes the writes after it", async () => {
+    const path = databaseBefore("0007_change_attribution");
+    const client = new Database(path);
+    client.prepare("INSERT INTO flocks (identifier, name, created) VALUES ('demo', 'Demo', '2026-01-01T00:00:00.000000')").run();
+    client.prepare("INSERT INTO change_heads (flock, last_id) VALUES ('demo', 1)").run();
+    client
+      .prepare("INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES ('demo', 1, 'thing', ?, 'updated', 1, '2026-01-01T00:00:01.000000', '[\"n\"]')")
+      .run("a".repeat(24));
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    const record = { id: "a".repeat(24), flock: "demo", type: "thing", state: "updated" as const, data: { n: 2 }, displayValue: "", created: "2026-01-01T00:00:01.000000", lastUpdated: "2026-01-02T00:00:00.000000", version: 2 };
+    await storage.apply({ records: [{ kind: "insert", record }], attribution: { actor: "ada", application: "Acme/Sync/2" } });
+    const page = await storage.readChangeHistory!("demo", { type: "thing", recordId: record.id, skip: 0, limit: 10 });
+    expect(page.changes.map((c) => [c.id, c.actor, c.application, c.previousState])).toEqual([
+      [2, "ada", "Acme/Sync/2", "updated"],
+      [1, null, null, null],
+    ]);
+    expect(page.oldest).toMatchObject({ id: 1, version: 1, actor: null, application: null, fields: ["n"] });
     await storage.close();
   });
 });

@@ -241,8 +241,17 @@ export const changes = sqliteTable(
     changedAt: text("changed_at").notNull(),
     /** JSON array of field names. */
     fields: text("fields").notNull(),
+    /** Who made the write (core's `Attribution`); null: the service itself, or not known. */
+    actor: text("actor"),
+    /** The APPLICATION label or `system:` marker it came through; null: unattributed, or not known. */
+    application: text("application"),
   },
-  (t) => [primaryKey({ columns: [t.flock, t.id] }), index("changes_flock_changed_at_idx").on(t.flock, t.changedAt)],
+  (t) => [
+    primaryKey({ columns: [t.flock, t.id] }),
+    index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
+    // A record's history (audit), and each change's previous one.
+    index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+  ],
 );
 
 /** Everything above, for `drizzle(client, { schema })`. */

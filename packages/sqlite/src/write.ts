@@ -180,7 +180,7 @@ export function createApplier(
     for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
     for (const job of changes.outbox ?? []) outbox.insert(job);
     for (const [cid, state, n] of counts.entries()) addCount.run(cid, state, n);
-    changeLog.append(logged);
+    changeLog.append(logged, changes.attribution);
   });
 
   return (changes) => {

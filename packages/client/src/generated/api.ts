@@ -326,7 +326,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where a record came from: its creation event and source */
+        /** Where a record came from: when and by whom it was created, its creation event and source */
         get: operations["getApiV1ByFlockByTypeByIdProvenance"];
         put?: never;
         post?: never;
@@ -961,7 +961,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where a record came from: its creation event and source */
+        /** Where a record came from: when and by whom it was created, its creation event and source */
         get: operations["getApiV2ByFlockByTypeByIdProvenance"];
         put?: never;
         post?: never;
@@ -1593,6 +1593,34 @@ export interface components {
          * @enum {string}
          */
         FilterModifier: "and" | "andlist" | "contains" | "eq" | "gt" | "gte" | "lt" | "lte" | "ne" | "near" | "none" | "or" | "orlist" | "raw" | "startswith" | "startswithi";
+        /** @description The flock's history, newest first: its kept writes, then its data events from before the oldest kept change. */
+        FlockAudit: {
+            count: number;
+            results: {
+                /**
+                 * @description the write, as its state change says, or event (a data event about the record)
+                 * @enum {string}
+                 */
+                action: "created" | "updated" | "deleted" | "restored" | "event";
+                /** @description the APPLICATION label it came through, a system:<writer> marker (system:scheduler, system:outbox, system:tasks, system:import, system:copy) for the service's own work, or null (unattributed, or not kept) */
+                application: string | null;
+                /** @description the data fields the write changed (every field for a creation); null when not kept, and for events */
+                changed_fields: string[] | null;
+                /** @description for an event: the trigger name (contact_created) */
+                event: string | null;
+                /** @description for an event: the data event's URI */
+                event_uri: string | null;
+                /** @description the record the entry is about */
+                uri: string;
+                /** @description who made the write (a member account reads '{flock} {email}'); null for the service's own work, or when not kept */
+                user: string | null;
+                /** @description the record's version after the write, when known */
+                version: number | null;
+                /** @description the write's time; for an event, when it fired */
+                when: string;
+            }[];
+            skip: number;
+        };
         FlockList: {
             flocks: {
                 identifier: string;
@@ -2019,7 +2047,25 @@ export interface components {
             title?: string | null;
             website?: string | null;
         };
-        /** @description A hosted read model's JSON object (contact details, summaries, aggregates, find, search, audit, provenance); its fields vary with the read. */
+        Provenance: {
+            /** @description the APPLICATION label (or system:<writer> marker) it was created through; null when unattributed or no longer kept */
+            application: string | null;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            created: string;
+            /** @description who created the record, while its creation is in the change log; null for the service's own work or when no longer kept */
+            created_by: string | null;
+            /** @description the *_created data event's URI */
+            created_event: string | null;
+            external_ids: unknown[];
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            last_updated: string;
+            legacy_uid: unknown;
+            source: unknown;
+            state: string;
+            uri: string;
+            version: number;
+        };
+        /** @description A hosted read model's JSON object (contact details, summaries, aggregates, find, search); its fields vary with the read. */
         ReadModel: {
             [key: string]: unknown;
         };
@@ -2029,6 +2075,35 @@ export interface components {
         RecalcResult: {
             force: boolean;
             status: string;
+        };
+        /** @description A record's history, newest first: every write the change log keeps and the data events about it; what the log no longer keeps (purged) told from the record itself, without user, application or fields. count: entries since since_days, before limit. */
+        RecordAudit: {
+            count: number;
+            related_uris: string[];
+            results: {
+                /**
+                 * @description the write, as its state change says, or event (a data event about the record)
+                 * @enum {string}
+                 */
+                action: "created" | "updated" | "deleted" | "restored" | "event";
+                /** @description the APPLICATION label it came through, a system:<writer> marker (system:scheduler, system:outbox, system:tasks, system:import, system:copy) for the service's own work, or null (unattributed, or not kept) */
+                application: string | null;
+                /** @description the data fields the write changed (every field for a creation); null when not kept, and for events */
+                changed_fields: string[] | null;
+                /** @description for an event: the trigger name (contact_created) */
+                event: string | null;
+                /** @description for an event: the data event's URI */
+                event_uri: string | null;
+                /** @description the record the entry is about */
+                uri: string;
+                /** @description who made the write (a member account reads '{flock} {email}'); null for the service's own work, or when not kept */
+                user: string | null;
+                /** @description the record's version after the write, when known */
+                version: number | null;
+                /** @description the write's time; for an event, when it fired */
+                when: string;
+            }[];
+            uri: string;
         };
         /** @description The record's data fields as top-level keys. Person records take only the fields of PersonFields; other types take any fields. */
         RecordFields: {
@@ -3695,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReadModel"];
+                    "application/json": components["schemas"]["Provenance"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -7501,7 +7576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReadModel"];
+                    "application/json": components["schemas"]["Provenance"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -9723,9 +9798,9 @@ export interface operations {
     getAuditV2ByFlockByTypeByUidAudit: {
         parameters: {
             query?: {
-                /** @description limit */
+                /** @description entries answered, 1 to 1000 (default 100) */
                 limit?: string;
-                /** @description since_days */
+                /** @description only entries of the last this many days (1 to 36500) */
                 since_days?: string;
             };
             header?: never;
@@ -9744,7 +9819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReadModel"];
+                    "application/json": components["schemas"]["RecordAudit"];
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
@@ -9808,15 +9883,15 @@ export interface operations {
     getAuditV2ByFlockAudit: {
         parameters: {
             query?: {
-                /** @description from */
+                /** @description a date or UTC timestamp: entries at or after it */
                 from?: string;
-                /** @description limit */
+                /** @description entries answered, 1 to 1000 (default 100) */
                 limit?: string;
-                /** @description resource */
+                /** @description only writes of records of this type (before the kept log: events about them) */
                 resource?: string;
-                /** @description skip */
+                /** @description entries passed over first, newest first (default 0) */
                 skip?: string;
-                /** @description to */
+                /** @description a date or UTC timestamp, after from: entries before it */
                 to?: string;
             };
             header?: never;
@@ -9833,7 +9908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReadModel"];
+                    "application/json": components["schemas"]["FlockAudit"];
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */

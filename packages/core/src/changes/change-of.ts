@@ -5,9 +5,13 @@
  */
 import type { RecordState } from "../query/types.js";
 import type { ChangeRow, StoredRecord } from "../storage/types.js";
+import type { Attribution } from "./attribution.js";
 
-/** A change row before the adapter gives it its id. */
-export type PendingChange = Omit<ChangeRow, "id">;
+/**
+ * A change row before the adapter gives it its id and the change set's attribution (the
+ * same for every write of a set).
+ */
+export type PendingChange = Omit<ChangeRow, "id" | "actor" | "application">;
 
 /**
  * The change a write of `record` makes; `before` is the stored data it replaces (undefined
@@ -38,6 +42,17 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 }
 
 /**
+ * The row a pending change is stored as: its id, and who made it (`attribution` of its
+ * change set; absent: both null).
+ *
+ * @example
+ * loggedChange(7, pending, { actor: "ada", application: "Acme/Sync/2" }).actor // "ada"
+ */
+export function loggedChange(id: number, pending: PendingChange, attribution: Attribution | undefined): ChangeRow {
+  return { id, ...pending, actor: attribution?.actor ?? null, application: attribution?.application ?? null };
+}
+
+/**
  * Groups pending changes by flock in flock order (the order adapters lock the flocks' heads
  * in, so two writers never wait on each other in a cycle), each group in write order.
  */
@@ -61,6 +76,9 @@ export interface ChangeTableRow {
   changed_at: string;
   /** JSON array of field names. */
   fields: string;
+  /** Null in rows logged before the columns existed (migration 0007), as when not known. */
+  actor: string | null;
+  application: string | null;
 }
 
 /** The change a stored row of the flock's `changes` table holds. */
@@ -74,5 +92,7 @@ export function changeFromRow(flock: string, r: ChangeTableRow): ChangeRow {
     version: r.version,
     changedAt: r.changed_at,
     fields: JSON.parse(r.fields) as string[],
+    actor: r.actor ?? null,
+    application: r.application ?? null,
   };
 }

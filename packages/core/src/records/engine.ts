@@ -7,6 +7,7 @@ import { followChanges } from "../changes/feed.js";
 import { createIdSource } from "../ids.js";
 import { checkExtraTypeNames, resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
+import { attributedContext } from "./attribution.js";
 import { emitEvents } from "./commit.js";
 import { createRecord } from "./create.js";
 import { attachFiles } from "./files.js";
@@ -41,6 +42,13 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
     triggers: opts.triggers ?? (() => []),
     jobListeners: new Set(),
   };
+  return _engine(ctx);
+}
+
+// --- internal ---
+
+/** The operations bound to `ctx`. */
+function _engine(ctx: EngineContext): RecordEngine {
   return {
     context: ctx,
     create: (flock, type, input) => createRecord(ctx, flock, type, input),
@@ -60,5 +68,6 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
       ctx.jobListeners.add(listener);
       return () => void ctx.jobListeners.delete(listener);
     },
+    withAttribution: (attribution) => _engine(attributedContext(ctx, attribution)),
   };
 }

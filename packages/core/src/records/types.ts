@@ -3,6 +3,7 @@
  * The record engine's public shape. `createRecordEngine()` (records/engine.ts) returns a
  * `RecordEngine`; the HTTP server and in-process users call only these methods.
  */
+import type { Attribution } from "../changes/attribution.js";
 import type { ChangeEvent, ChangesOptions } from "../changes/feed.js";
 import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../query/types.js";
@@ -43,6 +44,11 @@ export interface EngineContext {
   triggers: TriggerProvider;
   /** Told after each commit that queued jobs. */
   jobListeners: Set<JobsQueuedListener>;
+  /**
+   * Who the writes through this context are made for (`engine.withAttribution`); its
+   * `storage` then logs it with each write. Absent: not known.
+   */
+  attribution?: Attribution;
 }
 
 /** Options of `createRecordEngine`. Only `storage` is required. */
@@ -119,4 +125,10 @@ export interface RecordEngine {
   changes(flock: string, opts?: ChangesOptions): AsyncGenerator<ChangeEvent>;
   /** Calls `listener` after every commit that queued jobs; returns the unsubscribe function. */
   onJobsQueued(listener: JobsQueuedListener): () => void;
+  /**
+   * This engine acting for `attribution`: each write through it (records, events, the
+   * tasks it queues and, when they run, their writes) is logged with who made it and
+   * through which application. Cheap: the server makes one per write request.
+   */
+  withAttribution(attribution: Attribution): RecordEngine;
 }

@@ -24,10 +24,10 @@ export function describeChanges(h: Harness): void {
       expect(page.head).toBe(4);
       expect(page.purgedThrough).toBe(0);
       expect(page.changes).toEqual([
-        { id: 1, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 1, changedAt: stamp(1), fields: ["name", "n"] },
-        { id: 2, flock: F1, type: "other", recordId: testId(2), state: "updated", version: 1, changedAt: stamp(2), fields: ["name"] },
-        { id: 3, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 2, changedAt: stamp(10), fields: ["n"] },
-        { id: 4, flock: F1, type: "thing", recordId: testId(1), state: "deleted", version: 3, changedAt: stamp(11), fields: [] },
+        { id: 1, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 1, changedAt: stamp(1), fields: ["name", "n"], actor: null, application: null },
+        { id: 2, flock: F1, type: "other", recordId: testId(2), state: "updated", version: 1, changedAt: stamp(2), fields: ["name"], actor: null, application: null },
+        { id: 3, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 2, changedAt: stamp(10), fields: ["n"], actor: null, application: null },
+        { id: 4, flock: F1, type: "thing", recordId: testId(1), state: "deleted", version: 3, changedAt: stamp(11), fields: [], actor: null, application: null },
       ]);
     });
 
@@ -75,7 +75,7 @@ export function describeChanges(h: Harness): void {
       });
       const page = await s.readChanges(F1, 1, 100);
       expect(page.changes).toEqual([
-        { id: 2, flock: F1, type: "data_event", recordId: event.id, state: "updated", version: 2, changedAt: stamp(5), fields: ["tags"] },
+        { id: 2, flock: F1, type: "data_event", recordId: event.id, state: "updated", version: 2, changedAt: stamp(5), fields: ["tags"], actor: null, application: null },
       ]);
     });
 

@@ -9,6 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeChanges, describeSharedChanges } from "./conformance-changes.js";
+import { describeChangeHistory } from "./conformance-history.js";
 import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./conformance-limits.js";
 import { describeSharedClaims, describeSharedWork } from "./conformance-claims.js";
 import { describeListing } from "./conformance-list.js";
@@ -56,6 +57,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describePurge(h);
     describeScan(h);
     describeChanges(h);
+    describeChangeHistory(h);
     describeSearch(h);
   });
   if (opts.openShared) {

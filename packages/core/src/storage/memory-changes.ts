@@ -3,16 +3,19 @@
  * The in-memory adapter's change log: per flock, the head id, the purge mark and the kept
  * rows in id order. One process owns it, so ids are in commit order by construction.
  */
-import { byFlock, changeOf, type PendingChange } from "../changes/change-of.js";
-import type { ChangePage, ChangeRow, ChangeSet, StoredRecord } from "./types.js";
+import type { Attribution } from "../changes/attribution.js";
+import { byFlock, changeOf, loggedChange, type PendingChange } from "../changes/change-of.js";
+import type { RecordState } from "../query/types.js";
+import type { ChangeHistoryPage, ChangeHistoryQuery, ChangePage, ChangeRow, ChangeSet, StoredRecord } from "./types.js";
 
 /** The memory adapter's change log. */
 export interface MemoryChangeLog {
   /** The changes `changes` makes, given the stored records before it is written. */
   pending(changes: ChangeSet, stored: (id: string) => StoredRecord | undefined): PendingChange[];
-  /** Appends (after the change set was written). */
-  append(pending: readonly PendingChange[]): void;
+  /** Appends (after the change set was written), each row with the set's attribution. */
+  append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
+  history(flock: string, query: ChangeHistoryQuery): ChangeHistoryPage;
   purge(before: string, limit?: number): number;
 }
 
@@ -34,10 +37,10 @@ export function createMemoryChangeLog(): MemoryChangeLog {
         return changeOf(w.record, before);
       });
     },
-    append(pending) {
+    append(pending, attribution) {
       for (const [flock, group] of byFlock(pending)) {
         const log = logOf(flock);
-        for (const c of group) log.rows.push({ id: ++log.head, ...structuredClone(c) });
+        for (const c of group) log.rows.push(loggedChange(++log.head, structuredClone(c), attribution));
       }
     },
     read(flock, after, limit, types) {
@@ -51,6 +54,32 @@ export function createMemoryChangeLog(): MemoryChangeLog {
         out.push(structuredClone(row));
       }
       return { changes: out, head: log.head, purgedThrough: log.purgedThrough };
+    },
+    history(flock, query) {
+      const rows = logs.get(flock)?.rows ?? [];
+      const ofRecord = (r: ChangeRow) =>
+        (query.type === undefined || r.type === query.type) && (query.recordId === undefined || r.recordId === query.recordId);
+      const matching = rows.filter(
+        (r) => ofRecord(r) && (query.from === undefined || r.changedAt >= query.from) && (query.to === undefined || r.changedAt < query.to),
+      );
+      // The previous kept state of each record, walking the log in id order.
+      const previous = new Map<ChangeRow, RecordState | null>();
+      const last = new Map<string, RecordState>();
+      for (const r of rows) {
+        const key = `${r.type}/${r.recordId}`;
+        previous.set(r, last.get(key) ?? null);
+        last.set(key, r.state);
+      }
+      const page = matching
+        .reverse()
+        .slice(query.skip, query.skip + Math.max(0, query.limit))
+        .map((r) => ({ ...structuredClone(r), previousState: previous.get(r) ?? null }));
+      const out: ChangeHistoryPage = { changes: page, total: matching.length };
+      if (query.recordId !== undefined) {
+        const first = rows.find(ofRecord);
+        if (first) out.oldest = structuredClone(first);
+      }
+      return out;
     },
     purge(before, limit = Infinity) {
       let removed = 0;

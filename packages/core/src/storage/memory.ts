@@ -234,7 +234,7 @@ export function createMemoryStorage(): Storage {
       _check(changes, records, files, jobs);
       const pending = changeLog.pending(changes, (id) => records.get(id));
       _write(changes, records, files, jobs);
-      changeLog.append(pending);
+      changeLog.append(pending, changes.attribution);
     },
     async deleteRecords(flock, type, ids) {
       generation += 1;
@@ -288,7 +288,7 @@ export function createMemoryStorage(): Storage {
       _check(changes, records, files, jobs);
       const pending = changeLog.pending(changes, (rid) => records.get(rid));
       _write(changes, records, files, jobs);
-      changeLog.append(pending);
+      changeLog.append(pending, changes.attribution);
       const { keepClaim, ...fields } = update;
       if (!keepClaim) claims.delete(id);
       jobs.set(id, {
@@ -328,6 +328,9 @@ export function createMemoryStorage(): Storage {
     async purgeChanges(before, limit) {
       generation += 1;
       return changeLog.purge(before, limit);
+    },
+    async readChangeHistory(flock, query) {
+      return changeLog.history(flock, query);
     },
 
     async getFile(flock, id) {

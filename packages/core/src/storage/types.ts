@@ -5,6 +5,7 @@
  * with an optimistic version check. Every method is async so that an asynchronous adapter
  * (PostgreSQL) fits the same shape as the synchronous better-sqlite3 one.
  */
+import type { Attribution } from "../changes/attribution.js";
 import type { ListPage, ListQuery, RecordState } from "../query/types.js";
 
 /** A tenant. */
@@ -115,6 +116,11 @@ export interface ChangeSet {
   removeFilesOf?: FileOwner[];
   /** Actions to run, queued with the events that caused them (ids must be new). */
   outbox?: OutboxJob[];
+  /**
+   * Who made these writes: adapters store it on every change row the set logs. Absent: the
+   * rows' `actor` and `application` are null (not known).
+   */
+  attribution?: Attribution;
 }
 
 /** Where an outbox job stands: waiting (first try or a retry), delivered, or given up. */
@@ -240,6 +246,49 @@ export interface ChangeRow {
   changedAt: string;
   /** Data fields that changed (every field of a new record; none for a state change alone). */
   fields: string[];
+  /** Who asked for the write (see `Attribution.actor`); null: the service itself, or not known. */
+  actor: string | null;
+  /** Through which application (see `Attribution.application`); null: unattributed, or not known. */
+  application: string | null;
+}
+
+/** What `readChangeHistory` selects. */
+export interface ChangeHistoryQuery {
+  /** Only changes of records of this type. */
+  type?: string;
+  /** Only changes of this record (give `type` with it). */
+  recordId?: string;
+  /** Only changes whose `changedAt` is at or after this timestamp. */
+  from?: string;
+  /** Only changes whose `changedAt` is before this timestamp. */
+  to?: string;
+  /** Matching changes passed over, newest first, before the page starts. */
+  skip: number;
+  /** At most this many changes (0: only the total and, with `recordId`, the oldest). */
+  limit: number;
+}
+
+/** One change of a history page. */
+export interface HistoryChange extends ChangeRow {
+  /**
+   * The state of the same record's previous kept change (so a reader can tell a restore
+   * from an update); null when none is kept: the record's first logged write, or the
+   * earlier ones were purged.
+   */
+  previousState: RecordState | null;
+}
+
+/** What `readChangeHistory` answers. */
+export interface ChangeHistoryPage {
+  /** The page, newest first (id descending). */
+  changes: HistoryChange[];
+  /** How many kept changes match, `skip` and `limit` aside. */
+  total: number;
+  /**
+   * With `recordId`: the record's oldest kept change, whatever the time filters (undefined
+   * when none is kept), so a caller can tell whether the record's creation is still kept.
+   */
+  oldest?: ChangeRow;
 }
 
 /** What `readChanges` answers. */
@@ -435,6 +484,13 @@ export interface Storage {
    * Returns how many were removed.
    */
   purgeChanges(before: string, limit?: number): Promise<number>;
+  /**
+   * The kept changes of `flock` matching `query`, newest first: a record's history, or the
+   * flock's (audit). Each carries the state of its record's previous kept change. Answered
+   * by index (per record: flock, type, record id, id), never by reading the whole log.
+   * Optional; without it audit answers only from the records and their data events.
+   */
+  readChangeHistory?(flock: string, query: ChangeHistoryQuery): Promise<ChangeHistoryPage>;
 
   // --- files ---
   getFile(flock: string, id: string): Promise<StoredFile | undefined>;

@@ -3,6 +3,7 @@
  * The task as a `core_event` record: its data fields, the progress and result text in
  * `text_body`, and the pure state changes (queued → running → complete | failed).
  */
+import type { Attribution } from "../changes/attribution.js";
 import { derive } from "../records/revise.js";
 import type { StoredRecord } from "../storage/types.js";
 import { parseTimestamp } from "../time.js";
@@ -66,6 +67,26 @@ export function countsOf(data: Record<string, unknown>): TaskCounts {
 export function taskState(record: StoredRecord): TaskState | undefined {
   const tag = record.data.tag;
   return tag === "queued" || tag === "running" || tag === "complete" || tag === "failed" ? tag : undefined;
+}
+
+/**
+ * The data fields that say who queued a task (`requested_by`, `application`): its chunks
+ * are logged as theirs when they run, in whichever process.
+ *
+ * @example
+ * requesterFields({ actor: "ada", application: "Acme/Sync/2" }) // { requested_by: "ada", application: "Acme/Sync/2" }
+ */
+export function requesterFields(attribution: Attribution | undefined): Record<string, unknown> {
+  return attribution ? { requested_by: attribution.actor, application: attribution.application } : {};
+}
+
+/** Who queued the task (`requesterFields`), or undefined when it does not say (an older task, or one queued without attribution). */
+export function taskAttribution(task: StoredRecord): Attribution | undefined {
+  const { requested_by: actor, application } = task.data;
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  if (!("requested_by" in task.data) && !("application" in task.data)) return undefined;
+  if (text(actor) === null && text(application) === null) return undefined;
+  return { actor: text(actor), application: text(application) };
 }
 
 /** The task as its kind reads it. */

@@ -8,13 +8,14 @@
  * interrupted by a crash resume at its cursor and finish once.
  */
 import { isRecordsError, notFound } from "../errors.js";
+import { attributedContext } from "../records/attribution.js";
 import { commit } from "../records/commit.js";
 import { requireFlockAndType } from "../records/guards.js";
 import { derive } from "../records/revise.js";
-import type { RecordEngine } from "../records/types.js";
+import type { EngineContext, RecordEngine } from "../records/types.js";
 import type { RecordWrite, Storage, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
-import { afterChunk, afterFailure, newTaskData, taskState, taskView } from "./record.js";
+import { afterChunk, afterFailure, newTaskData, requesterFields, taskAttribution, taskState, taskView } from "./record.js";
 import { createTaskRegistry, type TaskRegistry } from "./registry.js";
 import { ACTIVE_TASK_STATES, TASK_TYPE } from "./types.js";
 
@@ -79,7 +80,7 @@ export async function createTask(
     flock,
     type: TASK_TYPE,
     state: "updated",
-    ...derive(TASK_TYPE, newTaskData(kind, prepared, opts.description ?? null)),
+    ...derive(TASK_TYPE, { ...newTaskData(kind, prepared, opts.description ?? null), ...requesterFields(ctx.attribution) }),
     created: now,
     lastUpdated: now,
     version: 1,
@@ -100,12 +101,12 @@ export async function createTask(
  * let r; do { r = await runTaskChunk(engine, "demo", task.id); } while (!r.done);
  */
 export async function runTaskChunk(engine: RecordEngine, flock: string, id: string, opts: TaskRunOptions = {}): Promise<TaskChunkResult> {
-  const ctx = engine.context;
   const registry = _registry(opts);
   const size = Math.max(1, Math.floor(opts.chunkSize ?? TASK_CHUNK_SIZE));
   for (let attempt = 0; ; attempt++) {
-    const task = await ctx.storage.getRecord(flock, TASK_TYPE, id);
+    const task = await engine.context.storage.getRecord(flock, TASK_TYPE, id);
     if (!task) throw notFound("task not found", `no task ${id} in flock '${flock}'`);
+    const ctx = _actingFor(engine.context, task);
     const state = taskState(task);
     if (state === undefined || !ACTIVE_TASK_STATES.includes(state)) return { task, done: true };
     const view = taskView(task);
@@ -160,10 +161,10 @@ export async function runTask(
  * has already finished is left alone.
  */
 export async function failTask(engine: RecordEngine, flock: string, id: string, reason: string): Promise<StoredRecord> {
-  const ctx = engine.context;
   for (let attempt = 0; ; attempt++) {
-    const task = await ctx.storage.getRecord(flock, TASK_TYPE, id);
+    const task = await engine.context.storage.getRecord(flock, TASK_TYPE, id);
     if (!task) throw notFound("task not found", `no task ${id} in flock '${flock}'`);
+    const ctx = _actingFor(engine.context, task);
     const state = taskState(task);
     if (state === undefined || !ACTIVE_TASK_STATES.includes(state)) return task;
     const next = afterFailure(task, reason, formatTimestamp(ctx.clock.now()));
@@ -195,6 +196,12 @@ export async function findActiveTasks(storage: Storage): Promise<ActiveTask[]> {
 }
 
 // --- internal ---
+
+/** A task's writes are logged as made by whoever queued it; else as the runner's (e.g. `system:tasks`). */
+function _actingFor(ctx: EngineContext, task: StoredRecord): EngineContext {
+  const requester = taskAttribution(task);
+  return requester ? attributedContext(ctx, requester) : ctx;
+}
 
 const _ACTIVE_QUERY = {
   filters: [{ field: "tag", meta: false, op: "or" as const, values: ACTIVE_TASK_STATES.map((text) => ({ text })) }],

@@ -6,7 +6,9 @@
  * checked), then the credentials, a rehash when the stored hash's cost is not the current
  * one, the token, and the data events `login`, `failed_login` and `multiple_failed_login`
  * in each flock the account is listed in. Each event's `context_ref` is the account's person
- * in that flock (the person with the account's email), or null when there is none.
+ * in that flock (the person with the account's email), or null when there is none. The change
+ * log names the account that logged in as the actor of `login` (a failed attempt has no
+ * authenticated actor), with the request's APPLICATION label.
  */
 import { recordUri, type RecordEngine, type UserRow } from "@records-service/core";
 import type { LoginGuard } from "../protection/login-guard.js";
@@ -31,6 +33,8 @@ export interface LoginAttempt {
   password: string;
   /** The client address (see middleware/client-address). */
   address: string;
+  /** The request's APPLICATION label (null: unattributed), logged with the events. */
+  application?: string | null;
 }
 
 /** What the flow needs besides the engine and the guard. */
@@ -56,7 +60,7 @@ export interface LoginFlow {
 export function createLoginFlow(engine: RecordEngine, guard: LoginGuard, opts: LoginFlowOptions): LoginFlow {
   const { storage, clock } = engine.context;
   return {
-    async attempt({ account, password, address }) {
+    async attempt({ account, password, address, application = null }) {
       // An input that names no account is still counted, under its own (hashed) text; the
       // control characters keep it apart from every account key.
       const guardKey = accountKeyOf(account) ?? `\u0000invalid\u0000${account.kind === "core" ? account.username : account.email}`;
@@ -66,7 +70,10 @@ export function createLoginFlow(engine: RecordEngine, guard: LoginGuard, opts: L
       if (!ok || !user) {
         const failure = await guard.fail(guardKey, address);
         // Unknown accounts belong to no flock: nothing to record them in.
-        if (user) await emitLoginEvents(engine, user, failure.multipleFailed ? ["failed_login", "multiple_failed_login"] : ["failed_login"]);
+        if (user) {
+          const unauthenticated = engine.withAttribution({ actor: null, application });
+          await emitLoginEvents(unauthenticated, user, failure.multipleFailed ? ["failed_login", "multiple_failed_login"] : ["failed_login"]);
+        }
         return { kind: "denied" };
       }
       const current = await _rehashIfNeeded(engine, opts.passwords, user, password);
@@ -80,7 +87,7 @@ export function createLoginFlow(engine: RecordEngine, guard: LoginGuard, opts: L
         return { kind: "denied" };
       }
       await guard.succeed(guardKey, address);
-      await emitLoginEvents(engine, after, ["login"]);
+      await emitLoginEvents(engine.withAttribution({ actor: after.username, application }), after, ["login"]);
       return { kind: "ok", user: after, token, expires };
     },
   };

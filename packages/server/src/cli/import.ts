@@ -7,7 +7,7 @@
  * line, and the counts on stdout. Exit 1 when any row was refused.
  */
 import { createReadStream, statSync } from "node:fs";
-import { createRecordEngine, isRecordsError, systemClock } from "@records-service/core";
+import { createRecordEngine, isRecordsError, systemAttribution, systemClock } from "@records-service/core";
 import cliProgress from "cli-progress";
 import { importRecords } from "../bulk-io/import-records.js";
 import { CsvHeaderError, detectFormat, readCsv, readNdjson } from "../bulk-io/read-rows.js";
@@ -25,7 +25,8 @@ export async function runImport(cmd: Extract<Command, { kind: "import" }>, io: C
   if (fromStdin && !io.stdin) throw new Error("import -: no stdin to read");
   const size = fromStdin ? undefined : statSync(cmd.file).size; // a missing file fails here, before the database opens
   return withExistingStorage(cmd.db, async (storage) => {
-    const engine = createRecordEngine({ storage, clock: systemClock, triggers: triggerProvider(triggers) });
+    // The command has no account: the change log names its writes by the marker system:import.
+    const engine = createRecordEngine({ storage, clock: systemClock, triggers: triggerProvider(triggers) }).withAttribution(systemAttribution("import"));
     const counted = _counting(fromStdin ? io.stdin! : createReadStream(cmd.file));
     const { head, chunks } = await _peek(counted.chunks);
     const format = detectFormat(fromStdin ? undefined : cmd.file, head);

@@ -149,6 +149,10 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
 
       const third = await copyDatabase(source, target, { batchSize: 13 });
       expect(third).toMatchObject({ ok: true, copied: { records: 0, files: 0, jobs: 0 }, skipped: { records: 60, files: files.length, jobs: 4 } });
+      // The target's change log holds one write per copied record, named as the copy's.
+      const logged = [...(await target.readChanges("demo", 0, 1000)).changes, ...(await target.readChanges("other", 0, 1000)).changes];
+      expect(logged).toHaveLength(60);
+      expect(logged.every((c) => c.actor === null && c.application === "system:copy")).toBe(true);
 
       const sqlite = createSqliteStorage({ path: file, readonly: true });
       try {
@@ -188,6 +192,7 @@ const _UNDO: Record<string, string> = {
     ALTER TABLE outbox DROP COLUMN claim_token; ALTER TABLE outbox DROP COLUMN claimed_until;`,
   "0005_change_feed": "DROP TABLE changes; DROP TABLE change_heads;",
   "0006_search": "DROP TABLE record_search;",
+  "0007_change_attribution": "DROP INDEX changes_record_idx; ALTER TABLE changes DROP COLUMN actor; ALTER TABLE changes DROP COLUMN application;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {

@@ -8,7 +8,7 @@
  * files and jobs the target already has (ids are unique), so nothing is written twice. It
  * ends by comparing the records per flock, type and state.
  */
-import { isRecordsError, type ListQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { isRecordsError, systemAttribution, type ListQuery, type Storage, type StoredRecord } from "@records-service/core";
 import type { SqliteSource } from "./sqlite-source.js";
 
 /** Options of `copyDatabase`. */
@@ -87,7 +87,8 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
     const { rows, next } = source.records(after, batch);
     if (rows.length === 0) break;
     const fresh = await _missingRecords(target, rows);
-    if (fresh.length > 0) await target.apply({ records: fresh.map((record) => ({ kind: "insert" as const, record })) });
+    // The target logs each copied record as one write of the copy (its history before the copy stays in the source).
+    if (fresh.length > 0) await target.apply({ records: fresh.map((record) => ({ kind: "insert" as const, record })), attribution: COPY_ATTRIBUTION });
     report.copied.records += fresh.length;
     report.skipped.records += rows.length - fresh.length;
     after = next;
@@ -146,6 +147,8 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
 }
 
 // --- internal ---
+
+const COPY_ATTRIBUTION = systemAttribution("copy");
 
 /** The records of a batch the target does not have yet, in batch order. */
 async function _missingRecords(target: Storage, rows: StoredRecord[]): Promise<StoredRecord[]> {

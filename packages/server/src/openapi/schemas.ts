@@ -5,7 +5,7 @@
  * `BulkActionBodySchema`); the clock's body is checked here with `ClockAdvanceBody` itself.
  * A change to any of them changes `GET /api/openapi.json` and the client's generated types.
  */
-import { BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
+import { AUDIT_ACTIONS, BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
 import * as v from "valibot";
 
 const str = v.string();
@@ -64,6 +64,22 @@ const _OUTBOX_JOB = v.object({
   last_error: nullableStr,
   last_status: v.nullable(v.number()),
   created: timestamp,
+});
+
+/** One entry of a record's or a flock's history. */
+const _AUDIT_ENTRY = v.object({
+  when: v.pipe(timestamp, v.description("the write's time; for an event, when it fired")),
+  action: v.pipe(v.picklist(AUDIT_ACTIONS), v.description("the write, as its state change says, or event (a data event about the record)")),
+  uri: v.pipe(str, v.description("the record the entry is about")),
+  event: v.pipe(nullableStr, v.description("for an event: the trigger name (contact_created)")),
+  event_uri: v.pipe(nullableStr, v.description("for an event: the data event's URI")),
+  version: v.pipe(v.nullable(v.number()), v.description("the record's version after the write, when known")),
+  user: v.pipe(nullableStr, v.description("who made the write (a member account reads '{flock} {email}'); null for the service's own work, or when not kept")),
+  application: v.pipe(
+    nullableStr,
+    v.description("the APPLICATION label it came through, a system:<writer> marker (system:scheduler, system:outbox, system:tasks, system:import, system:copy) for the service's own work, or null (unattributed, or not kept)"),
+  ),
+  changed_fields: v.pipe(v.nullable(v.array(str)), v.description("the data fields the write changed (every field for a creation); null when not kept, and for events")),
 });
 
 /** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
@@ -164,7 +180,28 @@ export const COMPONENT_SCHEMAS = {
   FilterModifier: v.pipe(v.picklist(MODIFIERS), v.description("The list filter modifiers: `{field}__{modifier}={value}`.")),
   SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
   ClockNow: v.object({ now: timestamp }),
-  ReadModel: v.pipe(openObject, v.description("A hosted read model's JSON object (contact details, summaries, aggregates, find, search, audit, provenance); its fields vary with the read.")),
+  RecordAudit: v.pipe(
+    v.object({ uri: str, count: v.number(), results: v.array(_AUDIT_ENTRY), related_uris: v.array(str) }),
+    v.description("A record's history, newest first: every write the change log keeps and the data events about it; what the log no longer keeps (purged) told from the record itself, without user, application or fields. count: entries since since_days, before limit."),
+  ),
+  FlockAudit: v.pipe(
+    v.object({ count: v.number(), skip: v.number(), results: v.array(_AUDIT_ENTRY) }),
+    v.description("The flock's history, newest first: its kept writes, then its data events from before the oldest kept change."),
+  ),
+  Provenance: v.object({
+    uri: str,
+    created: timestamp,
+    last_updated: timestamp,
+    version: v.number(),
+    state: str,
+    created_event: v.pipe(nullableStr, v.description("the *_created data event's URI")),
+    source: v.unknown(),
+    legacy_uid: v.unknown(),
+    external_ids: v.array(v.unknown()),
+    created_by: v.pipe(nullableStr, v.description("who created the record, while its creation is in the change log; null for the service's own work or when no longer kept")),
+    application: v.pipe(nullableStr, v.description("the APPLICATION label (or system:<writer> marker) it was created through; null when unattributed or no longer kept")),
+  }),
+  ReadModel: v.pipe(openObject, v.description("A hosted read model's JSON object (contact details, summaries, aggregates, find, search); its fields vary with the read.")),
   LookupEntries: v.pipe(v.array(v.object({ id: str, text: str })), v.description("Picker entries: matching records' ids and display values.")),
   ClockAdvanceBody: v.pipe(
     v.union([ClockAdvanceBranches.days, ClockAdvanceBranches.seconds, ClockAdvanceBranches.to]),

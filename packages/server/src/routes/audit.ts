@@ -2,18 +2,18 @@
  * @module routes/audit
  * Change history (the hosted service's audit gateway, under `/audit/v2`): a record's
  * history (`/{flock}/{type}/{uid}/audit`) and the flock's (`/{flock}/audit`), newest
- * first; and a record's `provenance` (under `/api/v1` and `/api/v2`). Built from what the
- * engine keeps (see core's audit/history): who made a write and through which application
- * are not recorded, so those members are null.
+ * first; and a record's `provenance` (under `/api/v1` and `/api/v2`). Built from the change
+ * log (who made each write, through which application, what it changed) and the data
+ * events; what the log no longer keeps, from the records themselves (core's audit/).
  */
 import {
-  eventsAbout,
+  badRequest,
   flockHistory,
   formatTimestamp,
   MAX_AUDIT_LIMIT,
-  provenance,
+  parseTimestamp,
   recordHistory,
-  recordUri,
+  recordProvenance,
   type RecordEngine,
 } from "@records-service/core";
 import { Hono } from "hono";
@@ -24,7 +24,16 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
-const timestamp = v.optional(v.pipe(v.string(), v.regex(TIMESTAMP_RE, "must be a date YYYY-MM-DD or a timestamp YYYY-MM-DDTHH:MM:SS")));
+const TIMESTAMP_FORM = "must be a date YYYY-MM-DD or a timestamp YYYY-MM-DDTHH:MM:SS (UTC)";
+/** A date or timestamp, as the change log writes it (so text order is time order). */
+const timestamp = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(TIMESTAMP_RE, TIMESTAMP_FORM),
+    v.check((s) => parseTimestamp(s) !== undefined, `${TIMESTAMP_FORM}, a real one`),
+    v.transform((s) => formatTimestamp(parseTimestamp(s)!)),
+  ),
+);
 
 /** `limit` and `since_days` of a record's history. */
 export const RecordAuditQuery = v.object({
@@ -55,8 +64,15 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery), ok: { status: 200, description: "{count, skip, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery, {
+    limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
+    skip: "entries passed over first, newest first (default 0)",
+    from: "a date or UTC timestamp: entries at or after it",
+    to: "a date or UTC timestamp, after from: entries before it",
+    resource: "only writes of records of this type (before the kept log: events about them)",
+  }), ok: { status: 200, description: "{count, skip, results}", schema: "FlockAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const q = readQuery(c, FlockAuditQuery);
+    if (q.from && q.to && q.from >= q.to) throw badRequest("invalid query parameter", `from (${q.from}) must be before to (${q.to})`);
     const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
       limit: q.limit ?? DEFAULT_LIMIT,
       skip: q.skip ?? 0,
@@ -67,7 +83,10 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
     return c.json({ count, skip: q.skip ?? 0, results });
   });
 
-  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery, {
+    limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
+    since_days: "only entries of the last this many days (1 to 36500)",
+  }), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "RecordAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, uid } = c.req.param();
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
@@ -86,12 +105,9 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
 export function createProvenanceRoutes(engine: RecordEngine): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "ReadModel" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: when and by whom it was created, its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "Provenance" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const { flock, type, id } = c.req.param();
-    const record = await engine.get(flock, type, id);
-    const events = await eventsAbout(engine.context, flock, recordUri(flock, type, id));
-    const created = events.find((e) => typeof e.data.name === "string" && e.data.name.endsWith("_created"));
-    return c.json(provenance(record, created));
+    return c.json(await recordProvenance(engine.context, await engine.get(flock, type, id)));
   });
   return routes;
 }

@@ -44,6 +44,7 @@ export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
       account: { kind: "core", username: fields.username! },
       password: fields.password!,
       address: clientAddress(c),
+      application: c.get("application") ?? null,
     });
     if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {

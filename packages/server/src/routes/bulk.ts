@@ -9,6 +9,7 @@ import { createTask, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import { actingEngine } from "../http/acting.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
@@ -41,7 +42,8 @@ export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
     if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"action": "add_tag", "query": {...}, "value": "..."}');
     const body = await readJsonObject(c);
     const description = typeof body.description === "string" ? body.description : null;
-    const task = await createTask(engine, flock, "bulk_action", body, { description });
+    // The task keeps who queued it: its writes are logged as theirs when the worker runs it.
+    const task = await createTask(actingEngine(c, engine), flock, "bulk_action", body, { description });
     return c.json({ task_id: task.id }, 202);
   });
 

@@ -8,6 +8,7 @@ import { badRequest, type RecordEngine } from "@records-service/core";
 import { Hono, type Context } from "hono";
 import { bodyKind, readBodyBytes, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import { actingEngine } from "../http/acting.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
@@ -30,7 +31,7 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
     ...guard,
     async (c) => {
     const { flock, type, id } = c.req.param();
-    return c.json(await engine.toSingle(await engine.restore(flock, type, id)));
+    return c.json(await engine.toSingle(await actingEngine(c, engine).restore(flock, type, id)));
   });
 
   // The spec writes PUT; POST is accepted too, as for the other actions.
@@ -41,7 +42,7 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
     ...guard,
     async (c) => {
     const { flock, type, id } = c.req.param();
-    return c.json(await engine.toSingle(await engine.obfuscate(flock, type, id)));
+    return c.json(await engine.toSingle(await actingEngine(c, engine).obfuscate(flock, type, id)));
   });
 
   routes.post(
@@ -50,7 +51,7 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
     ...guard,
     async (c) => {
     const { flock, type, id } = c.req.param();
-    return c.json(await engine.toSingle(await engine.touch(flock, type, id)));
+    return c.json(await engine.toSingle(await actingEngine(c, engine).touch(flock, type, id)));
   });
 
   routes.post(
@@ -68,7 +69,7 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
     async (c) => {
     const { flock, type, id } = c.req.param();
     const force = await _readForce(c);
-    return c.json(await engine.recalc(flock, type, id, { force }));
+    return c.json(await actingEngine(c, engine).recalc(flock, type, id, { force }));
   });
 
   routes.get(

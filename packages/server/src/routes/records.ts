@@ -9,6 +9,7 @@ import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, type RecordE
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import { actingEngine } from "../http/acting.js";
 import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
@@ -57,7 +58,7 @@ export function createRecordRoutes(
       throw badRequest("read-only resource type", `${type} records are created by the service, not through the API`);
     }
     if (bodyKind(c) !== "json") throw unsupportedBody(c, "a JSON object (Content-Type: application/json)");
-    const record = await engine.create(flock, type, await readJsonObject(c));
+    const record = await actingEngine(c, engine).create(flock, type, await readJsonObject(c));
     return c.json(await engine.toSingle(record), 201);
   });
 
@@ -123,11 +124,11 @@ export function createRecordRoutes(
     const { flock, type, id } = c.req.param();
     const kind = bodyKind(c);
     if (kind === "multipart") {
-      const { errors, updates } = await engine.attachFiles(flock, type, id, await readFileUploads(c));
+      const { errors, updates } = await actingEngine(c, engine).attachFiles(flock, type, id, await readFileUploads(c));
       return c.json({ errors, updates });
     }
     if (kind !== "json") throw unsupportedBody(c, "a JSON object of fields, or multipart file parts");
-    const { changed } = await engine.update(flock, type, id, await readJsonObject(c));
+    const { changed } = await actingEngine(c, engine).update(flock, type, id, await readJsonObject(c));
     return c.json(changed);
   });
 
@@ -137,7 +138,7 @@ export function createRecordRoutes(
     ...guard,
     async (c) => {
     const { flock, type, id } = c.req.param();
-    return c.json(await engine.toSingle(await engine.delete(flock, type, id)));
+    return c.json(await engine.toSingle(await actingEngine(c, engine).delete(flock, type, id)));
   });
 
   return routes;

@@ -57,6 +57,7 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
       account: { kind: "member", flock, email: fields.email! },
       password: fields.password!,
       address: clientAddress(c),
+      application: c.get("application") ?? null,
     });
     if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {

@@ -18,6 +18,7 @@ import {
   toSingleReservation,
 } from "../derived/selfservice-reservation.js";
 import type { AppEnv } from "../http/env.js";
+import { actingEngine } from "../http/acting.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
@@ -69,7 +70,7 @@ export function createSelfServiceRoutes(engine: RecordEngine): Hono<AppEnv> {
     const { flock, person } = await _caller(engine, c);
     const record = await _ownReservation(engine, flock, c.req.param("id"), person);
     const patch = cancellationPatch(record, c.req.query("cancellation_reason"));
-    const { record: cancelled } = await engine.update(flock, "reservation", record.id, patch);
+    const { record: cancelled } = await actingEngine(c, engine).update(flock, "reservation", record.id, patch);
     return c.json(await _single(engine, cancelled));
   });
 

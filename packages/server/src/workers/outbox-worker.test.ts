@@ -26,6 +26,12 @@ describe("outbox worker: running", () => {
     await engine.create("demo", "person", { first_name: "Ada" });
     await vi.waitFor(async () => expect((await storage.listJobs({}))[0]?.status).toBe("done"), { timeout: 5000, interval: 10 });
     expect(seen).toHaveLength(1);
+    // Tagging the data event is the service's own work.
+    expect((await storage.readChanges("demo", 0, 10)).changes.map((c) => [c.type, c.version, c.application])).toEqual([
+      ["person", 1, null],
+      ["data_event", 1, null],
+      ["data_event", 2, "system:outbox"],
+    ]);
     await worker.stop();
     await engine.create("demo", "person", { first_name: "Bob" });
     await new Promise((r) => setTimeout(r, 50));

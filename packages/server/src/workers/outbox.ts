@@ -10,7 +10,7 @@
  * aborts them; an aborted attempt releases its job, still pending, so it is delivered
  * after the next start or by another process (at least once, with the same delivery id).
  */
-import { DEFAULT_RETRY_POLICY, formatTimestamp, newLeaseOwner, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
+import { DEFAULT_RETRY_POLICY, formatTimestamp, newLeaseOwner, systemAttribution, type ActionHandler, type OutboxJob, type RandomSource } from "@records-service/core";
 import { createDefaultActionHandlers } from "../actions/defaults.js";
 import { createActionRegistry } from "../actions/registry.js";
 import { createPollLoop } from "../runtime/poll-loop.js";
@@ -197,7 +197,8 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): SettlingOutboxW
   const halt = new AbortController();
   const registry = createActionRegistry((opts.handlers ?? createDefaultActionHandlers)(ctx));
   const runner = createOutboxRunner({
-    engine: ctx.engine,
+    // What an attempt writes (the event's tag, a journal entry) is the service's own work.
+    engine: ctx.engine.withAttribution(systemAttribution("outbox")),
     clock: ctx.clock,
     secret: ctx.secret,
     registry,

@@ -221,6 +221,19 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     expect((await allEvents(s)).every((e) => String(e.data.expires_at) > "2028-02-01")).toBe(true);
   });
 
+  it("logs the events it records as the service's own work (system:scheduler, no actor)", async () => {
+    const { storage: s, engine, clock, run } = await setup(create);
+    await engine.withAttribution({ actor: "ada", application: "Acme/Sync/2" }).create("demo", "membership", { start_date: "2026-03-01", end_date: "2026-03-10" });
+    await run();
+    clock.advance(2 * DAY);
+    expect((await run()).length).toBeGreaterThan(0);
+    const rows = (await s.readChanges("demo", 0, 100)).changes;
+    expect(rows[0]).toMatchObject({ type: "membership", actor: "ada", application: "Acme/Sync/2" });
+    const scheduled = rows.filter((c) => c.application === "system:scheduler");
+    expect(scheduled.length).toBeGreaterThan(0);
+    expect(scheduled.every((c) => c.type === "data_event" && c.actor === null)).toBe(true);
+  });
+
   it("purges change feed rows older than changes.retentionDays, keeping the newer ones", async () => {
     const { storage: s, engine, clock } = await setup(create);
     await engine.create("demo", "journal", { n: 1 });

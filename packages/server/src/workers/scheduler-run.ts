@@ -27,6 +27,7 @@ import {
   parseTimestamp,
   parseTriggerName,
   purgeExpiredEvents,
+  systemAttribution,
   type DueWindowTimes,
   type EventInput,
   type RecordEngine,
@@ -76,7 +77,9 @@ export interface SchedulerRunReport {
  * @example
  * await runSchedulerOnce({ storage, engine, triggers: config.triggers }, clock.now());
  */
-export async function runSchedulerOnce(ctx: SchedulerRunContext, now: Date): Promise<SchedulerRunReport> {
+export async function runSchedulerOnce(given: SchedulerRunContext, now: Date): Promise<SchedulerRunReport> {
+  // The events it records are the service's own work (change log: no actor, system:scheduler).
+  const ctx = { ...given, engine: given.engine.withAttribution(systemAttribution("scheduler")) };
   const report: SchedulerRunReport = { flocks: [], purged: 0, changesPurged: 0 };
   const scheduled = scheduledTriggers(ctx.triggers);
   for (const { identifier: flock } of await ctx.storage.listFlocks()) {

@@ -58,6 +58,23 @@ describe("task worker", () => {
     expect(t.out.at(-1)).toMatch(/tasks: bulk_action \w+ \(flock demo\) complete: \{"state":"complete","matched":7,"changed":7/);
   });
 
+  it("logs a task's writes as its requester's, or as system:tasks when it names none", async () => {
+    const t = await setup();
+    const mine = await createTask(t.engine.withAttribution({ actor: "ada", application: "Acme/Sync/2" }), "demo", "bulk_action", ADD_X);
+    const theirs = await createTask(t.engine, "demo", "bulk_action", { ...ADD_X, value: "y" });
+    const w = t.worker();
+    await w.start();
+    await until(async () => (await t.task(theirs.id)).data.tag === "complete" && (await t.task(mine.id)).data.tag === "complete");
+    await w.stop();
+    const rows = (await t.storage.readChanges("demo", 0, 1000)).changes;
+    const of = (id: string) => rows.filter((c) => c.recordId === id && c.version > 1).map((c) => `${c.actor}|${c.application}`);
+    expect(new Set(of(mine.id))).toEqual(new Set(["ada|Acme/Sync/2"]));
+    expect(new Set(of(theirs.id))).toEqual(new Set(["null|system:tasks"]));
+    const tagged = rows.filter((c) => c.type === "person" && c.version > 1);
+    expect(tagged).toHaveLength(14);
+    expect(tagged.filter((c) => c.fields.includes("tags")).map((c) => c.application).sort()).toEqual([...Array(7).fill("Acme/Sync/2"), ...Array(7).fill("system:tasks")]);
+  });
+
   it("resumes a task found running at start (the server was killed): each record changed once", async () => {
     const t = await setup();
     const task = await createTask(t.engine, "demo", "bulk_action", ADD_X);

@@ -19,6 +19,7 @@ import {
   withLease,
   findActiveTasks,
   runTaskChunk,
+  systemAttribution,
   TASK_CHUNK_SIZE,
   type ActiveTask,
   type StoredRecord,
@@ -82,6 +83,8 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
   const leaseMs = ctx.config.workers.leaseMs;
   const pause = opts.pause ?? _nextTurn;
   const runOptions = { chunkSize, ...(opts.registry ? { registry: opts.registry } : {}) };
+  // A task is logged as its requester's (stored on it); one that names none, as the worker's.
+  const engine = ctx.engine.withAttribution(systemAttribution("tasks"));
   const failures = new Map<string, number>();
   let stopped = false;
 
@@ -90,7 +93,7 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
     while (!stopped && !lost.aborted) {
       let result: { task: StoredRecord; done: boolean };
       try {
-        result = await runTaskChunk(ctx.engine, t.flock, t.id, runOptions);
+        result = await runTaskChunk(engine, t.flock, t.id, runOptions);
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
         // A database outage is not the task's fault: retried at the next poll, never counted.
@@ -103,7 +106,7 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
         ctx.out(`tasks: ${t.kind} ${t.id} (flock ${t.flock}): a chunk failed (${n} of ${maxFailures}): ${why}`);
         if (n >= maxFailures) {
           failures.delete(t.id);
-          await failTask(ctx.engine, t.flock, t.id, `stopped after ${n} failed attempts: ${why}`).catch(() => undefined);
+          await failTask(engine, t.flock, t.id, `stopped after ${n} failed attempts: ${why}`).catch(() => undefined);
         }
         return "failed";
       }

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, runCliToEnd } from "./spawn-cli.js";
 
@@ -90,6 +91,16 @@ describe("records-service import / export", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.join("\n")).toMatch(/^0 created, 0 updated, 5 skipped/);
     expect(await exportText(b, "--include-deleted")).toBe(first);
+
+    // The change log names the import as the writer (the command has no account).
+    const storage = createSqliteStorage({ path: a, readonly: true });
+    try {
+      const rows = (await storage.readChanges("demo", 0, 100)).changes;
+      expect(rows).toHaveLength(5);
+      expect(rows.every((c) => c.actor === null && c.application === "system:import")).toBe(true);
+    } finally {
+      await storage.close();
+    }
   });
 
   it("reports every refused line and exits 1, having written the rest", { timeout: 60_000 }, async () => {

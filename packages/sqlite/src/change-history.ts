@@ -1,0 +1,72 @@
+/**
+ * @module change-history
+ * `readChangeHistory` on SQLite: a record's or a flock's kept changes, newest first, each
+ * with the state of its record's previous kept change (one indexed lookup per row, on
+ * `changes_record_idx`), the total and a record's oldest kept change, read in one snapshot.
+ */
+import {
+  changeFromRow,
+  type ChangeHistoryPage,
+  type ChangeHistoryQuery,
+  type ChangeTableRow,
+  type HistoryChange,
+  type RecordState,
+} from "@records-service/core";
+import type Database from "better-sqlite3";
+import { sql, type SQL } from "drizzle-orm";
+import { createStatementCache } from "./statement-cache.js";
+
+/** Reads history pages over `client`. */
+export function createChangeHistoryReader(client: Database.Database): (flock: string, query: ChangeHistoryQuery) => ChangeHistoryPage {
+  const prepared = createStatementCache(client, 40);
+  const all = <T>(query: SQL): T[] => {
+    const { statement, params } = prepared(query);
+    return statement.all(...params) as T[];
+  };
+  const read = client.transaction((flock: string, q: ChangeHistoryQuery): ChangeHistoryPage => {
+    const statements = historyStatements(flock, q);
+    const rows = all<_Row>(statements.page);
+    const total = all<{ n: number }>(statements.count)[0]?.n ?? 0;
+    const page: ChangeHistoryPage = { changes: rows.map((r) => _historyChange(flock, r)), total };
+    const first = statements.oldest ? all<ChangeTableRow>(statements.oldest)[0] : undefined;
+    if (first) page.oldest = changeFromRow(flock, first);
+    return page;
+  });
+  return (flock, query) => read.deferred(flock, query);
+}
+
+/**
+ * The statements of one history read: the page (with each row's previous state), the
+ * count and, with `recordId`, the record's oldest kept change. Exported for the plan tests.
+ */
+export function historyStatements(flock: string, q: ChangeHistoryQuery): { page: SQL; count: SQL; oldest?: SQL } {
+  const where = _where(flock, q);
+  const page = sql`
+    SELECT c.*, (SELECT p.state FROM changes p
+                 WHERE p.flock = c.flock AND p.type = c.type AND p.record_id = c.record_id AND p.id < c.id
+                 ORDER BY p.id DESC LIMIT 1) AS previous_state
+    FROM changes c WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.max(0, q.limit)} OFFSET ${Math.max(0, q.skip)}`;
+  const count = sql`SELECT count(*) AS n FROM changes c WHERE ${where}`;
+  if (q.recordId === undefined) return { page, count };
+  const ofRecord = _where(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
+  return { page, count, oldest: sql`SELECT * FROM changes c WHERE ${ofRecord} ORDER BY c.id LIMIT 1` };
+}
+
+// --- internal ---
+
+interface _Row extends ChangeTableRow {
+  previous_state: string | null;
+}
+
+function _where(flock: string, q: ChangeHistoryQuery): SQL {
+  const parts = [sql`c.flock = ${flock}`];
+  if (q.type !== undefined) parts.push(sql`c.type = ${q.type}`);
+  if (q.recordId !== undefined) parts.push(sql`c.record_id = ${q.recordId}`);
+  if (q.from !== undefined) parts.push(sql`c.changed_at >= ${q.from}`);
+  if (q.to !== undefined) parts.push(sql`c.changed_at < ${q.to}`);
+  return sql.join(parts, sql` AND `);
+}
+
+function _historyChange(flock: string, r: _Row): HistoryChange {
+  return { ...changeFromRow(flock, r), previousState: r.previous_state as RecordState | null };
+}
