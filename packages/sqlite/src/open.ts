@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { schema } from "./schema.js";
 import { registerTextFunctions } from "./text-functions.js";
 
@@ -50,7 +50,9 @@ export function openDatabase(opts: OpenOptions): Db {
       // WAL: readers never block the writer. NORMAL under WAL keeps every committed
       // transaction across a process crash; only an OS crash or power loss can lose the
       // last commits (never corrupt the file).
-      client.pragma("journal_mode = WAL");
+      // Turning a new file to WAL needs it alone, and SQLite answers "busy" at once rather
+      // than waiting while another process opening it too does the same.
+      _whileBusy(() => client.pragma("journal_mode = WAL"), opts.busyTimeoutMs ?? 5000);
       client.pragma("synchronous = NORMAL");
       // The storage's checkpointer thread copies the log back; this commit-time checkpoint
       // is only the fallback (CLI commands, a failed or outpaced worker), at ~200 MB of WAL
@@ -64,10 +66,50 @@ export function openDatabase(opts: OpenOptions): Db {
     client.pragma("cache_size = -131072"); // up to 128 MiB of page cache: index inserts stay in memory longer
     registerTextFunctions(client);
     const db = drizzle(client, { schema });
-    if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (!opts.readonly) _migrate(db);
     return db;
   } catch (e) {
     client.close();
     throw e;
+  }
+}
+
+// --- internal ---
+
+/**
+ * drizzle's migrations (its files and its `__drizzle_migrations` table, exactly as its
+ * migrator keeps them), applied in one IMMEDIATE transaction. drizzle's own migrator reads
+ * which migrations a file has before its (deferred) transaction begins, so a process that
+ * opens a new file beside another one read "none", waited out the other's migrations and
+ * ran them again ("table already exists", "database is locked"). Taking the write lock
+ * first makes the next process wait (up to busy_timeout) and then find nothing to do.
+ */
+function _migrate(db: Db): void {
+  const client = db.$client;
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+  client
+    .transaction(() => {
+      client.exec(`CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+      const last = client.prepare<[], { created_at: number | string }>(`SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1`).get();
+      const record = client.prepare(`INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)`);
+      for (const m of migrations) {
+        if (last !== undefined && Number(last.created_at) >= m.folderMillis) continue;
+        for (const statement of m.sql) if (statement.trim()) client.exec(statement);
+        record.run(m.hash, m.folderMillis);
+      }
+    })
+    .immediate();
+}
+
+/** Runs `fn` again every 20 ms while it fails with SQLITE_BUSY, for up to `timeoutMs` (blocking: opening is synchronous). */
+function _whileBusy<T>(fn: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return fn();
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
   }
 }
