@@ -13,6 +13,7 @@ import {
   type HistoryChange,
   type RecordState,
 } from "@records-service/core";
+import { changeHistoryWhere } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import { exec, type Conn } from "./exec.js";
 
@@ -39,11 +40,11 @@ export async function readChangeHistory(c: Conn, flock: string, q: ChangeHistory
  * one row of nulls but those when the page is empty. Exported for the plan tests.
  */
 export function historyStatement(flock: string, q: ChangeHistoryQuery): SQL {
-  const where = _where(flock, q);
+  const where = changeHistoryWhere(flock, q);
   const oldest =
     q.recordId === undefined
       ? sql`NULL::json`
-      : sql`(SELECT row_to_json(o) FROM (SELECT * FROM changes c WHERE ${_where(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 })}
+      : sql`(SELECT row_to_json(o) FROM (SELECT * FROM changes c WHERE ${changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 })}
              ORDER BY c.id LIMIT 1) o)`;
   return sql`SELECT (SELECT count(*) FROM changes c WHERE ${where}) AS total, ${oldest} AS oldest, page.*
       FROM (SELECT 1) AS one LEFT JOIN LATERAL (
@@ -61,15 +62,6 @@ interface _Row extends Omit<ChangeTableRow, "id"> {
   total: string;
   oldest: ChangeTableRow | null;
   previous_state: string | null;
-}
-
-function _where(flock: string, q: ChangeHistoryQuery): SQL {
-  const parts = [sql`c.flock = ${flock}`];
-  if (q.type !== undefined) parts.push(sql`c.type = ${q.type}`);
-  if (q.recordId !== undefined) parts.push(sql`c.record_id = ${q.recordId}`);
-  if (q.from !== undefined) parts.push(sql`c.changed_at >= ${q.from}`);
-  if (q.to !== undefined) parts.push(sql`c.changed_at < ${q.to}`);
-  return sql.join(parts, sql` AND `);
 }
 
 function _historyChange(flock: string, r: _Row & { id: string }): HistoryChange {

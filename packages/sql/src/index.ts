@@ -35,3 +35,4 @@ export {
   type ScanTake,
 } from "./read-plan.js";
 export { OUTBOX_COLUMNS, jobFromRow, byDueThenId, type OutboxRow } from "./outbox-rows.js";
+export { changeHistoryWhere } from "./change-history.js";

@@ -13,6 +13,7 @@ import {
   type RecordState,
 } from "@records-service/core";
 import type Database from "better-sqlite3";
+import { changeHistoryWhere } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import { createStatementCache } from "./statement-cache.js";
 
@@ -40,7 +41,7 @@ export function createChangeHistoryReader(client: Database.Database): (flock: st
  * count and, with `recordId`, the record's oldest kept change. Exported for the plan tests.
  */
 export function historyStatements(flock: string, q: ChangeHistoryQuery): { page: SQL; count: SQL; oldest?: SQL } {
-  const where = _where(flock, q);
+  const where = changeHistoryWhere(flock, q);
   const page = sql`
     SELECT c.*, (SELECT p.state FROM changes p
                  WHERE p.flock = c.flock AND p.type = c.type AND p.record_id = c.record_id AND p.id < c.id
@@ -48,7 +49,7 @@ export function historyStatements(flock: string, q: ChangeHistoryQuery): { page:
     FROM changes c WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.max(0, q.limit)} OFFSET ${Math.max(0, q.skip)}`;
   const count = sql`SELECT count(*) AS n FROM changes c WHERE ${where}`;
   if (q.recordId === undefined) return { page, count };
-  const ofRecord = _where(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
+  const ofRecord = changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
   return { page, count, oldest: sql`SELECT * FROM changes c WHERE ${ofRecord} ORDER BY c.id LIMIT 1` };
 }
 
@@ -56,15 +57,6 @@ export function historyStatements(flock: string, q: ChangeHistoryQuery): { page:
 
 interface _Row extends ChangeTableRow {
   previous_state: string | null;
-}
-
-function _where(flock: string, q: ChangeHistoryQuery): SQL {
-  const parts = [sql`c.flock = ${flock}`];
-  if (q.type !== undefined) parts.push(sql`c.type = ${q.type}`);
-  if (q.recordId !== undefined) parts.push(sql`c.record_id = ${q.recordId}`);
-  if (q.from !== undefined) parts.push(sql`c.changed_at >= ${q.from}`);
-  if (q.to !== undefined) parts.push(sql`c.changed_at < ${q.to}`);
-  return sql.join(parts, sql` AND `);
 }
 
 function _historyChange(flock: string, r: _Row): HistoryChange {
