@@ -1,0 +1,60 @@
+/**
+ * @module bench/wal-pages
+ * Which pages one write dirties, by table and index: on a copy of the seeded 100k file
+ * (`npm run bench -- --sizes 100k --seed-only` first), each of 20 rounds empties the WAL
+ * (TRUNCATE checkpoint), makes one write through the engine, and reads the page numbers
+ * of the WAL's frames, named by `dbstat` as the file was before the writes. A commit
+ * writes each dirtied page whole to the WAL (and the checkpoint copies it back), so this
+ * is what a write costs in I/O (docs/performance.md, "Where a write's pages go").
+ *
+ *   node --conditions=source --import tsx bench/wal-pages.ts            # person creates
+ *   OP=update node --conditions=source --import tsx bench/wal-pages.ts  # PUT-like updates
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { createRecordEngine } from "@records-service/core";
+import { createSqliteStorage } from "@records-service/sqlite";
+import { personBatch } from "./lib/persons.js";
+
+const data = fileURLToPath(new URL("./.data/", import.meta.url));
+const dir = join(data, "scratch-wal-pages");
+const file = join(dir, "pages.db");
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+copyFileSync(join(data, process.env.SOURCE ?? "persons-100k-s42.db"), file);
+const storage = createSqliteStorage({ path: file });
+const engine = createRecordEngine({ storage });
+const persons = personBatch(9, 0, 100);
+const reader = new Database(file);
+const owner = new Map<number, string>();
+for (const r of reader.prepare<[], { name: string; pageno: number }>("SELECT name, pageno FROM dbstat").all()) owner.set(r.pageno, r.name);
+
+const update = process.env.OP === "update";
+const ids: string[] = [];
+for (let i = 0; i < 5; i++) ids.push((await engine.create("bench", "person", { ...persons[i]! })).id); // warm-up
+const rounds = 20;
+const pages = new Map<string, number>();
+for (let i = 0; i < rounds; i++) {
+  reader.pragma("wal_checkpoint(TRUNCATE)");
+  if (update) await engine.update("bench", "person", ids[i % ids.length]!, { locality: `L${i}`, job_title: `J${i}` });
+  else await engine.create("bench", "person", { ...persons[10 + i]! });
+  const wal = readFileSync(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const seen = new Set<number>();
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) seen.add(wal.readUInt32BE(at));
+  for (const p of seen) {
+    const name = owner.get(p) ?? "(pages new since the copy: splits, growth)";
+    pages.set(name, (pages.get(name) ?? 0) + 1);
+  }
+}
+let total = 0;
+for (const [name, n] of [...pages].sort((a, b) => b[1] - a[1])) {
+  console.log(`${(n / rounds).toFixed(1).padStart(6)}  ${name}`);
+  total += n;
+}
+console.log(`${(total / rounds).toFixed(1).padStart(6)}  pages a ${update ? "person update" : "person create (with its data event)"}`);
+reader.close();
+await storage.close();
+rmSync(dir, { recursive: true, force: true });
