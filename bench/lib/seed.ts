@@ -76,6 +76,9 @@ export async function ensureDataset(
   if (!opts.fresh && existsSync(file) && existsSync(sidecar)) {
     const meta = JSON.parse(readFileSync(sidecar, "utf8")) as { format: number; dataset: SeededDataset };
     if (meta.format === FORMAT && meta.dataset.size === size && meta.dataset.seed === seed) {
+      // Migrated to this version's schema (a file seeded before a migration is still this
+      // data set), so scenarios that open it read-only find every table and column.
+      await _migrated(file);
       return { dataset: { ...meta.dataset, file }, seeded: false, seconds: 0 };
     }
   }
@@ -188,6 +191,17 @@ export async function seedStorage(storage: Storage, size: number, seed: number, 
 }
 
 // --- internal ---
+
+/** Opens `file` once writable (migrating it) and leaves it checkpointed. */
+async function _migrated(file: string): Promise<void> {
+  await createSqliteStorage({ path: file }).close();
+  const db = new Database(file);
+  try {
+    db.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+}
 
 /** Tables whose non-unique indexes `apply` maintains but never reads while inserting. */
 const _DEFERRABLE_TABLES = ["records", "record_values", "record_refs"];
