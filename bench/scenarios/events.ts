@@ -173,7 +173,11 @@ async function _rangePairs(storage: Storage, windows: readonly TriggerWindow[]):
 /** A file of `count` memberships, made once and reused (bench/.data/memberships-<count>-v1.db). */
 async function _membershipsFile(ctx: BenchContext, count: number): Promise<string> {
   const file = join(ctx.root, "bench", ".data", `memberships-${count}-v1.db`);
-  if (existsSync(file)) return file;
+  if (existsSync(file)) {
+    // Migrated to this version's schema first: the scenario opens it read-only.
+    await createSqliteStorage({ path: file }).close();
+    return file;
+  }
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
   const storage = createSqliteStorage({ path: partial });
