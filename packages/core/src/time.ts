@@ -55,6 +55,7 @@ export function parseTimestamp(s: string): Date | undefined {
   const m = TIMESTAMP_RE.exec(s);
   if (!m) return undefined;
   const [, y, mo, d, h = "0", mi = "0", sec = "0", frac = "0"] = m;
+  if (+h > 23 || +mi > 59 || +sec > 59) return undefined; // 10:99 is no time, not 11:39
   const ms = Math.floor(Number(frac.padEnd(6, "0")) / 1000);
   const date = new Date(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi, +sec, ms));
   // Reject rolled-over values such as 2026-02-31.

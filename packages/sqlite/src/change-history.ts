@@ -2,7 +2,8 @@
  * @module change-history
  * `readChangeHistory` on SQLite: a record's or a flock's kept changes, newest first, each
  * with the state of its record's previous kept change (one indexed lookup per row, on
- * `changes_record_idx`), the total and a record's oldest kept change, read in one snapshot.
+ * `changes_record_idx`, named since the service runs no ANALYZE), the total and a record's
+ * oldest kept change, read in one snapshot.
  */
 import {
   changeFromRow,
@@ -42,18 +43,24 @@ export function createChangeHistoryReader(client: Database.Database): (flock: st
  */
 export function historyStatements(flock: string, q: ChangeHistoryQuery): { page: SQL; count: SQL; oldest?: SQL } {
   const where = changeHistoryWhere(flock, q);
+  // INDEXED BY: without ANALYZE statistics (the service never runs it) SQLite walked the
+  // flock's whole log by its key for a record's changes, and for each row's previous one.
+  const c = q.recordId !== undefined && q.type !== undefined ? _BY_RECORD_C : _C;
   const page = sql`
-    SELECT c.*, (SELECT p.state FROM changes p
+    SELECT c.*, (SELECT p.state FROM changes p INDEXED BY changes_record_idx
                  WHERE p.flock = c.flock AND p.type = c.type AND p.record_id = c.record_id AND p.id < c.id
                  ORDER BY p.id DESC LIMIT 1) AS previous_state
-    FROM changes c WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.max(0, q.limit)} OFFSET ${Math.max(0, q.skip)}`;
-  const count = sql`SELECT count(*) AS n FROM changes c WHERE ${where}`;
+    FROM ${c} WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.max(0, q.limit)} OFFSET ${Math.max(0, q.skip)}`;
+  const count = sql`SELECT count(*) AS n FROM ${c} WHERE ${where}`;
   if (q.recordId === undefined) return { page, count };
   const ofRecord = changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
-  return { page, count, oldest: sql`SELECT * FROM changes c WHERE ${ofRecord} ORDER BY c.id LIMIT 1` };
+  return { page, count, oldest: sql`SELECT * FROM ${c} WHERE ${ofRecord} ORDER BY c.id LIMIT 1` };
 }
 
 // --- internal ---
+
+const _C = sql.raw("changes c");
+const _BY_RECORD_C = sql.raw("changes c INDEXED BY changes_record_idx");
 
 interface _Row extends ChangeTableRow {
   previous_state: string | null;

@@ -44,6 +44,16 @@ describe("recordHistory", () => {
     expect(h.results.map((e) => e.when)).toEqual([...h.results.map((e) => e.when)].sort().reverse());
   });
 
+  it("a write between reading the record and its log adds no second entry for the record's version", async () => {
+    const { engine, read, ada } = await story();
+    const stale = await read(); // version 4
+    await engine.withAttribution(ADA).update("demo", "person", ada.id, { title: "Lady" }); // version 5, logged
+    const h = await recordHistory(engine.context, stale, { limit: 100 });
+    const versions = h.results.filter((e) => e.action !== "event").map((e) => e.version);
+    expect(versions).toEqual([5, 4, 3, 2, 1]);
+    expect(h.results.filter((e) => e.version === 4)).toHaveLength(1);
+  });
+
   it("honours limit and since; the count is what since leaves", async () => {
     const { engine, read, clock } = await story();
     const record = await read();

@@ -42,7 +42,8 @@ export async function recordHistory(ctx: EngineContext, record: StoredRecord, op
   const kept: AuditEntry[] = [];
   // The latest write is logged when the newest logged change has the record's version (if
   // that change is older than `since`, so is the latest write, and the entry is left out).
-  if (log?.changes[0]?.version !== record.version) {
+  // A newer logged version (a write between reading the record and its log) is logged too.
+  if ((log?.changes[0]?.version ?? 0) < record.version) {
     const latest = keptLatestEntry(record);
     if (latest) kept.push(latest);
   }

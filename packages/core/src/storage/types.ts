@@ -480,14 +480,18 @@ export interface Storage {
    * Removes, per flock, the oldest changes up to the last one whose `changedAt` is before
    * `before` (so the kept ids stay contiguous) and moves the flock's purge mark to it.
    * With `limit`, removes at most that many in all (the oldest first, flocks in name
-   * order), so one call holds the write lock briefly; call again for the rest.
+   * order), so one call holds the write lock briefly; call again for the rest. The cut is
+   * then the last change before `before` among the flock's next `limit` kept ones (found
+   * in a key range, whatever the backlog), so a purge walks the log in id order while it
+   * meets old changes.
    * Returns how many were removed.
    */
   purgeChanges(before: string, limit?: number): Promise<number>;
   /**
    * The kept changes of `flock` matching `query`, newest first: a record's history, or the
-   * flock's (audit). Each carries the state of its record's previous kept change. Answered
-   * by index (per record: flock, type, record id, id), never by reading the whole log.
+   * flock's (audit). Each carries the state of its record's previous kept change. A
+   * record's page is read by index (flock, type, record id, id); a flock's page walks its
+   * log from the newest, and its total counts the kept changes that match.
    * Optional; without it audit answers only from the records and their data events.
    */
   readChangeHistory?(flock: string, query: ChangeHistoryQuery): Promise<ChangeHistoryPage>;

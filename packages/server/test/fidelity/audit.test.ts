@@ -172,7 +172,7 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
     ]);
     const org = await get(t, `/audit/v2/alpha/organisation/${w.org}/audit`);
     expect(brief(org.body.results)).toEqual([
-      ["updated", 2, "alice", SYNC, ["name", "formatted_name"].filter((f) => org.body.results[0].changed_fields.includes(f))],
+      ["updated", 2, "alice", SYNC, expect.arrayContaining(["name"])],
       ["event", "contact_created", null, null, null],
       ["created", null, null, null, null],
     ]);
@@ -246,6 +246,8 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
       ["/audit/v2/alpha/audit?from=yesterday", 400, "from must be a date"],
       ["/audit/v2/alpha/audit?from=2026-02-30", 400, "from must be a date"],
       ["/audit/v2/alpha/audit?to=2026-01-15T25:00:00", 400, "to must be a date"],
+      ["/audit/v2/alpha/audit?from=2026-01-15T10:99:00", 400, "from must be a date"],
+      ["/audit/v2/alpha/audit?from=2026-01-15T10:00:60", 400, "from must be a date"],
       ["/audit/v2/alpha/audit?from=2026-01-16&to=2026-01-15", 400, "must be before to"],
       ["/audit/v2/alpha/audit?resource=Bad-Type", 400, "resource"],
       ["/audit/v2/alpha/audit?resource=widget", 404],
