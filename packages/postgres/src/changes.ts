@@ -69,18 +69,21 @@ export async function readChanges(c: Conn, flock: string, after: number, limit: 
  */
 export async function purgeChanges(pool: pg.Pool, before: string, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
   return transaction(pool, async (c) => {
-    const { rows } = await exec<{ flock: string; m: string | null; purged: string }>(
-      c,
-      sql`SELECT h.flock, h.purged_through AS purged, (SELECT max(id) FROM changes x WHERE x.flock = h.flock AND x.changed_at < ${before}) AS m
-          FROM change_heads h ORDER BY h.flock`,
-      "purge_changes_cut",
-    );
+    const { rows } = await exec<{ flock: string; purged: string }>(c, sql`SELECT flock, purged_through AS purged FROM change_heads ORDER BY flock`, "purge_changes_heads");
     let removed = 0;
-    for (const { flock, m, purged } of rows) {
-      if (m === null) continue;
-      // Kept ids are contiguous after the purge mark, so the cut that removes `limit` rows is known.
-      const cut = Math.min(Number(m), Number(purged) + (limit - removed));
-      if (cut <= Number(purged)) continue;
+    for (const { flock, purged } of rows) {
+      // Kept ids are contiguous after the purge mark, so the next `limit - removed` rows are a
+      // key range: the last old change among them is found without reading every expired one.
+      const upTo = Number(purged) + Math.min(limit - removed, Number.MAX_SAFE_INTEGER - Number(purged));
+      const m = (
+        await exec<{ m: string | null }>(
+          c,
+          sql`SELECT max(id) AS m FROM changes WHERE flock = ${flock} AND id > ${Number(purged)} AND id <= ${upTo} AND changed_at < ${before}`,
+          "purge_changes_cut",
+        )
+      ).rows[0]?.m;
+      if (m === null || m === undefined) continue;
+      const cut = Number(m);
       await exec(c, sql`UPDATE change_heads SET purged_through = GREATEST(purged_through, ${cut}) WHERE flock = ${flock}`, "mark_changes_purged");
       const res = await exec(c, sql`DELETE FROM changes WHERE flock = ${flock} AND id <= ${cut}`, "purge_changes");
       removed += res.rowCount;

@@ -19,7 +19,7 @@ export interface ChangeLog {
 /** The change log over `client`. */
 export function createChangeLog(client: Database.Database): ChangeLog {
   // No RETURNING: SQLite runs a RETURNING statement through an ephemeral table whose page
-  // cache it clears on every call (25 µs a write, a tenth of a create; docs/performance.md).
+  // cache it clears on every call (25 µs a write, a twentieth of an in-memory create).
   const bump = client.prepare<[string, number, number]>(
     `INSERT INTO change_heads (flock, last_id) VALUES (?, ?)
      ON CONFLICT (flock) DO UPDATE SET last_id = last_id + ?`,
@@ -37,8 +37,10 @@ export function createChangeLog(client: Database.Database): ChangeLog {
     "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
   );
   const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads ORDER BY flock");
-  const lastBefore = client.prepare<[string, string], { id: number | null }>(
-    "SELECT max(id) AS id FROM changes WHERE flock = ? AND changed_at < ?",
+  // The last old change among the next `limit` after the purge mark: a range of the key,
+  // not a walk of every expired entry (which made each chunk cost the whole backlog).
+  const lastBefore = client.prepare<[string, number, number, string], { id: number | null }>(
+    "SELECT max(id) AS id FROM changes WHERE flock = ? AND id > ? AND id <= ? AND changed_at < ?",
   );
   const del = client.prepare("DELETE FROM changes WHERE flock = ? AND id <= ?");
   const mark = client.prepare("UPDATE change_heads SET purged_through = max(purged_through, ?) WHERE flock = ?");
@@ -53,11 +55,10 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const purge = client.transaction((before: string, limit: number): number => {
     let removed = 0;
     for (const { flock } of flocks.all()) {
-      const last = lastBefore.get(flock, before)?.id;
-      if (last === null || last === undefined) continue;
-      // Kept ids are contiguous after the purge mark, so the cut that removes `limit` rows is known.
-      const cut = Math.min(last, head.get(flock)!.purged_through + (limit - removed));
-      if (cut <= head.get(flock)!.purged_through) continue;
+      // Kept ids are contiguous after the purge mark, so the next `limit - removed` rows are a key range.
+      const purged = head.get(flock)!.purged_through;
+      const cut = lastBefore.get(flock, purged, purged + (limit - removed), before)?.id;
+      if (cut === null || cut === undefined) continue;
       removed += del.run(flock, cut).changes;
       mark.run(cut, flock);
       if (removed >= limit) break;

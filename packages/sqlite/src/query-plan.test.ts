@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { createCatalog } from "./catalog.js";
 import { compiler } from "./compiler.js";
 import { openDatabase } from "./open.js";
+import { createChangeLog } from "./changes.js";
 import { createRecordReader } from "./read.js";
 import { createApplier } from "./write.js";
 
@@ -147,6 +148,26 @@ describe("keyed reads", () => {
     expect(keyed).toHaveLength(1);
     const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${keyed[0]}`).all(cid, "a", "b", "c") as { detail: string }[]).map((r) => r.detail);
     expect(plan).toEqual(["SEARCH records USING INDEX records_id_idx (id=?)"]);
+  });
+});
+
+describe("the change feed's purge", () => {
+  it("finds each chunk's cut in a range of the key, not among every expired entry", () => {
+    const statements: string[] = [];
+    const prepare = db.$client.prepare.bind(db.$client);
+    const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((source: string) => {
+      statements.push(source);
+      return prepare(source);
+    }) as typeof db.$client.prepare);
+    try {
+      createChangeLog(db.$client);
+    } finally {
+      spy.mockRestore();
+    }
+    const cut = statements.filter((s) => s.startsWith("SELECT max(id)"));
+    expect(cut).toHaveLength(1);
+    const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${cut[0]}`).all("demo", 0, 2000, "2026-01-01") as { detail: string }[]).map((r) => r.detail);
+    expect(plan).toEqual(["SEARCH changes USING PRIMARY KEY (flock=? AND id>? AND id<?)"]);
   });
 });
 

@@ -110,6 +110,18 @@ export function describeChanges(h: Harness): void {
       expect(await s.purgeChanges(stamp(9), 2)).toBe(0);
       expect(await s.purgeChanges(stamp(9), 0)).toBe(0);
     });
+
+    h.it("purgeChanges with a limit cuts at the last old change among the next `limit` only", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      // Ids 1, 2, 3 changed at times 1, 50, 2: an old time behind a newer one.
+      await insertAll(s, [rec(1, { x: 1 }), rec(50, { x: 1 }), rec(2, { x: 1 })]);
+      expect(await s.purgeChanges(stamp(10), 1)).toBe(1);
+      expect(await s.purgeChanges(stamp(10), 1)).toBe(0); // id 2 is newer: the purge stops there
+      expect((await s.readChanges(F1, 0, 100)).purgedThrough).toBe(1);
+      expect(await s.purgeChanges(stamp(10))).toBe(2); // without a limit, up to the last old change
+      expect((await s.readChanges(F1, 0, 100)).purgedThrough).toBe(3);
+    });
   });
 }
 

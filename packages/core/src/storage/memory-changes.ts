@@ -84,9 +84,10 @@ export function createMemoryChangeLog(): MemoryChangeLog {
     purge(before, limit = Infinity) {
       let removed = 0;
       for (const [, log] of [...logs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        // The last old change among the next `limit - removed`, as the SQL adapters cut.
         let last = -1;
-        for (const [i, row] of log.rows.entries()) if (row.changedAt < before) last = i;
-        const n = Math.min(last + 1, limit - removed);
+        for (let i = 0; i < Math.min(log.rows.length, limit - removed); i++) if (log.rows[i]!.changedAt < before) last = i;
+        const n = last + 1;
         if (n <= 0) continue;
         log.purgedThrough = log.rows[n - 1]!.id;
         log.rows.splice(0, n);
