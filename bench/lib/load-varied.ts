@@ -70,7 +70,12 @@ function _startChild(root: string): _LoadChild {
     const w = waiting;
     waiting = undefined;
     if (!w) return;
-    const answer = JSON.parse(line) as LoadResult | { error: string };
+    let answer: LoadResult | { error: string };
+    try {
+      answer = JSON.parse(line) as LoadResult | { error: string };
+    } catch {
+      answer = { error: `the load process printed ${JSON.stringify(line.slice(0, 200))}` };
+    }
     if ("error" in answer) w.reject(new Error(`varied load failed: ${answer.error}`));
     else w.resolve(answer);
   });

@@ -14,6 +14,7 @@
  */
 import { notFound, retryWhileBusy, type ChangeSet, type OutboxJobUpdate, type Storage } from "@records-service/core";
 import { createAccountCache } from "./account-cache.js";
+import { isSqliteBusy } from "./busy.js";
 import { createAccountStore } from "./accounts.js";
 import { createChangeWatch } from "./change-watch.js";
 import { createChangeHistoryReader } from "./change-history.js";
@@ -138,6 +139,8 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   };
 }
 
+export { isSqliteBusy };
+
 // --- internal ---
 
 /**
@@ -153,10 +156,4 @@ function _async<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => 
       return retryWhileBusy(() => fn(...args), { isBusy: isSqliteBusy });
     }
   };
-}
-
-/** SQLITE_BUSY and its extended codes (_SNAPSHOT, _RECOVERY, _TIMEOUT): another connection holds the lock. */
-export function isSqliteBusy(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }

@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { schema } from "./schema.js";
+import { isSqliteBusy } from "./busy.js";
 import { registerTextFunctions } from "./text-functions.js";
 
 /** Options of `openDatabase` and `createSqliteStorage`. */
@@ -25,6 +26,9 @@ export interface OpenOptions {
 
 /** The drizzle handle with the raw better-sqlite3 client beside it. */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** How long opening waits for another process's migrations (an index built over a large file takes a while). */
+export const MIGRATION_WAIT_MS = 120_000;
 
 /** WAL pages (4 KiB) at which a commit checkpoints, should the checkpointer thread fall behind. */
 export const WAL_AUTOCHECKPOINT_PAGES = 50_000;
@@ -66,7 +70,8 @@ export function openDatabase(opts: OpenOptions): Db {
     client.pragma("cache_size = -131072"); // up to 128 MiB of page cache: index inserts stay in memory longer
     registerTextFunctions(client);
     const db = drizzle(client, { schema });
-    if (!opts.readonly) _migrate(db);
+    // Another process may be migrating the same file (a large one for a while): wait for it.
+    if (!opts.readonly) _whileBusy(() => _migrate(db), Math.max(opts.busyTimeoutMs ?? 5000, MIGRATION_WAIT_MS));
     return db;
   } catch (e) {
     client.close();
@@ -101,14 +106,14 @@ function _migrate(db: Db): void {
     .immediate();
 }
 
-/** Runs `fn` again every 20 ms while it fails with SQLITE_BUSY, for up to `timeoutMs` (blocking: opening is synchronous). */
+/** Runs `fn` again every 20 ms while the database is busy, for up to `timeoutMs` (blocking: opening is synchronous). */
 function _whileBusy<T>(fn: () => T, timeoutMs: number): T {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return fn();
     } catch (e) {
-      if ((e as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw e;
+      if (!isSqliteBusy(e) || Date.now() >= deadline) throw e;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
   }
