@@ -131,19 +131,11 @@ describe("query plans", () => {
 
 describe("keyed reads", () => {
   it.each(["getRecords", "getDisplayValues"] as const)("%s probes records_id_idx once per id, never the whole collection", (method) => {
-    const statements: string[] = [];
-    const prepare = db.$client.prepare.bind(db.$client);
-    const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((source: string) => {
-      statements.push(source);
-      return prepare(source);
-    }) as typeof db.$client.prepare);
-    try {
+    const statements = preparedBy(() => {
       const ids = ["000000000000000000000003", "000000000000000000000007", "ffffffffffffffffffffffff"];
       const found = createRecordReader(db, catalog)[method]("demo", ids.map((id) => ({ type: "person", id })));
       expect(found.map((r) => r.id)).toEqual(ids.slice(0, 2));
-    } finally {
-      spy.mockRestore();
-    }
+    });
     const keyed = statements.filter((s) => s.includes(" in ("));
     expect(keyed).toHaveLength(1);
     const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${keyed[0]}`).all(cid, "a", "b", "c") as { detail: string }[]).map((r) => r.detail);
@@ -153,23 +145,28 @@ describe("keyed reads", () => {
 
 describe("the change feed's purge", () => {
   it("finds each chunk's cut in a range of the key, not among every expired entry", () => {
-    const statements: string[] = [];
-    const prepare = db.$client.prepare.bind(db.$client);
-    const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((source: string) => {
-      statements.push(source);
-      return prepare(source);
-    }) as typeof db.$client.prepare);
-    try {
-      createChangeLog(db.$client);
-    } finally {
-      spy.mockRestore();
-    }
-    const cut = statements.filter((s) => s.startsWith("SELECT max(id)"));
+    const cut = preparedBy(() => createChangeLog(db.$client)).filter((s) => s.startsWith("SELECT max(id)"));
     expect(cut).toHaveLength(1);
     const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${cut[0]}`).all("demo", 0, 2000, "2026-01-01") as { detail: string }[]).map((r) => r.detail);
     expect(plan).toEqual(["SEARCH changes USING PRIMARY KEY (flock=? AND id>? AND id<?)"]);
   });
 });
+
+/** The SQL of every statement `run` prepares on the test database. */
+function preparedBy(run: () => unknown): string[] {
+  const statements: string[] = [];
+  const prepare = db.$client.prepare.bind(db.$client);
+  const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((source: string) => {
+    statements.push(source);
+    return prepare(source);
+  }) as typeof db.$client.prepare);
+  try {
+    run();
+  } finally {
+    spy.mockRestore();
+  }
+  return statements;
+}
 
 function explainPlan(s: ReturnType<typeof compiler.count>): string[] {
   const { sql, params } = dialect.sqlToQuery(s);
