@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { OpenShared } from "./conformance-limits.js";
-import { F1, F2, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
+import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { ChangeRow, Storage, StoredRecord } from "./types.js";
 
 /** Declares the change log tests. */
@@ -62,10 +62,7 @@ export function describeChanges(h: Harness): void {
       const s = h.storage();
       await seedFlocks(s);
       const event = rec(1, { name: "x", tags: [] }, { type: "data_event" });
-      const job = {
-        id: testId(1, "c"), flock: F1, dataEventId: event.id, trigger: "x", action: "send-json-webhook", deliveryId: testId(1, "c"),
-        status: "pending" as const, attempts: 0, nextAttemptAt: stamp(0), firstAttemptAt: null, lastError: null, lastStatus: null, body: null, created: stamp(0),
-      };
+      const job = pendingJob(event);
       await s.apply({ records: [{ kind: "insert", record: event }], outbox: [job] });
       const tagged: StoredRecord = { ...event, data: { name: "x", tags: ["t"] }, version: 2, lastUpdated: stamp(5) };
       const claim = { token: "conformance-claim-token-1", until: stamp(10) };

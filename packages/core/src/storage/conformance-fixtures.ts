@@ -4,7 +4,7 @@
  * records, filters and queries, and the harness that hands each test a fresh Storage.
  */
 import { META_FIELDS, type Filter, type FilterValue, type ListQuery, type Modifier } from "../query/types.js";
-import type { Storage, StoredRecord } from "./types.js";
+import type { OutboxJob, Storage, StoredRecord } from "./types.js";
 
 /** What each conformance group gets: the current test's Storage and a skippable `it`. */
 export interface Harness {
@@ -44,6 +44,14 @@ export function rec(n: number, data: Record<string, unknown>, over: Partial<Stor
     lastUpdated: stamp(n),
     version: 1,
     ...over,
+  };
+}
+
+/** A pending webhook job of `event`'s (id and delivery id `testId(n, "c")`), due at `stamp(0)`. */
+export function pendingJob(event: StoredRecord, n = 1): OutboxJob {
+  return {
+    id: testId(n, "c"), flock: event.flock, dataEventId: event.id, trigger: "x", action: "send-json-webhook", deliveryId: testId(n, "c"),
+    status: "pending", attempts: 0, nextAttemptAt: stamp(0), firstAttemptAt: null, lastError: null, lastStatus: null, body: null, created: stamp(0),
   };
 }
 

@@ -6,7 +6,7 @@
  * record, the total, the record's oldest kept change, and the type, time and page limits.
  */
 import { expect } from "vitest";
-import { F1, F2, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
+import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { ChangeHistoryQuery, HistoryChange, Storage, StoredRecord } from "./types.js";
 
 /** Declares the change history tests (the group "change history" needs `readChangeHistory`). */
@@ -32,10 +32,7 @@ export function describeChangeHistory(h: Harness): void {
       const s = h.storage();
       await seedFlocks(s);
       const event = rec(1, { name: "x", tags: [] }, { type: "data_event" });
-      const job = {
-        id: testId(1, "c"), flock: F1, dataEventId: event.id, trigger: "x", action: "send-json-webhook", deliveryId: testId(1, "c"),
-        status: "pending" as const, attempts: 0, nextAttemptAt: stamp(0), firstAttemptAt: null, lastError: null, lastStatus: null, body: null, created: stamp(0),
-      };
+      const job = pendingJob(event);
       await s.apply({ records: [{ kind: "insert", record: event }], outbox: [job] });
       const claim = { token: "conformance-claim-token-2", until: stamp(10) };
       expect(await s.claimDueJobs(stamp(5), 10, claim)).toHaveLength(1);
