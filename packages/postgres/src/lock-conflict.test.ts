@@ -35,7 +35,11 @@ describe.skipIf(!inject("pgAvailable"))("transaction on PostgreSQL under lock co
         await exec(c, sql`UPDATE pair SET n = n + 1 WHERE k = ${second}`);
       });
     await Promise.all([bump("a", "b"), bump("b", "a")]);
-    expect(attempts).toBe(3);
+    // One first attempt each, and at least one run again. PostgreSQL may pick a victim more
+    // than once when both deadlock checks run at the same time under load, so the count of
+    // retries is bounded, not exact: what must hold is that each transaction committed once.
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(attempts).toBeLessThanOrEqual(10);
     const { rows } = await db.pool.query<{ k: string; n: number }>("SELECT k, n FROM pair ORDER BY k");
     expect(rows).toEqual([
       { k: "a", n: 2 },

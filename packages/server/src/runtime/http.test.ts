@@ -43,7 +43,9 @@ describe("listen", () => {
     const released = Date.now();
     expect(await answer).toEqual({ status: 200, body: "done" });
     await closing;
-    expect(Date.now() - released).toBeLessThan(1_000);
+    // A close that waited for the idle keep-alive socket would take Node's keep-alive
+    // timeout (5 s); the bound sits well below it but leaves a loaded machine room.
+    expect(Date.now() - released).toBeLessThan(4_000);
     agent.destroy();
     await expect(get(listener.port, "/")).rejects.toThrow(/ECONNREFUSED/);
   });
@@ -54,8 +56,9 @@ describe("listen", () => {
     expect((await get(listener.port, "/", agent)).body).toBe("ok");
     expect(agent.freeSockets).not.toEqual({});
     const started = Date.now();
-    await listener.close(5_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    await listener.close(60_000);
+    // Waiting for the idle socket would take the 5 s keep-alive timeout (or the grace).
+    expect(Date.now() - started).toBeLessThan(4_000);
     agent.destroy();
   });
 
