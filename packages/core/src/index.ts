@@ -176,7 +176,7 @@ export type {
 
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
-export { retryWhileBusy, databaseBusy, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
+export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type {
   FlockRow,
@@ -196,6 +196,8 @@ export type {
   OutboxStatus,
   OutboxJobUpdate,
   OutboxJobFilter,
+  OutboxStats,
+  PoolStats,
   FileOwner,
   RecordKey,
   Storage,

@@ -18,7 +18,7 @@ import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
 import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
-import { claimDueJobs, finishJobRow, listJobs, renewJobClaims, retryJob } from "./outbox.js";
+import { claimDueJobs, finishJobRow, listJobs, outboxStats, renewJobClaims, retryJob } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
 import { backfillSearch, createSearcher } from "./search.js";
 import { createRecordReader } from "./read.js";
@@ -123,6 +123,8 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
         return true;
       }),
     listJobs: (filter) => listJobs(pool, filter),
+    outboxStats: (now) => outboxStats(pool, now),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
     getFile: accounts.getFile,
     readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),

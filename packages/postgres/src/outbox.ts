@@ -3,9 +3,9 @@
  * The outbox table's statements: insert (inside `apply`'s transaction), the workers' claim
  * of due jobs (by `outbox_due_idx`, `FOR UPDATE SKIP LOCKED`, so processes sharing the
  * database take disjoint jobs without waiting on each other), its renewal, an attempt's
- * outcome (only under its claim), and the operators' listing.
+ * outcome (only under its claim), the operators' listing and the counts metrics read.
  */
-import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate } from "@records-service/core";
+import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStats, type OutboxStatus } from "@records-service/core";
 import { byDueThenId, jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import { exec, type Conn } from "./exec.js";
@@ -108,6 +108,24 @@ export async function listJobs(c: Conn, filter: OutboxJobFilter): Promise<Outbox
     `list_jobs_${filter.flock !== undefined}_${filter.status !== undefined}`,
   );
   return rows.map(_job);
+}
+
+/** See `Storage.outboxStats`: one statement, so both parts read one snapshot. */
+export async function outboxStats(c: Conn, now: string): Promise<OutboxStats> {
+  const { rows } = await exec<{ status: OutboxStatus | null; n: string; oldest: string | null }>(
+    c,
+    sql`SELECT status, count(*) AS n, NULL AS oldest FROM outbox WHERE status <> 'done' GROUP BY status
+        UNION ALL
+        SELECT NULL, 0, min(next_attempt_at) FROM outbox WHERE status = 'pending' AND next_attempt_at <= ${now}`,
+    "outbox_stats",
+  );
+  const byStatus: OutboxStats["byStatus"] = {};
+  let oldestDueAt: string | null = null;
+  for (const r of rows) {
+    if (r.status === null) oldestDueAt = r.oldest;
+    else byStatus[r.status] = Number(r.n);
+  }
+  return { byStatus, oldestDueAt };
 }
 
 // --- internal ---

@@ -124,6 +124,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
       }
     }),
     listJobs: _async(outbox.list),
+    outboxStats: _async(outbox.stats),
     retryJob: _async(outbox.retry),
     getFile: _async(accounts.getFile),
     readChanges: _async(changeLog.read),

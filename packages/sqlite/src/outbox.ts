@@ -5,7 +5,7 @@
  * processes sharing the file never hold one job at once), its renewal, an attempt's
  * outcome (only under its claim), and the operators' listing.
  */
-import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate } from "@records-service/core";
+import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStats, type OutboxStatus } from "@records-service/core";
 import { jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
 import type Database from "better-sqlite3";
 
@@ -22,6 +22,8 @@ export interface OutboxStore {
    */
   finish(id: string, token: string, update: OutboxJobUpdate): "ok" | "lost" | "missing";
   list(filter: OutboxJobFilter): OutboxJob[];
+  /** See `Storage.outboxStats`: both counts read in one snapshot. */
+  stats(now: string): OutboxStats;
   /** See `Storage.retryJob`. */
   retry(flock: string, id: string, now: string): OutboxJob | "claimed" | undefined;
 }
@@ -76,6 +78,17 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
     if (!row || row.status === "done") return undefined;
     return changed ? jobFromRow(row) : "claimed";
   });
+  const countByStatus = client.prepare<[], { status: OutboxStatus; n: number }>(
+    "SELECT status, count(*) AS n FROM outbox WHERE status <> 'done' GROUP BY status",
+  );
+  const oldestDue = client.prepare<[string], { at: string | null }>(
+    "SELECT min(next_attempt_at) AS at FROM outbox INDEXED BY outbox_due_idx WHERE status = 'pending' AND next_attempt_at <= ?",
+  );
+  const statsTx = client.transaction((now: string): OutboxStats => {
+    const byStatus: OutboxStats["byStatus"] = {};
+    for (const r of countByStatus.all()) byStatus[r.status] = r.n;
+    return { byStatus, oldestDueAt: oldestDue.get(now)?.at ?? null };
+  });
   const lists = new Map<string, Database.Statement<unknown[], OutboxRow>>();
   const listStatement = (flock: boolean, status: boolean) => {
     const key = `${flock}${status}`;
@@ -122,6 +135,9 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
     },
     retry(flock, id, now) {
       return retryTx.immediate(flock, id, now);
+    },
+    stats(now) {
+      return statsTx(now);
     },
     list(filter) {
       const params: Record<string, unknown> = { limit: Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT)) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRecordsError } from "../errors.js";
-import { BUSY_RETRY_BOUND_MS, retryWhileBusy } from "./busy-retry.js";
+import { BUSY_RETRY_BOUND_MS, busyRetryCount, retryWhileBusy } from "./busy-retry.js";
 
 const busy = Object.assign(new Error("database is locked"), { code: "BUSY" });
 const isBusy = (e: unknown) => (e as { code?: unknown }).code === "BUSY";
@@ -16,6 +16,7 @@ describe("retryWhileBusy", () => {
   it("retries busy failures until the work succeeds", async () => {
     const time = fakeTime();
     let calls = 0;
+    const before = busyRetryCount();
     const out = await retryWhileBusy(() => {
       calls += 1;
       if (calls < 5) throw busy;
@@ -24,6 +25,8 @@ describe("retryWhileBusy", () => {
     expect(out).toBe("done");
     expect(calls).toBe(5);
     expect(time.pauses).toHaveLength(4);
+    // Counted for metrics (other tests in this process may add theirs meanwhile).
+    expect(busyRetryCount() - before).toBeGreaterThanOrEqual(4);
     expect(time.pauses.every((p) => p > 0 && p <= 100)).toBe(true);
   });
 

@@ -34,6 +34,17 @@ export function databaseBusy(): RecordsError {
 }
 
 /**
+ * How many times this process has run a write again because the database was busy (both
+ * SQL adapters, since start): a metric, so it is this process's own count by design.
+ *
+ * @example
+ * busyRetryCount(); // 0 on a quiet database
+ */
+export function busyRetryCount(): number {
+  return _retries;
+}
+
+/**
  * Runs `fn`, again while it fails with a busy error, until it succeeds, fails otherwise,
  * or the bound has passed.
  *
@@ -53,6 +64,7 @@ export async function retryWhileBusy<T>(fn: () => T | Promise<T>, opts: BusyRetr
       started ??= now();
       const waited = now() - started;
       if (waited >= bound) throw databaseBusy();
+      _retries += 1;
       // Randomized so that writers that collided do not collide again in step.
       const cap = Math.min(_MAX_PAUSE_MS, _FIRST_PAUSE_MS * 2 ** attempt);
       await sleep(Math.min(bound - waited, cap / 2 + Math.random() * (cap / 2)));
@@ -63,4 +75,5 @@ export async function retryWhileBusy<T>(fn: () => T | Promise<T>, opts: BusyRetr
 // --- internal ---
 
 const _FIRST_PAUSE_MS = 2;
+let _retries = 0;
 const _MAX_PAUSE_MS = 100;

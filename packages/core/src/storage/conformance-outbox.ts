@@ -57,6 +57,26 @@ export function describeOutbox(h: Harness): void {
       );
     });
 
+    h.it("outboxStats counts jobs by status (done left out) and names the earliest pending job due", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      expect(await s.outboxStats(stamp(100))).toEqual({ byStatus: {}, oldestDueAt: null });
+      await s.apply({
+        outbox: [
+          job(1, 30),
+          job(2, 20, { flock: F2 }),
+          job(3, 200),
+          job(4, 10, { status: "dead", attempts: 9 }),
+          job(5, 5, { status: "done", attempts: 1 }),
+        ],
+      });
+      expect(await s.outboxStats(stamp(100))).toEqual({ byStatus: { pending: 3, dead: 1 }, oldestDueAt: stamp(20) });
+      expect((await s.outboxStats(stamp(19))).oldestDueAt).toBeNull();
+      // A claimed job is still pending and due: it is waiting on its attempt.
+      await s.claimDueJobs(stamp(100), 1, claim(1));
+      expect(await s.outboxStats(stamp(100))).toEqual({ byStatus: { pending: 3, dead: 1 }, oldestDueAt: stamp(20) });
+    });
+
     h.it("retryJob makes a pending or dead job due now, leaves a claimed one alone, and knows no done or foreign job", async () => {
       const s = h.storage();
       await seedFlocks(s);

@@ -18,6 +18,7 @@ import type {
   ChangeSet,
   FlockRow,
   OutboxJob,
+  OutboxStats,
   RecordKey,
   Storage,
   StoredFile,
@@ -320,6 +321,17 @@ export function createMemoryStorage(): Storage {
         out.push(_copy(j));
       }
       return out;
+    },
+
+    async outboxStats(now) {
+      const byStatus: OutboxStats["byStatus"] = {};
+      let oldestDueAt: string | null = null;
+      for (const j of jobs.values()) {
+        if (j.status === "done") continue;
+        byStatus[j.status] = (byStatus[j.status] ?? 0) + 1;
+        if (j.status === "pending" && j.nextAttemptAt <= now && (oldestDueAt === null || j.nextAttemptAt < oldestDueAt)) oldestDueAt = j.nextAttemptAt;
+      }
+      return { byStatus, oldestDueAt };
     },
 
     async readChanges(flock, after, limit, types) {

@@ -203,6 +203,24 @@ export interface OutboxJobFilter {
   limit?: number;
 }
 
+/** The outbox at a glance, for metrics: one read of the whole database. */
+export interface OutboxStats {
+  /** Jobs by status, `done` left out (it only grows); a status without jobs may be absent. */
+  byStatus: Partial<Record<OutboxStatus, number>>;
+  /** `nextAttemptAt` of the earliest pending job due at or before `now`; null when none is due. */
+  oldestDueAt: string | null;
+}
+
+/** The state of a connection pool (adapters that keep one). */
+export interface PoolStats {
+  /** Connections open, idle or not. */
+  total: number;
+  /** Open connections no query is using. */
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
 /** What `scanRecords` matches: a list query without its page. */
 export type ScanQuery = Pick<ListQuery, "filters" | "mode" | "states">;
 
@@ -461,6 +479,11 @@ export interface Storage {
   /** Jobs for operators, newest first. */
   listJobs(filter: OutboxJobFilter): Promise<OutboxJob[]>;
   /**
+   * How many jobs there are of each status other than `done`, and when the earliest pending
+   * job due at `now` fell due: what metrics report (read once per scrape, not per request).
+   */
+  outboxStats(now: string): Promise<OutboxStats>;
+  /**
    * An operator's "retry now": job `id` of `flock`, pending or dead, becomes pending and due
    * at `now` (its attempts and last error kept). Resolves the job as it now is; "claimed"
    * when a live claim holds it (an attempt is running: nothing changes); undefined when
@@ -515,6 +538,9 @@ export interface Storage {
    * Optional; an adapter whose generation is exact already (one process) leaves it out.
    */
   syncChanges?(): Promise<void>;
+
+  /** The connection pool's state, for metrics (adapters with a pool: PostgreSQL). Optional. */
+  poolStats?(): PoolStats;
 
   /** Releases the database. Further calls may fail. */
   close(): Promise<void>;
