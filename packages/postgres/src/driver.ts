@@ -172,7 +172,8 @@ const _WRITES = new Set([
 function _guarded(storage: Storage, where: string, watch: ChangeWatch | undefined): Storage {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(storage)) {
-    if (name === "changeGeneration") {
+    // Synchronous members, read from memory: nothing to guard.
+    if (name === "changeGeneration" || name === "poolStats") {
       out[name] = fn;
       continue;
     }

@@ -53,6 +53,9 @@ import { createReferenceRoutes } from "./routes/reference.js";
 import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
 import { openApiDocument } from "./openapi/document.js";
+import { createMetricsRoutes } from "./metrics/metrics-routes.js";
+import { createRequestMetrics } from "./metrics/request-metrics.js";
+import type { ServiceMetrics } from "./metrics/service-metrics.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
@@ -98,6 +101,15 @@ export interface AppOptions {
   changes?: ChangesRouteOptions;
   /** The built console to serve at `/console/` (default: `@records-service/console`'s `dist/`). */
   consoleDist?: string;
+  /**
+   * Metrics (the config's `metrics`): requests and open change feeds are counted into
+   * `metrics`; with `token`, `GET /metrics` serves them on this app for that bearer token.
+   * Without `token` (a port of its own, metrics/metrics-listener) this app has no `/metrics`.
+   * Default: nothing counted, `/metrics` 404.
+   */
+  metrics?: { metrics: ServiceMetrics; token?: string | undefined };
+  /** The workers running in this process, for `GET /api/v1/health/` (default none). */
+  workers?: () => readonly string[];
 }
 
 /**
@@ -128,6 +140,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
       : // Read once; a failed read is not remembered, so the next request tries again.
         () => (stored ??= storedSecret(storage).catch((e: unknown) => ((stored = undefined), Promise.reject(e))));
 
+  // First, so that it times everything below it and sees every answer.
+  if (opts.metrics) app.use(createRequestMetrics(opts.metrics.metrics));
   if (opts.log) app.use(createAccessLog(opts.log, clock));
   app.use(createAttribution({ clock, storage, unattributedPerMinute, counts }));
   // Other processes' acknowledged writes are seen before any cache is consulted.
@@ -149,7 +163,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
   app.route("/", createConsoleRoutes(opts.consoleDist));
-  app.route("/api/v1", createStatusRoutes(storage));
+  if (opts.metrics?.token !== undefined) app.route("/", createMetricsRoutes(opts.metrics.metrics, { token: opts.metrics.token }));
+  app.route("/api/v1", createStatusRoutes(storage, { clock, ...(opts.workers ? { workers: opts.workers } : {}) }));
   app.route("/api/v1", createAuthRoutes(flow));
   app.route("/api/v1", createStatsRoutes(storage, clock, counts));
   // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.

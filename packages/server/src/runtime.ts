@@ -13,7 +13,7 @@ import { createApp } from "./app.js";
 import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { applyConfig } from "./config/apply.js";
-import { flockResourceTypes, parseConfig } from "./config.js";
+import { ConfigError, flockResourceTypes, parseConfig } from "./config.js";
 import type { Config } from "./config/schema.js";
 import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
@@ -24,6 +24,10 @@ import { schedulerWorker } from "./workers/scheduler.js";
 import { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
 import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
 import { describeDb, openStorage } from "./storage-open.js";
+import { listenMetrics, METRICS_HOST } from "./metrics/metrics-listener.js";
+import { shareMetricsWithPrimary } from "./metrics/cluster-metrics.js";
+import { createServiceMetrics } from "./metrics/service-metrics.js";
+import type { Listener } from "./runtime/http.js";
 
 export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime/workers.js";
@@ -62,6 +66,12 @@ export interface ServerOptions {
    * credentials are printed once.
    */
   seed?: boolean;
+  /**
+   * As one of the processes of `serve --processes N`: the primary serves `metrics.port` with
+   * every process's series, so this process answers the primary's requests for its own
+   * instead of listening there (default false).
+   */
+  metricsViaPrimary?: boolean;
 }
 
 /** A running server. */
@@ -69,6 +79,8 @@ export interface RunningServer {
   /** `http://HOST:PORT`, with the real port. */
   url: string;
   port: number;
+  /** The metrics port's URL (`http://127.0.0.1:PORT`) when the config gives `metrics.port` and this process listens there. */
+  metricsUrl?: string;
   storage: Storage;
   /** Graceful shutdown; resolves when the database is closed. Safe to call twice. */
   close(): Promise<void>;
@@ -105,7 +117,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
     // Ends every open change feed stream at shutdown, so closing need not wait for them.
     const shutdown = new AbortController();
+    let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+    const workerNames = () => workers?.names ?? [];
+    const metricsConfig = config.metrics;
+    const metrics = metricsConfig.enabled ? createServiceMetrics({ storage, clock, workers: workerNames }) : undefined;
     const app = createApp({
+      ...(metrics ? { metrics: { metrics, token: metricsConfig.port === undefined ? metricsConfig.token : undefined } } : {}),
+      workers: workerNames,
       ...(driver ? { clockAdvancer: driver.advancer } : {}),
       changes: { shutdown: shutdown.signal },
       engine,
@@ -118,28 +136,44 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
     const listener = await listen(app.fetch, opts.host, opts.port);
     const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
+    let metricsListener: Listener | undefined;
+    if (metrics && metricsConfig.port !== undefined) {
+      if (opts.metricsViaPrimary) shareMetricsWithPrimary(metrics);
+      else {
+        try {
+          metricsListener = await listenMetrics(metrics, { port: metricsConfig.port, token: metricsConfig.token });
+        } catch (e) {
+          await listener.close();
+          throw _metricsPortError(e, metricsConfig.port);
+        }
+      }
+    }
     // Seed only once the port is ours: credentials printed by a start that then failed to
     // listen would be lost, since the next start finds the database no longer empty.
     if (opts.seed ?? true) _announceSeed(await seedIfEmpty(storage, clock, passwords), out);
-    let workers;
     try {
       workers = await startWorkers(_workers(opts.workers ?? DEFAULT_WORKERS, driver), workerContext);
     } catch (e) {
+      await metricsListener?.close();
       await listener.close();
       throw e;
     }
+    const running = workers;
     if (driver) out(`records-service: manual clock at ${clock.now().toISOString()}; it moves only through POST /api/v1/_clock/advance/`);
     out(`records-service listening on ${url} (database ${describeDb(opts.db)})`);
+    const metricsUrl = metricsListener ? `http://${METRICS_HOST}:${metricsListener.port}` : undefined;
+    if (metricsUrl) out(`records-service: metrics at ${metricsUrl}/metrics`);
     let closing: Promise<void> | undefined;
     return {
       url,
       port: listener.port,
+      ...(metricsUrl ? { metricsUrl } : {}),
       storage,
       close: () => {
         closing ??= (async () => {
           shutdown.abort();
-          await listener.close();
-          await workers.stop();
+          await Promise.all([listener.close(), metricsListener?.close()]);
+          await running.stop();
           await counts.close().catch(() => {});
           await storage.close();
         })();
@@ -195,6 +229,12 @@ export async function seedDatabase(opts: PrepareOptions): Promise<void> {
 }
 
 // --- internal ---
+
+/** A metrics port that cannot be bound names the config key (the API's EADDRINUSE names --port). */
+function _metricsPortError(e: unknown, port: number): unknown {
+  if ((e as NodeJS.ErrnoException)?.code !== "EADDRINUSE") return e;
+  return new ConfigError(`config: "metrics.port" ${port} is in use on ${METRICS_HOST}: choose another port`);
+}
 
 function _announceSeed(seeded: Awaited<ReturnType<typeof seedIfEmpty>>, out: (line: string) => void): void {
   if (!seeded) return;

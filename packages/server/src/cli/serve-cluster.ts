@@ -10,7 +10,8 @@
  * ends without being asked is replaced, after a back-off when replacements keep dying
  * (runtime/restart-backoff). SIGTERM or SIGINT: each process stops taking requests,
  * finishes those in flight and closes the database; the primary exits 0 when all have.
- * A second signal ends everything at once.
+ * A second signal ends everything at once. With `metrics.port`, the primary serves it with
+ * every process's series (metrics/cluster-metrics).
  */
 import cluster, { type Worker } from "node:cluster";
 import { loadConfig, type Config } from "../config.js";
@@ -21,6 +22,9 @@ import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { startFailure } from "./start-failure.js";
+import { clusterMetricsSource } from "../metrics/cluster-metrics.js";
+import { listenMetrics, METRICS_HOST } from "../metrics/metrics-listener.js";
+import type { Listener } from "../runtime/http.js";
 
 type ServeCommand = Extract<Command, { kind: "serve" }>;
 
@@ -45,6 +49,7 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   }
 
   const backoff = createRestartBackoff();
+  let metricsListener: Listener | undefined;
   // The process serving each slot (0 .. N-1), replaced in place when it ends.
   const live = new Map<number, { worker: Worker; startedAt: number; listening: boolean }>();
   const restarts = new Set<NodeJS.Timeout>();
@@ -117,9 +122,21 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
     }
     const pids = [...live.values()].map((e) => e.worker.process.pid).join(", ");
     io.out(`records-service listening on ${url} (database ${describeDb(cmd.db)}; ${cmd.processes} processes: ${pids})`);
+    const metricsPort = config?.metrics.enabled ? config.metrics.port : undefined;
+    if (metricsPort !== undefined) {
+      try {
+        metricsListener = await listenMetrics(clusterMetricsSource(), { port: metricsPort, token: config?.metrics.token });
+        io.out(`records-service: metrics of every process at http://${METRICS_HOST}:${metricsListener.port}/metrics`);
+      } catch (e) {
+        io.err(`records-service: config "metrics.port" ${metricsPort} cannot be bound on ${METRICS_HOST}: ${e instanceof Error ? e.message : String(e)}`);
+        await stopAll();
+        return EXIT_FAILED;
+      }
+    }
   }
   const signal = typeof first === "object" && "signal" in first ? first.signal : await stopRequested;
   io.out(`records-service: ${signal} received, finishing requests in flight and shutting down ${cmd.processes} processes`);
+  await metricsListener?.close();
   await stopAll();
   io.out("records-service: stopped");
   return EXIT_OK;

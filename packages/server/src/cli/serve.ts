@@ -43,6 +43,8 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       host: cmd.host,
       port: cmd.port,
       seed: !worker,
+      // The primary serves metrics.port with every process's series (cli/serve-cluster).
+      metricsViaPrimary: worker,
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
       // --clock wins over the config file's `clock`.
       ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),

@@ -47,7 +47,12 @@ export const CONFIG_DEFAULTS = {
   workers: { leaseMs: 60_000 },
   /** The change feed keeps a week of changes; older positions answer 410. */
   changes: { retentionDays: 7 },
+  /** `GET /metrics` is off unless enabled, and then needs a token or a port of its own. */
+  metrics: { enabled: false },
 } as const;
+
+/** Shortest `metrics.token`: a bearer token shorter than this is guessable. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** Shortest and longest `workers.leaseMs`: renewals run every third of it. */
 export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
@@ -166,6 +171,29 @@ const changesSchema = v.strictObject({
   ),
 });
 
+/**
+ * `metrics`: Prometheus text at `GET /metrics`. Enabled, it needs a bearer `token` (served on
+ * the API's port) or a `port` of its own (bound to 127.0.0.1; with a token too, it asks for it there).
+ */
+const metricsSchema = v.pipe(
+  v.strictObject({
+    enabled: v.optional(v.boolean(), CONFIG_DEFAULTS.metrics.enabled),
+    token: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`),
+        v.regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)"),
+      ),
+    ),
+    /** 0 picks a free port (the start-up line names it). */
+    port: v.optional(v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must be 0 to 65535 (0: a free port)"), v.maxValue(65535, "must be 0 to 65535 (0: a free port)"))),
+  }),
+  v.forward(
+    v.check((m) => !m.enabled || m.token !== undefined || m.port !== undefined, "needs metrics.token (a bearer token) or metrics.port (a port of its own on 127.0.0.1): metrics are never open on the API's port"),
+    ["enabled"],
+  ),
+);
+
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
   from: v.pipe(v.string(), v.email("must be an email address")),
@@ -205,6 +233,7 @@ export const configSchema = v.strictObject({
   auth: v.optional(authSchema, {}),
   workers: v.optional(workersSchema, {}),
   changes: v.optional(changesSchema, {}),
+  metrics: v.optional(metricsSchema, {}),
   mail: v.optional(mailSchema),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
   clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
@@ -228,6 +257,7 @@ export type DatabaseConfig = Config["database"];
 export type AuthConfig = Config["auth"];
 export type WorkersConfig = Config["workers"];
 export type ChangesConfig = Config["changes"];
+export type MetricsConfig = Config["metrics"];
 export type MailConfig = NonNullable<Config["mail"]>;
 
 // --- internal ---

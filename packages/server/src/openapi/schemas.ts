@@ -105,6 +105,25 @@ export const COMPONENT_SCHEMAS = {
     v.description("The error body of every /api/v2 and /selfservice/v2 path, signed resources included."),
   ),
   Message: v.object({ message: str }),
+  Health: v.pipe(
+    v.object({
+      message: v.pipe(str, v.description("\"ok\": the database answers")),
+      database: v.object({ reachable: v.boolean() }),
+      process: v.object({
+        pid: v.pipe(v.number(), v.description("the process that answered")),
+        workers: v.pipe(v.array(str), v.description("background workers running in it: outbox, scheduler, tasks")),
+      }),
+      leases: v.array(
+        v.object({
+          name: v.pipe(str, v.description("scheduler, task (a running bulk action or other long task), or another worker's lease")),
+          holder: v.pipe(str, v.description("host:pid:id of the holding process")),
+          this_process: v.boolean(),
+          expires_at: v.pipe(timestamp, v.description("when it lapses unless its holder renews it")),
+        }),
+      ),
+    }),
+    v.description("GET /api/v1/health/: readiness, this process's workers and the holders of shared work."),
+  ),
   CardLink: v.pipe(v.object({ url: str }), v.description("The member's signed card link (opens without a key).")),
   Credentials: v.object({ username: str, password: str }),
   ApiKey: v.object({ api_key: v.pipe(str, v.description("send as Authorization: Bearer <api_key>")) }),

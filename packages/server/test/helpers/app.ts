@@ -15,7 +15,7 @@ import {
   type TriggerConfig,
 } from "@records-service/core";
 import type { Hono } from "hono";
-import { createApp } from "../../src/app.js";
+import { createApp, type AppOptions } from "../../src/app.js";
 import type { ChangesRouteOptions } from "../../src/routes/changes.js";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { hashToken } from "../../src/auth/tokens.js";
@@ -79,6 +79,9 @@ export async function createTestApp(
     keyTtlHours?: number;
     changes?: ChangesRouteOptions;
     flockResourceTypes?: Record<string, string[]>;
+    /** Builds the metrics over this app's storage and clock (see `createServiceMetrics`). */
+    metrics?: (storage: Storage, clock: ReturnType<typeof createFakeClock>) => AppOptions["metrics"];
+    workers?: () => readonly string[];
   } = {},
 ): Promise<TestApp> {
   const storage = opts.storage ?? createMemoryStorage();
@@ -117,6 +120,8 @@ export async function createTestApp(
     passwordCost: TEST_PASSWORD_COST,
     ...(opts.keyTtlHours !== undefined ? { keyTtlHours: opts.keyTtlHours } : {}),
     ...(opts.changes ? { changes: opts.changes } : {}),
+    ...(opts.metrics ? { metrics: opts.metrics(storage, clock) } : {}),
+    ...(opts.workers ? { workers: opts.workers } : {}),
   });
   const call = (method: string, path: string, o: CallOptions = {}) => {
     const headers: Record<string, string> = { ...o.headers };
