@@ -67,6 +67,7 @@ describe("parseConfig", () => {
       workers: { leaseMs: 60_000 },
       clock: "system",
       changes: { retentionDays: 7 },
+      metrics: { enabled: false },
       warnings: [],
     });
   });
@@ -107,7 +108,12 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, resourceTypes, scheduler, webhooks, throttle, database, auth, workers, changes, mail, clock)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, resourceTypes, scheduler, webhooks, throttle, database, auth, workers, changes, metrics, mail, clock)' },
+    { name: "metrics enabled with neither token nor port", input: { metrics: { enabled: true } }, message: 'config: "metrics.enabled" needs metrics.token (a bearer token) or metrics.port (a port of its own on 127.0.0.1): metrics are never open on the API\'s port' },
+    { name: "metrics token too short", input: { metrics: { enabled: true, token: "short" } }, message: 'config: "metrics.token" must be at least 16 characters' },
+    { name: "metrics token with a space", input: { metrics: { enabled: true, token: "sixteen chars or more" } }, message: 'config: "metrics.token" must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)' },
+    { name: "metrics port out of range", input: { metrics: { enabled: true, port: 65536 } }, message: 'config: "metrics.port" must be 0 to 65535 (0: a free port)' },
+    { name: "unknown metrics key", input: { metrics: { enabled: true, path: "/m" } }, message: 'config: unknown key "metrics.path" (accepted: enabled, token, port)' },
     { name: "unknown nested key", input: { flocks: [{ identifier: "demo", nmae: "x" }] }, message: 'config: unknown key "flocks[0].nmae" (accepted: identifier, name)' },
     { name: "unknown key in a section", input: { webhooks: { retries: 3 } }, message: 'config: unknown key "webhooks.retries" (accepted: allowInsecureUrls, allowPrivateTargets, firstRetryDelayMs, retryWindowHours)' },
     { name: "wrong type of a section", input: { flocks: {} }, message: 'config: "flocks" must be a list, got Object' },
@@ -178,6 +184,15 @@ describe("parseConfig", () => {
   ])("refuses a trigger with $name", ({ input, message }) => {
     expect(() => parseConfig(input)).toThrow(ConfigError);
     expect(() => parseConfig(input)).toThrow(message);
+  });
+
+  it.each([
+    { name: "a token", metrics: { enabled: true, token: "0123456789abcdef" } },
+    { name: "a port", metrics: { enabled: true, port: 9464 } },
+    { name: "both", metrics: { enabled: true, port: 0, token: "0123456789abcdef" } },
+    { name: "settings while disabled", metrics: { enabled: false, port: 9464 } },
+  ])("takes metrics with $name", ({ metrics }) => {
+    expect(parseConfig({ metrics }).metrics).toEqual(metrics);
   });
 
   it("keeps a trigger error on one line, listing every bad entry", () => {
