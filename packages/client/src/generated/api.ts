@@ -760,7 +760,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: the database answers */
+        /**
+         * Health: the database answers; this process's workers; who holds the shared work
+         * @description `message` is "ok" when the database answers (503 when it does not). `process` is the process that answered (its pid and the background workers it runs); `leases` the live leases on shared work (the scheduler's run, each running task) with the process holding each and when it lapses unless renewed. With several processes, each answers for itself; the leases are the database's. No authentication: nothing in it is a record, key or setting.
+         */
         get: operations["getApiV1Health"];
         put?: never;
         post?: never;
@@ -1626,6 +1629,29 @@ export interface components {
                 identifier: string;
                 name: string;
             }[];
+        };
+        /** @description GET /api/v1/health/: readiness, this process's workers and the holders of shared work. */
+        Health: {
+            database: {
+                reachable: boolean;
+            };
+            leases: {
+                /** @description when it lapses unless its holder renews it */
+                expires_at: string;
+                /** @description host:pid:id of the holding process */
+                holder: string;
+                /** @description scheduler, task (a running bulk action or other long task), or another worker's lease */
+                name: string;
+                this_process: boolean;
+            }[];
+            /** @description "ok": the database answers */
+            message: string;
+            process: {
+                /** @description the process that answered */
+                pid: number;
+                /** @description background workers running in it: outbox, scheduler, tasks */
+                workers: string[];
+            };
         };
         ListElement: {
             _id: null;
@@ -6333,13 +6359,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {"message": "ok"} */
+            /** @description the service is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
