@@ -24,7 +24,7 @@ describe("outbox worker: running", () => {
     const worker = createOutboxWorkerFactory({ pollMs: 3_600_000, handlers: () => createWebhookActions({ fetch }) })(ctx);
     await worker.start();
     await engine.create("demo", "person", { first_name: "Ada" });
-    await vi.waitFor(async () => expect((await storage.listJobs({}))[0]?.status).toBe("done"), { timeout: 5000, interval: 10 });
+    await vi.waitFor(async () => expect((await storage.listJobs({}))[0]?.status).toBe("done"), { timeout: 15_000, interval: 10 });
     expect(seen).toHaveLength(1);
     // Tagging the data event is the service's own work.
     expect((await storage.readChanges("demo", 0, 10)).changes.map((c) => [c.type, c.version, c.application])).toEqual([
@@ -45,7 +45,7 @@ describe("outbox worker: running", () => {
     const { fetch, seen } = fakeFetch([{ status: 200 }]);
     const worker = createOutboxWorkerFactory({ pollMs: 3_600_000, handlers: () => createWebhookActions({ fetch }) })(ctx);
     await worker.start();
-    await vi.waitFor(async () => expect((await storage.listJobs({}))[0]?.status).toBe("done"), { timeout: 5000, interval: 10 });
+    await vi.waitFor(async () => expect((await storage.listJobs({}))[0]?.status).toBe("done"), { timeout: 15_000, interval: 10 });
     expect(seen).toHaveLength(1);
     await worker.stop();
   });
@@ -61,7 +61,7 @@ describe("outbox worker: running", () => {
     const worker = createOutboxWorkerFactory({ pollMs: 3_600_000, stopGraceMs: 20, handlers: () => createWebhookActions({ fetch: hanging }) })(ctx);
     await worker.start();
     await engine.create("demo", "person", {});
-    await vi.waitFor(() => expect(started).toBe(true), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(started).toBe(true), { timeout: 15_000, interval: 5 });
     await worker.stop();
     expect((await storage.listJobs({}))[0]).toMatchObject({ status: "pending", attempts: 0 });
   });

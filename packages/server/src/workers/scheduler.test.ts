@@ -11,7 +11,7 @@ function context(out: string[]): WorkerContext {
   return { storage, engine: createRecordEngine({ storage, clock }), config, clock, secret: "s", out: (l) => out.push(l) };
 }
 
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out");

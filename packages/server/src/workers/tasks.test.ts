@@ -30,11 +30,12 @@ async function setup(storage: Storage = createMemoryStorage()) {
 }
 
 /**
- * Waits until `check` holds: event-loop turns for at least 2,000 turns and 5 s (a worker
- * polling on a real timer, as in the outage test, needs wall time, not only turns).
+ * Waits until `check` holds: event-loop turns for at least 2,000 turns and 15 s (a worker
+ * polling on a real timer, as in the outage test, needs wall time, not only turns; a loaded
+ * machine needs more of it).
  */
 async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   for (let i = 0; i < 2000 || Date.now() < deadline; i++) {
     if (await check()) return;
     await new Promise((r) => setImmediate(r));
