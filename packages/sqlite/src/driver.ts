@@ -111,7 +111,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     searchRecords: _async(search),
     // A group that met a busy database runs again change set by change set, as every write does.
     apply: (changes: ChangeSet) =>
-      grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy }) : Promise.reject(e))),
+      grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy, afterBusy: true }) : Promise.reject(e))),
     deleteRecords: _async(purge),
     claimDueJobs: _async(outbox.claimDue),
     renewJobClaims: _async(outbox.renew),
@@ -154,7 +154,7 @@ function _async<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => 
       return Promise.resolve(fn(...args));
     } catch (e) {
       if (!isSqliteBusy(e)) return Promise.reject(e);
-      return retryWhileBusy(() => fn(...args), { isBusy: isSqliteBusy });
+      return retryWhileBusy(() => fn(...args), { isBusy: isSqliteBusy, afterBusy: true });
     }
   };
 }

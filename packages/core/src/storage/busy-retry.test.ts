@@ -30,6 +30,13 @@ describe("retryWhileBusy", () => {
     expect(time.pauses.every((p) => p > 0 && p <= 100)).toBe(true);
   });
 
+  it("counts a first run as a retry when the caller's own attempt met the busy database", async () => {
+    const time = fakeTime();
+    const before = busyRetryCount();
+    expect(await retryWhileBusy(() => "done", { isBusy, ...time, afterBusy: true })).toBe("done");
+    expect(busyRetryCount() - before).toBeGreaterThanOrEqual(1);
+  });
+
   it("passes any other error through at once", async () => {
     const time = fakeTime();
     await expect(retryWhileBusy(() => Promise.reject(new Error("bug")), { isBusy, ...time })).rejects.toThrow("bug");

@@ -18,6 +18,11 @@ export interface BusyRetryOptions {
   now?: () => number;
   /** Waits `ms` (tests). Default a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The caller's own first attempt met a busy database already, so the first run here is a
+   * retry too (counted by `busyRetryCount`). Default false.
+   */
+  afterBusy?: boolean;
 }
 
 /** How long a write keeps retrying on a busy database before it answers 503. */
@@ -56,6 +61,7 @@ export async function retryWhileBusy<T>(fn: () => T | Promise<T>, opts: BusyRetr
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const bound = opts.boundMs ?? BUSY_RETRY_BOUND_MS;
   let started: number | undefined;
+  if (opts.afterBusy) _retries += 1;
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
