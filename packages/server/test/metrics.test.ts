@@ -78,6 +78,17 @@ describe("GET /metrics is off by default", () => {
   });
 });
 
+describe("the OpenAPI document", () => {
+  it("describes /metrics, with its token scheme, only where it is served", async () => {
+    type Doc = { paths: Record<string, { get?: { security?: unknown[] } }> };
+    const off = (await (await (await createTestApp()).call("GET", "/api/openapi.json")).json()) as Doc;
+    expect(Object.keys(off.paths)).not.toContain("/metrics");
+    expect(off.paths["/api/v1/health"]?.get).toBeDefined();
+    const on = (await (await (await withMetrics(undefined)).call("GET", "/api/openapi.json")).json()) as Doc;
+    expect(on.paths["/metrics"]?.get?.security).toEqual([{ metricsToken: [] }]);
+  });
+});
+
 describe.each(adapters)("GET /metrics on %s", (_name, make) => {
   it("refuses a missing or wrong token with 401 and serves valid Prometheus text for the right one", async () => {
     const t = await withMetrics(make());

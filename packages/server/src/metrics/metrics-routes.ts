@@ -8,6 +8,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { errorResponse } from "../http/errors.js";
+import { documented } from "../openapi/describe.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
 /** What `/metrics` serves: one server's metrics, or (the primary of `--processes N`) every process's. */
@@ -23,7 +24,18 @@ export type MetricsSource = Pick<ServiceMetrics, "render" | "contentType">;
 export function createMetricsRoutes(metrics: MetricsSource, opts: { token?: string | undefined }): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const expected = opts.token === undefined ? undefined : _digest(opts.token);
-  routes.get("/metrics", async (c) => {
+  routes.get(
+    "/metrics",
+    documented({
+      tag: "status",
+      summary: "Metrics in Prometheus text (served only when the config enables them)",
+      description:
+        "Requests by route pattern and status with latency histograms, open change feeds, workers, the database pool and busy retries, process figures (each under the answering process's `pid`), and the database's outbox and task gauges. See docs/deploy.md, Metrics and health.",
+      auth: opts.token === undefined ? "none" : "metrics",
+      ok: { status: 200, description: "Prometheus text format 0.0.4", media: ["text/plain"] },
+      errors: [],
+    }),
+    async (c) => {
     if (expected && !_matches(c.req.header("authorization"), expected)) {
       return errorResponse(c, {
         status: 401,
@@ -33,7 +45,8 @@ export function createMetricsRoutes(metrics: MetricsSource, opts: { token?: stri
       });
     }
     return c.body(await metrics.render(), 200, { "Content-Type": metrics.contentType, "Cache-Control": "no-store" });
-  });
+    },
+  );
   return routes;
 }
 

@@ -13,7 +13,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import type { ComponentName } from "./schemas.js";
 
 /** Who may call a route: the security requirement it gets. */
-export type RouteAuth = "none" | "key" | "admin" | "selfService" | "keyOrSelfService" | "card";
+export type RouteAuth = "none" | "key" | "admin" | "selfService" | "keyOrSelfService" | "card" | "metrics";
 
 /** The description of one route. */
 export interface RouteDoc {
@@ -57,6 +57,7 @@ const SECURITY: Record<RouteAuth, OpenAPIV3_1.SecurityRequirementObject[]> = {
   selfService: [{ selfServiceToken: [] }],
   keyOrSelfService: [{ bearerKey: [] }, { selfServiceToken: [] }],
   card: [{ cardSignature: [] }],
+  metrics: [{ metricsToken: [] }],
 };
 
 /** The document's security schemes. */
@@ -70,6 +71,11 @@ export const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> 
     type: "http",
     scheme: "bearer",
     description: "A member's token from POST /api/v1/{flock}/user/auth/ (email and password); reaches only the self-service paths.",
+  },
+  metricsToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "The config's metrics.token (GET /metrics only, when metrics are enabled with a token): Authorization: Bearer <token>.",
   },
   cardSignature: {
     type: "apiKey",
