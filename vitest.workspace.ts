@@ -37,6 +37,11 @@ export const projects = [
   },
   {
     extends: true as const,
+    // The console's pure helpers (text, route, feed parsing); its pages are tested in Chromium (server/test/browser).
+    test: { name: "console", root: "packages/console", include: ["src/**/*.test.ts"] },
+  },
+  {
+    extends: true as const,
     test: { name: "client", root: "packages/client", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
   },
   {

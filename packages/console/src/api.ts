@@ -28,7 +28,11 @@ export async function api<T = Record<string, unknown>>(path: string, opts: { met
     ...(opts.json !== undefined ? { body: JSON.stringify(opts.json) } : {}),
   });
   const text = await res.text();
-  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  const body = _json(text);
+  if (body === undefined) {
+    // Not the service's JSON (a proxy's error page, a cut answer): say so instead of a SyntaxError.
+    throw new ApiError(res.status, res.ok ? "unreadable answer" : res.statusText || "request failed", `HTTP ${res.status}: the answer was not JSON`);
+  }
   if (!res.ok) {
     if (res.status === 401 && key) session.signOut();
     throw new ApiError(res.status, String(body.error ?? res.statusText), String(body.error_detail ?? ""));
@@ -51,4 +55,16 @@ export function fieldErrors(detail: string, fields: readonly string[]): Record<s
     else for (const f of fields) if (part.includes(`'${f}'`) || part.includes(`"${f}"`)) out[f] = part;
   }
   return out;
+}
+
+// --- internal ---
+
+function _json(text: string): Record<string, unknown> | undefined {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,9 @@
  * @module app
  * The shell: sign-in until there is a key, then a header (flock, sections, sign out) and
  * the view the URL names. The flock's change feed is followed here, once, and handed to
- * the views, which refresh what they show when a change concerns them.
+ * the views, which refresh what they show when a change concerns them. The view is guarded:
+ * should it ever fail to render, the header stays and the page says so, until the next
+ * address.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { followChanges } from "./feed.js";
@@ -10,6 +12,7 @@ import { createHub, type Live } from "./live.js";
 import { hrefOf, useRoute } from "./route.js";
 import { session } from "./session.js";
 import { FlockHome, FlockPicker } from "./views/flocks.js";
+import { Guard } from "./views/guard.js";
 import { Outbox } from "./views/outbox.js";
 import { RecordList } from "./views/record-list.js";
 import { RecordView } from "./views/record-view.js";
@@ -72,21 +75,23 @@ export function App() {
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        {!flock ? (
-          <FlockPicker />
-        ) : !section ? (
-          <FlockHome flock={flock} live={live} />
-        ) : section === "_triggers" ? (
-          <Triggers flock={flock} />
-        ) : section === "_outbox" ? (
-          <Outbox flock={flock} live={live} />
-        ) : section === "_tasks" ? (
-          <Tasks flock={flock} live={live} />
-        ) : id ? (
-          <RecordView flock={flock} type={section} id={id} live={live} />
-        ) : (
-          <RecordList flock={flock} type={section} params={route.params} live={live} />
-        )}
+        <Guard resetKey={`${flock ?? ""}/${section ?? ""}/${id ?? ""}?${route.params.toString()}`}>
+          {!flock ? (
+            <FlockPicker />
+          ) : !section ? (
+            <FlockHome flock={flock} live={live} />
+          ) : section === "_triggers" ? (
+            <Triggers flock={flock} />
+          ) : section === "_outbox" ? (
+            <Outbox flock={flock} live={live} />
+          ) : section === "_tasks" ? (
+            <Tasks flock={flock} live={live} />
+          ) : id ? (
+            <RecordView flock={flock} type={section} id={id} live={live} />
+          ) : (
+            <RecordList flock={flock} type={section} params={route.params} live={live} />
+          )}
+        </Guard>
       </main>
     </>
   );

@@ -7,6 +7,7 @@
  */
 import { createParser } from "eventsource-parser";
 import { session } from "./session.js";
+import { encodePart } from "./text.js";
 
 /** One change as the feed sends it. */
 export interface Change {
@@ -31,14 +32,15 @@ export function followChanges(flock: string, onChange: (c: Change) => void, onSt
       try {
         const headers: Record<string, string> = { accept: "text/event-stream", authorization: `Bearer ${session.key() ?? ""}` };
         if (last !== undefined) headers["last-event-id"] = last;
-        const res = await fetch(`/api/v1/${encodeURIComponent(flock)}/changes/`, { headers, signal: stop.signal });
+        const res = await fetch(`/api/v1/${encodePart(flock)}/changes/`, { headers, signal: stop.signal });
         if (res.status === 410 || res.status === 400) last = undefined; // too far behind: start at the present
         if (!res.ok || !res.body) throw new Error(`feed answered ${res.status}`);
         onStatus("live");
         const parser = createParser({
           onEvent(e) {
             if (e.id !== undefined) last = e.id;
-            if (e.data) onChange({ id: Number(e.id), ...(JSON.parse(e.data) as Omit<Change, "id">) });
+            const change = e.data ? changeOf(e.id, e.data) : undefined;
+            if (change) onChange(change);
           },
         });
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -59,4 +61,32 @@ export function followChanges(flock: string, onChange: (c: Change) => void, onSt
   };
   void run();
   return () => stop.abort();
+}
+
+/**
+ * The change an event's `data` describes, or undefined when it is not one (not JSON, or
+ * without a URI and type): such an event is skipped, and the stream goes on.
+ *
+ * @example
+ * changeOf("7", '{"uri":"/demo/person/6b0.../","resource_type":"person"}')?.id // 7
+ */
+export function changeOf(id: string | undefined, data: string): Change | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== "object" || v === null) return undefined;
+  const c = v as Partial<Record<keyof Change, unknown>>;
+  if (typeof c.uri !== "string" || typeof c.resource_type !== "string") return undefined;
+  return {
+    id: Number(id),
+    uri: c.uri,
+    resource_type: c.resource_type,
+    state: String(c.state ?? ""),
+    version: Number(c.version),
+    changed_at: String(c.changed_at ?? ""),
+    fields: Array.isArray(c.fields) ? c.fields.map(String) : [],
+  };
 }

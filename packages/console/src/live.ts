@@ -18,7 +18,15 @@ export interface Live {
 export function createHub(): { publish(c: Change): void; subscribe(l: (c: Change) => void): () => void } {
   const listeners = new Set<(c: Change) => void>();
   return {
-    publish: (c) => listeners.forEach((l) => l(c)),
+    // One view's failure must not stop the others, nor the feed that publishes.
+    publish: (c) =>
+      listeners.forEach((l) => {
+        try {
+          l(c);
+        } catch (e) {
+          console.error(e);
+        }
+      }),
     subscribe(l) {
       listeners.add(l);
       return () => void listeners.delete(l);

@@ -4,6 +4,7 @@
  * page_size, include_deleted), split and joined so the URL, the filter builder and the raw
  * query string stay one and the same.
  */
+import { decodeOr } from "./text.js";
 
 /** Parameters that steer the list rather than filter it. */
 export const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state", "mode"] as const;
@@ -47,7 +48,7 @@ export function withFilters(params: URLSearchParams, rows: readonly FilterRow[])
 
 /** The raw query string of the filters. */
 export function rawQueryOf(params: URLSearchParams): string {
-  return decodeURIComponent(withFilters(new URLSearchParams(), filtersOf(params)).toString().replace(/\+/g, "%20"));
+  return decodeOr(withFilters(new URLSearchParams(), filtersOf(params)).toString().replace(/\+/g, "%20"));
 }
 
 /** `params` with its filters taken from a raw query string (`a=1&b__gte=today`). */

@@ -6,6 +6,7 @@
  * `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`.
  */
 import { useEffect, useState } from "preact/hooks";
+import { decodeOr, encodePart } from "./text.js";
 
 /** Where the console is. */
 export interface Route {
@@ -16,16 +17,16 @@ export interface Route {
   params: URLSearchParams;
 }
 
-/** The route of a hash. */
+/** The route of a hash; a malformed escape in it stays as written. */
 export function parseHash(hash: string): Route {
   const [path = "", query = ""] = hash.replace(/^#\/?/, "").split("?");
-  const [flock, section, id] = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const [flock, section, id] = path.split("/").filter(Boolean).map(decodeOr);
   return { ...(flock ? { flock } : {}), ...(section ? { section } : {}), ...(id ? { id } : {}), params: new URLSearchParams(query) };
 }
 
 /** The hash of a route. */
 export function hrefOf(parts: (string | undefined)[], params?: URLSearchParams): string {
-  const path = parts.filter((p): p is string => !!p).map(encodeURIComponent).join("/");
+  const path = parts.filter((p): p is string => !!p).map(encodePart).join("/");
   const q = params?.toString();
   return `#/${path}${q ? `?${q}` : ""}`;
 }

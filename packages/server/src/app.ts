@@ -24,6 +24,7 @@ import { createAttribution } from "./middleware/attribution.js";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/limits.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
 import { createFreshReads } from "./middleware/fresh-reads.js";
+import { createSecurityHeaders } from "./middleware/security-headers.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
@@ -142,6 +143,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   // First, so that it times everything below it and sees every answer.
   if (opts.metrics) app.use(createRequestMetrics(opts.metrics.metrics));
+  // Next, so that every answer (throttled, failed, not found) carries them.
+  app.use(createSecurityHeaders());
   if (opts.log) app.use(createAccessLog(opts.log, clock));
   app.use(createAttribution({ clock, storage, unattributedPerMinute, counts }));
   // Other processes' acknowledged writes are seen before any cache is consulted.

@@ -1,7 +1,9 @@
 /**
  * The console's server side through `app.request()`: `/` and `/console` lead to the app,
- * index.html is revalidated and hashed assets are immutable; a missing build says so; the
- * member card link and the outbox's "retry now" follow the key rules.
+ * index.html is revalidated and hashed assets are immutable; a missing build says so; every
+ * console answer (404s, 405s and throttled ones included) carries the strict CSP and the
+ * framing and referrer headers, every API answer nosniff and DENY; the member card link and
+ * the outbox's "retry now" follow the key rules.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +21,42 @@ function fakeDist(): string {
   return dir;
 }
 
-const appWith = (consoleDist: string) =>
-  createApp({ engine: createRecordEngine({ storage: createMemoryStorage(), clock: createFakeClock(), ids: createSequentialIds() }), consoleDist });
+const appWith = (consoleDist: string, unattributedPerMinute?: number) =>
+  createApp({
+    engine: createRecordEngine({ storage: createMemoryStorage(), clock: createFakeClock(), ids: createSequentialIds() }),
+    consoleDist,
+    ...(unattributedPerMinute !== undefined ? { unattributedPerMinute } : {}),
+  });
+
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(csp: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (csp ?? "").split(";")) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) out[name] = values.join(" ");
+  }
+  return out;
+}
+
+/** Asserts the console's headers on `res`, naming `what` when one is wrong. */
+function expectConsoleHeaders(res: Response, what: string): void {
+  const csp = directives(res.headers.get("content-security-policy"));
+  expect(csp, what).toEqual({
+    "default-src": "'none'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+  });
+  expect(res.headers.get("x-frame-options"), what).toBe("DENY");
+  expect(res.headers.get("referrer-policy"), what).toBe("no-referrer");
+  expect(res.headers.get("cross-origin-opener-policy"), what).toBe("same-origin");
+  expect(res.headers.get("x-content-type-options"), what).toBe("nosniff");
+}
 
 describe("console routes", () => {
   it("/ redirects to /console/, which serves index.html with no-cache", async () => {
@@ -60,6 +96,80 @@ describe("console routes", () => {
     const page = await t.call("GET", "/console/");
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<div id="app">/);
+  });
+});
+
+describe("console security headers", () => {
+  it.each([
+    { method: "GET", path: "/", status: 302 },
+    { method: "GET", path: "/console", status: 301 },
+    { method: "GET", path: "/console/", status: 200 },
+    { method: "GET", path: "/console/index.html", status: 200 },
+    { method: "HEAD", path: "/console/", status: 200 },
+    { method: "GET", path: "/console/assets/index-abc123.js", status: 200 },
+    { method: "GET", path: "/console/assets/nope.js", status: 404 },
+    { method: "GET", path: "/console/nope", status: 404 },
+    { method: "GET", path: "/console/assets/", status: 404 },
+    { method: "GET", path: "/console/%E0%A4%A", status: 404 },
+    { method: "POST", path: "/console/", status: 405 },
+    { method: "DELETE", path: "/console/assets/index-abc123.js", status: 405 },
+  ])("$method $path ($status) carries the CSP, DENY and no-referrer", async ({ method, path, status }) => {
+    const res = await appWith(fakeDist()).request(path, { method });
+    expect(res.status).toBe(status);
+    expectConsoleHeaders(res, `${method} ${path}`);
+  });
+
+  it("the page the browser runs has no inline script or style the policy would block", async () => {
+    const t = await createTestApp();
+    const page = await t.call("GET", "/console/");
+    expectConsoleHeaders(page, "the real build");
+    const html = await page.text();
+    // Every script is an external module of this origin; no inline script, handler or style.
+    for (const tag of html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? []) expect(tag).toMatch(/^<script\b[^>]*\bsrc="\/console\/assets\/[^"]+"[^>]*><\/script>$/);
+    expect(html).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=|javascript:/i);
+    for (const src of html.match(/(?:src|href)="[^"]+"/g) ?? []) {
+      const url = src.slice(src.indexOf('"') + 1, -1);
+      const asset = await t.call("GET", url);
+      expect(asset.status, url).toBe(200);
+      expectConsoleHeaders(asset, url);
+    }
+  });
+
+  it("without a build, the page saying so carries them too", async () => {
+    const res = await appWith(mkdtempSync(join(tmpdir(), "console-empty-"))).request("/console/");
+    expect(res.status).toBe(200);
+    expectConsoleHeaders(res, "no build");
+  });
+
+  it("a throttled console request (429) carries them too", async () => {
+    const app = appWith(fakeDist(), 1);
+    expect((await app.request("/console/")).status).toBe(200);
+    const refused = await app.request("/console/");
+    expect(refused.status).toBe(429);
+    expectConsoleHeaders(refused, "429");
+  });
+
+  it.each([
+    { path: "/api/v1/ping/", status: 200 },
+    { path: "/api/v1/alpha/person/", status: 401 },
+    { path: "/api/v1/no/such/path/here/", status: 404 },
+    { path: "/consolex", status: 404 },
+  ])("an API answer ($path, $status) carries nosniff and DENY, without the console's policy", async ({ path, status }) => {
+    const t = await createTestApp();
+    const res = await t.call("GET", path);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("content-security-policy")).toBeNull();
+  });
+
+  it("a route's own policy is kept (the API reference page)", async () => {
+    const t = await createTestApp();
+    const res = await t.call("GET", "/api/docs");
+    expect(res.status).toBe(200);
+    expect(directives(res.headers.get("content-security-policy"))["frame-ancestors"]).toBe("'none'");
+    expect(directives(res.headers.get("content-security-policy"))["style-src"]).toContain("'unsafe-inline'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
   });
 });
 

@@ -5,6 +5,7 @@
 import { api } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
+import { encodePart, textOf } from "../text.js";
 import { useLoad } from "./use-load.js";
 
 export function FlockPicker() {
@@ -17,7 +18,7 @@ export function FlockPicker() {
         {value?.flocks.map((f) => (
           <li key={f.identifier}>
             <a href={hrefOf([f.identifier])}>
-              <strong>{f.name}</strong> <span class="muted">{f.identifier}</span>
+              <strong>{textOf(f.name)}</strong> <span class="muted">{f.identifier}</span>
             </a>
           </li>
         ))}
@@ -28,7 +29,7 @@ export function FlockPicker() {
 
 export function FlockHome({ flock, live }: { flock: string; live: Live }) {
   const { value, error, reload } = useLoad(
-    () => api<{ resource_type: { name: string; count: number; last_modified: string }[] }>(`/${encodeURIComponent(flock)}/`),
+    () => api<{ resource_type: { name: string; count: number; last_modified: string }[] }>(`/${encodePart(flock)}/`),
     [flock],
   );
   useChanges(live, reload);
@@ -51,8 +52,8 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
                 <td>
                   <a href={hrefOf([flock, t.name])}>{t.name}</a>
                 </td>
-                <td class="num">{t.count}</td>
-                <td>{t.last_modified}</td>
+                <td class="num">{textOf(t.count)}</td>
+                <td>{textOf(t.last_modified)}</td>
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
 import { useChanges, type Live } from "../live.js";
+import { encodePart, textOf } from "../text.js";
 import { useLoad } from "./use-load.js";
 
 interface Job {
@@ -21,14 +22,14 @@ interface Job {
 
 export function Outbox({ flock, live }: { flock: string; live: Live }) {
   const [status, setStatus] = useState("pending");
-  const { value, error, reload } = useLoad(() => api<{ jobs: Job[] }>(`/${encodeURIComponent(flock)}/outbox/?status=${status}`), [flock, status]);
+  const { value, error, reload } = useLoad(() => api<{ jobs: Job[] }>(`/${encodePart(flock)}/outbox/?status=${status}`), [flock, status]);
   const [message, setMessage] = useState("");
   useChanges(live, (c) => {
     if (c.resource_type === "data_event") reload();
   });
   const retry = async (job: Job) => {
     try {
-      await api(`/${encodeURIComponent(flock)}/outbox/${job.id}/retry/`, { method: "POST" });
+      await api(`/${encodePart(flock)}/outbox/${encodePart(job.id)}/retry/`, { method: "POST" });
       setMessage(`Job ${job.id} is due now.`);
       reload();
     } catch (e) {
@@ -68,13 +69,13 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
           <tbody>
             {value?.jobs.map((j) => (
               <tr key={j.id}>
-                <td>{j.trigger}</td>
-                <td>{j.action}</td>
-                <td class="num">{j.attempts}</td>
-                <td>{j.next_attempt_at ?? ""}</td>
+                <td>{textOf(j.trigger)}</td>
+                <td>{textOf(j.action)}</td>
+                <td class="num">{textOf(j.attempts)}</td>
+                <td>{textOf(j.next_attempt_at)}</td>
                 <td>
-                  {j.last_status ? `${j.last_status} ` : ""}
-                  {j.last_error ?? ""}
+                  {j.last_status ? `${textOf(j.last_status)} ` : ""}
+                  {textOf(j.last_error)}
                 </td>
                 <td>
                   {j.status !== "done" && (

@@ -9,6 +9,8 @@ import { api } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { filtersOf, isDateLike, MODIFIERS, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
+import { encodePart, textOf } from "../text.js";
+import { Guard, couldNotShow } from "./guard.js";
 import { useLoad } from "./use-load.js";
 
 interface ListElement {
@@ -29,7 +31,7 @@ interface ListAnswer {
 export function RecordList({ flock, type, params, live }: { flock: string; type: string; params: URLSearchParams; live: Live }) {
   const query = params.toString();
   const { value, error, reload } = useLoad(
-    () => api<ListAnswer>(`/${encodeURIComponent(flock)}/${encodeURIComponent(type)}/${query ? `?${query}` : ""}`),
+    () => api<ListAnswer>(`/${encodePart(flock)}/${encodePart(type)}/${query ? `?${query}` : ""}`),
     [flock, type, query],
   );
   const [changed, setChanged] = useState<Set<string>>(new Set());
@@ -97,18 +99,18 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
           </thead>
           <tbody>
             {value?.results.map((r) => (
-              <tr key={r.id} class={changed.has(r.id) ? "flash" : undefined}>
-                <td>
-                  <a href={hrefOf([flock, type, r.id])}>{r.display_value || r.id}</a>
-                </td>
-                {columns.map((c) => (
-                  <td key={c} class="opt">
-                    {_cell(r.data[c])}
-                  </td>
-                ))}
-                <td>{r.state}</td>
-                <td class="opt">{r.last_updated}</td>
-              </tr>
+              <Guard
+                key={r.id}
+                fallback={(error) => (
+                  <tr>
+                    <td colSpan={columns.length + 3}>
+                      <a href={hrefOf([flock, type, r.id])}>{r.id}</a> <span class="error">{couldNotShow(error)}</span>
+                    </td>
+                  </tr>
+                )}
+              >
+                <Row flock={flock} type={type} record={r} columns={columns} changed={changed.has(r.id)} />
+              </Guard>
             ))}
           </tbody>
         </table>
@@ -125,6 +127,23 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
         </button>
       </nav>
     </section>
+  );
+}
+
+function Row({ flock, type, record: r, columns, changed }: { flock: string; type: string; record: ListElement; columns: string[]; changed: boolean }) {
+  return (
+    <tr class={changed ? "flash" : undefined}>
+      <td>
+        <a href={hrefOf([flock, type, r.id])}>{textOf(r.display_value) || r.id}</a>
+      </td>
+      {columns.map((c) => (
+        <td key={c} class="opt">
+          {textOf(r.data[c])}
+        </td>
+      ))}
+      <td>{textOf(r.state)}</td>
+      <td class="opt">{textOf(r.last_updated)}</td>
+    </tr>
   );
 }
 
@@ -224,10 +243,4 @@ function _columns(results: readonly ListElement[]): string[] {
 
 function _shown(v: unknown): boolean {
   return v !== null && v !== undefined && (typeof v !== "object" || (Array.isArray(v) && v.length > 0));
-}
-
-function _cell(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  return JSON.stringify(v);
 }

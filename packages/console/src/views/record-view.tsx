@@ -4,13 +4,16 @@
  * downloads), the data events about it, the member card link of a member; editing with the
  * server's validation messages shown by the field they name; delete, restore and
  * obfuscate behind a confirmation that says what each does. Reloads live when the record
- * changes elsewhere.
+ * changes elsewhere. Any stored value shows as text (textOf, decodeOr): nothing a record
+ * holds can make the page throw, and each field is guarded on its own.
  */
 import { useRef, useState } from "preact/hooks";
 import { api, ApiError, fieldErrors } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { session } from "../session.js";
+import { decodeOr, encodePart, textOf } from "../text.js";
+import { Guard, couldNotShow } from "./guard.js";
 import { useLoad } from "./use-load.js";
 
 interface Single {
@@ -22,7 +25,7 @@ interface Single {
 interface EventElement {
   id: string;
   display_value: string;
-  data: { name?: string; fire_at?: string; tags?: unknown };
+  data: { name?: unknown; fire_at?: unknown; tags?: unknown };
 }
 
 const ACTIONS = {
@@ -36,11 +39,11 @@ const ACTIONS = {
 type Action = keyof typeof ACTIONS;
 
 export function RecordView({ flock, type, id, live }: { flock: string; type: string; id: string; live: Live }) {
-  const base = `/${encodeURIComponent(flock)}/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
+  const base = `/${encodePart(flock)}/${encodePart(type)}/${encodePart(id)}`;
   const record = useLoad(() => api<Single>(`${base}/`), [base]);
   const uri = `/${flock}/${type}/${id}/`;
   const events = useLoad(
-    () => api<{ results: EventElement[] }>(`/${encodeURIComponent(flock)}/data_event/?context_ref=${encodeURIComponent(uri)}&page_size=50`),
+    () => api<{ results: EventElement[] }>(`/${encodePart(flock)}/data_event/?context_ref=${encodePart(uri)}&page_size=50`),
     [uri],
   );
   const [notice, setNotice] = useState("");
@@ -82,7 +85,8 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
       <ul>
         {events.value?.results.map((e) => (
           <li key={e.id}>
-            <a href={hrefOf([flock, "data_event", e.id])}>{e.data.name ?? e.display_value}</a> <span class="muted">{e.data.fire_at}</span>
+            <a href={hrefOf([flock, "data_event", e.id])}>{textOf(e.data.name) || textOf(e.display_value) || e.id}</a>{" "}
+            <span class="muted">{textOf(e.data.fire_at)}</span>
           </li>
         ))}
       </ul>
@@ -128,38 +132,18 @@ function Editor({ base, record, onSaved }: { base: string; record: Single; onSav
   return (
     <form class="editor" onSubmit={save} aria-label="Fields">
       <h2>Fields</h2>
-      {fields.map((f) => {
-        const v = record.data[f];
-        const ref = _ref(v);
-        const files = _files(v);
-        return (
-          <div class="field" key={f}>
-            <label for={`f-${f}`}>{f}</label>
-            <input
-              id={`f-${f}`}
-              name={f}
-              value={values[f]}
-              disabled={deleted}
-              aria-invalid={errors[f] ? "true" : undefined}
-              aria-describedby={errors[f] ? `e-${f}` : undefined}
-              onInput={(e) => setValues({ ...values, [f]: e.currentTarget.value })}
-            />
-            {ref && (
-              <a class="ref" href={hrefOf(ref.path)}>
-                {ref.label}
-              </a>
-            )}
-            {files.map((url) => (
-              <DownloadButton key={url} url={url} />
-            ))}
-            {errors[f] && (
-              <p id={`e-${f}`} class="error field-error" role="alert">
-                {errors[f]}
-              </p>
-            )}
-          </div>
-        );
-      })}
+      {fields.map((f) => (
+        <Guard key={f} fallback={(error) => <FieldAsText name={f} value={values[f] ?? ""} error={error} />}>
+          <Field
+            name={f}
+            stored={record.data[f]}
+            value={values[f] ?? ""}
+            error={errors[f]}
+            disabled={deleted}
+            onInput={(text) => setValues((vs) => ({ ...vs, [f]: text }))}
+          />
+        </Guard>
+      ))}
       {general && <p class="error" role="alert">{general}</p>}
       <div class="row">
         <button type="submit" class="primary" disabled={deleted}>
@@ -168,6 +152,39 @@ function Editor({ base, record, onSaved }: { base: string; record: Single; onSav
         <span role="status">{saved}</span>
       </div>
     </form>
+  );
+}
+
+/** One field: its input, the link of a reference, the download of a file, the server's message. */
+function Field(props: { name: string; stored: unknown; value: string; error: string | undefined; disabled: boolean; onInput: (text: string) => void }) {
+  const { name: f, stored, value, error, disabled, onInput } = props;
+  const ref = _ref(stored);
+  return (
+    <div class="field">
+      <label for={`f-${f}`}>{f}</label>
+      <input
+        id={`f-${f}`}
+        name={f}
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={error ? `e-${f}` : undefined}
+        onInput={(e) => onInput(e.currentTarget.value)}
+      />
+      {ref && (
+        <a class="ref" href={hrefOf(ref.path)}>
+          {ref.label}
+        </a>
+      )}
+      {_files(stored).map((url) => (
+        <DownloadButton key={url} url={url} />
+      ))}
+      {error && (
+        <p id={`e-${f}`} class="error field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -229,7 +246,7 @@ function Actions({ base, state, onDone }: { base: string; state: string; onDone:
 }
 
 function CardLink({ flock, id }: { flock: string; id: string }) {
-  const card = useLoad(() => api<{ url: string }>(`/${encodeURIComponent(flock)}/member/${encodeURIComponent(id)}/card_url/`), [flock, id]);
+  const card = useLoad(() => api<{ url: string }>(`/${encodePart(flock)}/member/${encodePart(id)}/card_url/`), [flock, id]);
   if (card.error) return <p class="muted">No member card: {card.error}</p>;
   return card.value ? (
     <p>
@@ -240,9 +257,25 @@ function CardLink({ flock, id }: { flock: string; id: string }) {
   ) : null;
 }
 
-/** Files need the key, so they are fetched and handed to the browser as a download. */
+/** A field whose controls could not be drawn: its name and its value, as read-only text. */
+function FieldAsText({ name, value, error }: { name: string; value: string; error: string }) {
+  return (
+    <div class="field">
+      <label for={`f-${name}`}>{name}</label>
+      <input id={`f-${name}`} name={name} value={value} readOnly />
+      <p class="error field-error" role="alert">
+        {couldNotShow(error)}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Files need the key, so they are fetched and handed to the browser as a download. The label
+ * is the file's name decoded, or as stored when its escapes are malformed.
+ */
 function DownloadButton({ url }: { url: string }) {
-  const name = decodeURIComponent(url.split("/").filter(Boolean).at(-1) ?? "file");
+  const name = decodeOr(url.split("/").filter(Boolean).at(-1) ?? "file");
   const download = async () => {
     const res = await fetch(url, { headers: { authorization: `Bearer ${session.key() ?? ""}` } });
     if (!res.ok) return;
@@ -260,16 +293,15 @@ function DownloadButton({ url }: { url: string }) {
 
 // --- internal ---
 
+/** A field's text: a reference by its URI, anything else as textOf shows it. */
 function _text(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  if (typeof v === "object" && v !== null && "ref" in v) return String((v as { ref: unknown }).ref);
-  return JSON.stringify(v);
+  const ref = _refUri(v);
+  return ref !== undefined ? ref : textOf(v);
 }
 
-/** The value to send for edited text: strings stay strings (empty: null); other kinds are JSON. */
+/** The value to send for edited text: strings and references stay strings (empty: null); other kinds are JSON. */
 function _value(original: unknown, text: string): { value?: unknown; error?: string } {
-  if (typeof original === "string" || original === null || original === undefined || (typeof original === "object" && "ref" in original)) {
+  if (typeof original === "string" || original === null || original === undefined || _refUri(original) !== undefined) {
     return { value: text === "" ? null : text };
   }
   try {
@@ -279,15 +311,42 @@ function _value(original: unknown, text: string): { value?: unknown; error?: str
   }
 }
 
-function _ref(v: unknown): { path: string[]; label: string } | undefined {
-  const obj = typeof v === "object" && v !== null && "ref" in v ? (v as { ref: unknown; display_value?: unknown }) : undefined;
-  const uri = obj ? String(obj.ref) : typeof v === "string" ? v : "";
-  const m = /^\/([^/]+)\/([^/]+)\/([0-9a-f]{24})\/?$/.exec(uri);
-  if (!m) return undefined;
-  return { path: [m[1]!, m[2]!, m[3]!], label: obj?.display_value ? `Open ${String(obj.display_value)}` : `Open ${m[2]} ${m[3]}` };
+/** The URI of an expanded reference (`{display_value, ref}` with a string `ref`), else undefined. */
+function _refUri(v: unknown): string | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || !("ref" in v)) return undefined;
+  const ref = (v as { ref: unknown }).ref;
+  return typeof ref === "string" ? ref : undefined;
 }
 
+function _ref(v: unknown): { path: string[]; label: string } | undefined {
+  const expanded = _refUri(v);
+  const uri = expanded ?? (typeof v === "string" ? v : "");
+  const m = /^\/([^/]+)\/([^/]+)\/([0-9a-f]{24})\/?$/.exec(uri);
+  if (!m) return undefined;
+  const shown = expanded !== undefined ? textOf((v as { display_value?: unknown }).display_value) : "";
+  return { path: [m[1]!, m[2]!, m[3]!], label: shown ? `Open ${shown}` : `Open ${m[2]} ${m[3]}` };
+}
+
+/**
+ * The file paths of this server in a value (a path, or a URL whose origin is dropped: the
+ * key goes to this server only), kept only when the browser's resolution of them stays under
+ * `/files/v1/` (no `..` or `%2e%2e` out of it).
+ */
 function _files(v: unknown): string[] {
-  const all = Array.isArray(v) ? v : [v];
-  return all.filter((x): x is string => typeof x === "string" && /^(https?:\/\/[^/]+)?\/files\/v1\//.test(x)).map((x) => x.replace(/^https?:\/\/[^/]+/, ""));
+  const out: string[] = [];
+  for (const x of Array.isArray(v) ? v : [v]) {
+    if (typeof x !== "string" || !/^(https?:\/\/[^/]+)?\/files\/v1\/./.test(x)) continue;
+    const path = x.replace(/^https?:\/\/[^/]+/, "");
+    if (_resolvedPath(path)?.startsWith("/files/v1/")) out.push(path);
+  }
+  return out;
+}
+
+function _resolvedPath(path: string): string | undefined {
+  try {
+    const url = new URL(path, location.origin);
+    return url.origin === location.origin ? url.pathname : undefined;
+  } catch {
+    return undefined;
+  }
 }

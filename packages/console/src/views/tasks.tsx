@@ -6,18 +6,20 @@
 import { api } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
+import { countOf, encodePart, textOf } from "../text.js";
 import { useLoad } from "./use-load.js";
 
 interface Task {
   id: string;
   display_value: string;
   last_updated: string;
-  data: { task?: string; tag?: string; matched?: number; changed?: number; unchanged?: number; errors?: number; error?: string | null; total?: number };
+  /** As stored: written by the service, but shown without trusting a type. */
+  data: Record<string, unknown>;
 }
 
 export function Tasks({ flock, live }: { flock: string; live: Live }) {
   const { value, error, reload } = useLoad(
-    () => api<{ results: Task[]; pages: number }>(`/${encodeURIComponent(flock)}/core_event/?page_size=50`),
+    () => api<{ results: Task[]; pages: number }>(`/${encodePart(flock)}/core_event/?page_size=50`),
     [flock],
   );
   useChanges(live, (c) => {
@@ -32,20 +34,18 @@ export function Tasks({ flock, live }: { flock: string; live: Live }) {
       <ul class="tasks">
         {tasks.map((t) => {
           const d = t.data;
-          const done = (d.changed ?? 0) + (d.unchanged ?? 0) + (d.errors ?? 0);
-          const finished = d.tag === "complete" || d.tag === "failed";
-          const label = `${t.display_value}: ${d.tag ?? "?"}`;
+          const [matched, changed, unchanged, errors, total] = ["matched", "changed", "unchanged", "errors", "total"].map((k) => countOf(d[k]));
+          const done = (changed ?? 0) + (unchanged ?? 0) + (errors ?? 0);
+          const tag = textOf(d.tag);
+          const finished = tag === "complete" || tag === "failed";
+          const name = textOf(t.display_value) || t.id;
           return (
             <li key={t.id}>
-              <a href={hrefOf([flock, "core_event", t.id])}>{t.display_value}</a> <span class="muted">{d.tag}</span>
-              <progress
-                aria-label={label}
-                max={finished ? 1 : d.total ?? undefined}
-                value={finished ? 1 : d.total ? done : undefined}
-              />
+              <a href={hrefOf([flock, "core_event", t.id])}>{name}</a> <span class="muted">{tag}</span>
+              <progress aria-label={`${name}: ${tag || "?"}`} max={finished ? 1 : total || undefined} value={finished ? 1 : total ? done : undefined} />
               <span class="muted">
-                {d.matched ?? 0} matched, {d.changed ?? 0} changed, {d.unchanged ?? 0} unchanged, {d.errors ?? 0} errors
-                {d.error ? ` — ${d.error}` : ""}
+                {matched ?? 0} matched, {changed ?? 0} changed, {unchanged ?? 0} unchanged, {errors ?? 0} errors
+                {d.error ? ` — ${textOf(d.error)}` : ""}
               </span>
             </li>
           );

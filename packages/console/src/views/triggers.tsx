@@ -3,13 +3,14 @@
  * The flock's triggers (from the server's config), one row per trigger and action.
  */
 import { api } from "../api.js";
+import { encodePart, textOf } from "../text.js";
 import { useLoad } from "./use-load.js";
 
 type TriggerRow = { trigger: string; action: string; active?: boolean; url?: string | null; template?: string | null; comment?: string };
 
 export function Triggers({ flock }: { flock: string }) {
-  const { value, error } = useLoad(() => api<Record<string, TriggerRow[]>>(`/${encodeURIComponent(flock)}/triggers/`), [flock]);
-  const rows = Object.values(value ?? {}).flat();
+  const { value, error } = useLoad(() => api<Record<string, TriggerRow[]>>(`/${encodePart(flock)}/triggers/`), [flock]);
+  const rows = Object.values(value ?? {}).flatMap((v) => (Array.isArray(v) ? v : []));
   return (
     <section>
       <h1>Triggers of {flock}</h1>
@@ -29,11 +30,11 @@ export function Triggers({ flock }: { flock: string }) {
           <tbody>
             {rows.map((t, i) => (
               <tr key={i}>
-                <td>{t.trigger}</td>
-                <td>{t.action}</td>
+                <td>{textOf(t.trigger)}</td>
+                <td>{textOf(t.action)}</td>
                 <td>{t.active === false ? "no" : "yes"}</td>
-                <td>{t.url ?? t.template ?? ""}</td>
-                <td>{t.comment ?? ""}</td>
+                <td>{textOf(t.url ?? t.template)}</td>
+                <td>{textOf(t.comment)}</td>
               </tr>
             ))}
           </tbody>

@@ -14,17 +14,20 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { value: T 
   const seq = useRef(0);
   useEffect(() => {
     const mine = ++seq.current;
-    load().then(
-      (v) => {
-        if (mine !== seq.current) return;
-        setValue(v);
-        setError("");
-      },
-      (e: unknown) => {
-        if (mine !== seq.current) return;
-        setError(e instanceof ApiError ? `${e.error}: ${e.detail}` : String(e));
-      },
-    );
+    // Through a promise, so that a load that throws at once shows as its error, too.
+    Promise.resolve()
+      .then(load)
+      .then(
+        (v) => {
+          if (mine !== seq.current) return;
+          setValue(v);
+          setError("");
+        },
+        (e: unknown) => {
+          if (mine !== seq.current) return;
+          setError(e instanceof ApiError ? `${e.error}: ${e.detail}` : String(e));
+        },
+      );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);

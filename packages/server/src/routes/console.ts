@@ -3,7 +3,9 @@
  * The console for people: `/` redirects to `/console/`, which serves the built app
  * (`@records-service/console`'s `dist/`, made by the root `prepare` build). Hashed assets
  * may be kept for ever; `index.html` is revalidated on every load, so a new build is
- * picked up at once. Nothing is loaded from another host.
+ * picked up at once. Nothing is loaded from another host. The security headers of every
+ * console answer (CSP, framing, referrer) are set by middleware/security-headers, which runs
+ * first, so that 404s, throttled and failed answers on these paths carry them too.
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { consoleDist } from "@records-service/console";
@@ -32,7 +34,6 @@ export function createConsoleRoutes(dist: string = consoleDist): Hono<AppEnv> {
     await next();
     if (c.res.status !== 200) return;
     c.res.headers.set("Cache-Control", c.req.path.startsWith("/console/assets/") ? CONSOLE_CACHE.asset : CONSOLE_CACHE.page);
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
   if (!existsSync(join(dist, "index.html"))) {
     // A checkout whose build has not run: say so to the person, with what to run.

@@ -1,0 +1,70 @@
+/**
+ * @module middleware/security-headers
+ * Headers every answer carries, whichever part of the app (or an error, a throttle, a 404)
+ * produced it, so it is mounted first. Every answer: `X-Content-Type-Options: nosniff` and
+ * `X-Frame-Options: DENY` (nothing the service serves is meant to be framed or sniffed),
+ * kept where a route set its own. The console's answers (`/`, `/console`, `/console/...`,
+ * 404s included) also get a strict Content-Security-Policy (scripts, styles and fetches
+ * from this origin only, no inline code, never framed), `Referrer-Policy: no-referrer` and
+ * `Cross-Origin-Opener-Policy: same-origin`; these replace anything a route set.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/env.js";
+
+/**
+ * The console's Content-Security-Policy. The built console is one module script and one
+ * stylesheet from `/console/assets/`, no inline script or style attribute, no image, font
+ * or frame; it talks to its own origin with `fetch` (the API and the change feed). Files
+ * are downloaded through `blob:` URLs, which are navigations, not loads, so need no source.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** What every console answer carries (set over whatever a route set). */
+export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": CONSOLE_CSP,
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "X-Content-Type-Options": "nosniff",
+};
+
+/** What every other answer carries unless its route set the header itself. */
+export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+};
+
+/** True for the paths that serve the console (its page, its assets, its redirects); `path` as Hono gives it. */
+export function isConsolePath(path: string): boolean {
+  return path === "/" || path === "" || path === "/console" || path.startsWith("/console/");
+}
+
+/**
+ * The middleware; mount it before every other one, so throttled, failed and unknown
+ * requests get the headers too.
+ *
+ * @example
+ * app.use(createSecurityHeaders());
+ */
+export function createSecurityHeaders(): MiddlewareHandler<AppEnv> {
+  return async function securityHeaders(c, next) {
+    await next();
+    const headers = c.res.headers;
+    if (isConsolePath(c.req.path)) {
+      for (const [name, value] of Object.entries(CONSOLE_HEADERS)) headers.set(name, value);
+      return;
+    }
+    for (const [name, value] of Object.entries(BASELINE_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  };
+}
+
