@@ -171,6 +171,8 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
       expect(await res.json()).toEqual({
         title: "signature missing",
         description: "a signature parameter is required",
+        error: "signature missing",
+        type: "unauthorized",
         link: { href: "/docs/v2#signed-member-cards", rel: "help", text: expect.any(String) },
       });
     }
@@ -193,7 +195,7 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
     const res = await t.call("GET", `/api/v2/alpha/member/${ids.adaMember}/card/?signature=${signature(ids)}`);
     expect(res.status).toBe(401);
     const body = (await res.json()) as Record<string, any>;
-    expect(body).toMatchObject({ title: "signature invalid", link: { href: "/docs/v2#signed-member-cards", rel: "help" } });
+    expect(body).toMatchObject({ title: "signature invalid", error: "signature invalid", type: "unauthorized", link: { href: "/docs/v2#signed-member-cards", rel: "help" } });
     expect(typeof body.description).toBe("string");
   });
 
