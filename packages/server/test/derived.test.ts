@@ -33,14 +33,14 @@ describe("GET /api/v{1,2}/{flock}/{type}/{id}/display", () => {
     const { ada } = await seedPeople(t);
     const res = await t.call("GET", `/api/v2/alpha/person/${ada}/display`, { key });
     expect(res.status).toBe(status);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 
   it("v2 display of an unknown record is a v2 404", async () => {
     const t = await createV2TestApp();
     const res = await t.call("GET", "/api/v2/alpha/person/0123456789abcdef01234567/display", { key: KEYS.alice });
     expect(res.status).toBe(404);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 });
 
@@ -125,7 +125,7 @@ describe("GET /api/v2/{flock}/{type}/{id}/avatar", () => {
     const { ada } = await seedPeople(t);
     const res = await t.call("GET", `/api/v2/alpha/person/${ada}/avatar${query}`, drop ? {} : { key });
     expect(res.status).toBe(status);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 
   it("answers 404 for an unknown record", async () => {
@@ -207,7 +207,7 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
     expect(unsigned.status).toBe(401);
     const signed = await t.call("GET", `/api/v2/alpha/member/${unknown}/card/?signature=${sign(unknown)}`);
     expect(signed.status).toBe(404);
-    expect(Object.keys((await signed.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await signed.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
     const noFlock = await t.call("GET", `/api/v2/ghost/member/${unknown}/card/?signature=${sign(unknown, "ghost")}`);
     expect(noFlock.status).toBe(404);
   });

@@ -258,7 +258,7 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
     for (const [path, status, says] of cases) {
       const res = await get(t, path);
       expect(res.status, path).toBe(status);
-      expect(Object.keys(res.body).sort(), path).toEqual(["description", "title"]);
+      expect(Object.keys(res.body).sort(), path).toEqual(["description", "error", "title", "type"]);
       if (says) expect(JSON.stringify(res.body), path).toContain(says);
     }
     expect(Object.keys((await get(t, `/api/v1/alpha/person/${"0".repeat(24)}/provenance`)).body).sort()).toEqual(["error", "error_detail"]);
