@@ -82,6 +82,20 @@ const _AUDIT_ENTRY = v.object({
   changed_fields: v.pipe(v.nullable(v.array(str)), v.description("the data fields the write changed (every field for a creation); null when not kept, and for events")),
 });
 
+/** A record's audit entry: today's fields and the hosted service's (spec v2-gateway section 0). */
+const _RECORD_AUDIT_ENTRY = v.object({
+  ..._AUDIT_ENTRY.entries,
+  user: v.pipe(nullableStr, v.description("the actor: the person's URI where a member account of the flock made the write and its person is found, else the account name; null for the service's own work, or when not kept")),
+  date: v.pipe(timestamp, v.description("the same as when")),
+  message: v.pipe(str, v.description("one line saying what happened (\"Ada Lovelace changed job_title and known_as\")")),
+  revertable: v.pipe(v.boolean(), v.description("false: the change log keeps which fields changed, not their previous values")),
+  resource: v.pipe(str, v.description("the record's resource type")),
+  clean_diff: v.pipe(
+    v.array(v.object({ field: str, prev: nullableStr, value: nullableStr, verb: v.picklist(["change", "add", "drop"]) })),
+    v.description("per changed field: value (as text) after the write where it is still the record's value, else null; prev null (not kept); verb add for a creation, drop when the field was removed, else change"),
+  ),
+});
+
 /** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
 export const ClockAdvanceBranches = {
   days: v.strictObject({ days: _forward("days") }),
@@ -187,7 +201,7 @@ export const COMPONENT_SCHEMAS = {
   SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
   ClockNow: v.object({ now: timestamp }),
   RecordAudit: v.pipe(
-    v.object({ uri: str, count: v.number(), results: v.array(_AUDIT_ENTRY), related_uris: v.array(str) }),
+    v.object({ uri: str, count: v.number(), results: v.array(_RECORD_AUDIT_ENTRY), related_uris: v.array(str) }),
     v.description("A record's history, newest first: every write the change log keeps and the data events about it; what the log no longer keeps (purged) told from the record itself, without user, application or fields. count: entries since since_days, before limit."),
   ),
   FlockAudit: v.pipe(
