@@ -34,6 +34,7 @@ import { createCardLinkRoutes } from "./routes/card-link.js";
 import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
+import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
@@ -169,6 +170,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));
+  app.route("/api/v1", createFormRoutes(engine, "v1"));
   // One single-record cache for both surfaces: v1 and v2 answer the same text.
   const singles = createResponseCache(storage);
   app.route("/api/v1", createRecordRoutes(engine, "v1", singles));
@@ -185,6 +187,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
+  app.route("/api/v2", createFormRoutes(engine, "v2"));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
   app.route("/search/v2", createSearchRoutes(engine));
