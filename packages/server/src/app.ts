@@ -44,6 +44,7 @@ import { createFileRoutes } from "./routes/files.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
+import { createMemberAccountRoutes } from "./routes/member-accounts.js";
 import { createSelfServiceRoutes } from "./routes/selfservice.js";
 import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
 import { createStatsRoutes } from "./routes/stats.js";
@@ -117,7 +118,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const counts = opts.applicationCounts ?? createApplicationCounts({ storage, clock });
   const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
   const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-  const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, storage, clock }), {
+  const guard = createLoginGuard({ ...opts.loginGuard, storage, clock });
+  const flow = createLoginFlow(engine, guard, {
     passwords,
     coreKeyTtlMs: (opts.keyTtlHours ?? DEFAULT_KEY_TTL_HOURS) * 3_600_000,
     sessionTtlMs: SELF_SERVICE_SESSION_MS,
@@ -161,6 +163,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createProvenanceRoutes(engine));
   app.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
+  // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
+  app.route("/api/v1", createMemberAccountRoutes(engine, guard));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));

@@ -190,6 +190,33 @@ export const COMPONENT_SCHEMAS = {
     status: str,
   }),
   LoggedOut: v.object({ status: str }),
+  PreauthBody: v.object({ email: str, quick: v.optional(v.unknown()) }),
+  MemberPreauth: v.pipe(
+    v.object({ email: str, username: str, status: v.picklist(["active", "blocked"]), next_step: v.picklist(["password", "activation", "blocked"]) }),
+    v.description("A member account exists. Nothing else is told: no names, never a password hash."),
+  ),
+  MemberAccount: v.object({
+    email: str,
+    username: str,
+    status: str,
+    first_name: nullableStr,
+    last_name: nullableStr,
+    person: v.pipe(nullableStr, v.description("the member's person URI (the non-deleted person with that email, earliest created), or null")),
+    last_login_date: v.pipe(v.nullable(timestamp), v.description("the last successful login, or null")),
+    session_expiry: v.pipe(v.nullable(timestamp), v.description("the latest open session's expiry, or null")),
+  }),
+  MemberPerson: v.pipe(
+    v.looseObject({ uri: str, display_value: str }),
+    v.description("The member's person: its data fields as stored (references as URIs), uri and display_value."),
+  ),
+  MemberAccountDetail: v.object({
+    email: str,
+    username: str,
+    first_name: nullableStr,
+    last_name: nullableStr,
+    session_expiry: v.pipe(v.nullable(timestamp), v.description("a member token: that session's expiry; a core key: the latest open session's, or null")),
+    person: v.nullable(v.looseObject({ uri: str, display_value: str })),
+  }),
   Reservation: v.looseObject({
     uid: str,
     uri: str,
