@@ -8,7 +8,8 @@ import { createChangesApi, type ChangesApi } from "./changes.js";
 import { createRequester, type RequestOptions, type RetryOptions } from "./http.js";
 import { createRecordsApi, type RecordsApi, type Surface } from "./records.js";
 import { createTask, type Task } from "./tasks.js";
-import type { Schemas } from "./types.js";
+import type { ListPage, Schemas } from "./types.js";
+import type { Query } from "./query.js";
 
 /** A core account (POST /api/v1/auth/) or a member's self-service account of one flock. */
 export type Credentials = { username: string; password: string } | { flock: string; email: string; password: string };
@@ -60,6 +61,10 @@ export interface RecordsClient {
   cardUrl(flock: string, memberId: string, signature: string): string;
   /** A member's own reservations (self-service token). */
   selfService(flock: string): SelfServiceApi;
+  /** Form responses (core keys). */
+  forms(flock: string): FormsApi;
+  /** Member accounts: preauth (no key), by email (core keys), by username (core keys or the member's own token). */
+  members(flock: string): MembersApi;
   /** The manual clock (servers started with `--clock manual`; administrator keys). */
   clock: ClockApi;
   /** The flock's change feed: `client.changes("demo").subscribe((c) => ...)`. */
@@ -71,6 +76,29 @@ export interface SelfServiceApi {
   reservations(): Promise<Schemas["ReservationList"]>;
   reservation(id: string): Promise<Schemas["Reservation"]>;
   cancel(id: string, reason?: string): Promise<Schemas["Reservation"]>;
+}
+
+/** A form's responses. */
+export interface FormsApi {
+  /**
+   * One page of the form's live responses, newest first; `contact_ref`, `form_ref` and the
+   * URIs in `context_ref` are `{display_value, ref}`. `query` takes the list filters and
+   * paging (`query().where("status", "submitted").pageSize(50)`). `formType` is `sheep_form`
+   * for the older forms.
+   */
+  responses(formId: string, query?: Query, opts?: { formType?: "form" | "sheep_form"; surface?: Surface }): Promise<ListPage<"form_response">>;
+}
+
+/** Member accounts (the hosted service's member-account calls). */
+export interface MembersApi {
+  /** Does an account exist for this email? Sent without a key; 404 (RecordsApiError) when none. */
+  preauth(email: string): Promise<Schemas["MemberPreauth"]>;
+  /** The account by email, with names, person URI, last login and open session (core keys). */
+  byEmail(email: string): Promise<Schemas["MemberAccount"]>;
+  /** The account by username (its email), with its person (core keys, or the member's own token). */
+  get(username: string): Promise<Schemas["MemberAccountDetail"]>;
+  /** The member's person: data fields as stored, `uri` and `display_value`. */
+  person(username: string): Promise<Schemas["MemberPerson"]>;
 }
 
 /** The manual clock. */
@@ -133,6 +161,20 @@ export function createClient(opts: ClientOptions): RecordsClient {
         reservations: () => request("GET", `${base}/reservations/`),
         reservation: (id) => request("GET", `${base}/reservation/${_seg(id)}/`),
         cancel: (id, reason) => request("DELETE", `${base}/reservation/${_seg(id)}/`, { query: { cancellation_reason: reason } }),
+      };
+    },
+    forms: (flock) => ({
+      responses: (formId, q, o = {}) =>
+        request("GET", `/api/${o.surface ?? "v1"}/${_seg(flock)}/${o.formType ?? "form"}/${_seg(formId)}/responses/`, q ? { query: q.toSearchParams() } : {}),
+    }),
+    members(flock) {
+      const base = `/api/v1/${_seg(flock)}/user`;
+      return {
+        // No key: the server ignores one, and a client without credentials can ask.
+        preauth: (email) => send("POST", `${base}/preauth/`, { json: { email } }),
+        byEmail: (email) => request("GET", `${base}/`, { query: { email } }),
+        get: (username) => request("GET", `${base}/${_seg(username)}/`),
+        person: (username) => request("GET", `${base}/${_seg(username)}/person/`),
       };
     },
     changes: (flock) => createChangesApi(request, flock, sleep),

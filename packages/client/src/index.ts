@@ -3,7 +3,7 @@
  * A typed client for the Records Service API. Types come from the server's OpenAPI document
  * (generated/api.ts, openapi-typescript); this layer adds login, paging, tasks, retries.
  */
-export { createClient, type ClientOptions, type Credentials, type RecordsClient, type SelfServiceApi, type ClockApi, type BulkAction } from "./client.js";
+export { createClient, type ClientOptions, type Credentials, type RecordsClient, type SelfServiceApi, type FormsApi, type MembersApi, type ClockApi, type BulkAction } from "./client.js";
 export { RecordsApiError } from "./errors.js";
 export { ChangeHandlerError, toChange, type Change, type ChangeData, type ChangesApi, type SubscribeOptions, type Subscription } from "./changes.js";
 export { query, Query, MODIFIERS, SMART_DATES, type Modifier, type SmartDate, type FilterValue, type MetaField } from "./query.js";

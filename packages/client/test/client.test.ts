@@ -82,7 +82,9 @@ describe("the client against a running server", () => {
     expect(v1).toBeInstanceOf(RecordsApiError);
     expect(v1).toMatchObject({ status: 400, isV2: false, body: { error: expect.any(String), error_detail: expect.stringContaining("andlist") } });
     const v2 = await client.records("demo", "person", { surface: "v2" }).get("000000000000000000000000").catch((e: unknown) => e);
-    expect(v2).toMatchObject({ status: 404, isV2: true, body: { title: expect.any(String), description: expect.any(String) } });
+    expect(v2).toMatchObject({ status: 404, isV2: true, body: { title: expect.any(String), description: expect.any(String), error: expect.any(String), type: "not_found" } });
+    // The v2 body's title and description are what the error reports (its `error` repeats the title).
+    expect((v2 as RecordsApiError).detail).toBe((v2 as RecordsApiError & { body: { description: string } }).body.description);
     const wrong = createClient({ baseUrl: server.url, application: APPLICATION, credentials: { username: "staff", password: "wrong password" } });
     await expect(wrong.flocks()).rejects.toMatchObject({ status: 403 });
   });
@@ -135,6 +137,29 @@ describe("the client against a running server", () => {
     // A self-service token reaches only the self-service paths.
     await expect(member.flocks()).rejects.toMatchObject({ status: 403 });
     await member.logout();
+  });
+
+  it("lists a form's responses newest first with references expanded, and reads member accounts", async () => {
+    const mia = await client.records("demo", "person").create({ first_name: "Mia", last_name: "Member", email: ["mia@example.org;home"] });
+    const form = await client.records("demo", "form").create({ name: "Certificate" });
+    const formId = form.uri.split("/")[3]!;
+    for (const status of ["submitted", "draft", "submitted"]) await client.records("demo", "form_response").create({ form_ref: form.uri, contact_ref: mia.uri, status });
+    const page = await client.forms("demo").responses(formId, query().where("status", "submitted").pageSize(50));
+    expect(page.total).toBe(2);
+    expect(page.results[0]!.data.contact_ref).toEqual({ display_value: "Mia Member", ref: mia.uri });
+    const v2 = await client.forms("demo").responses(formId, undefined, { surface: "v2" });
+    expect(v2.results.map((r) => r.data.status)).toEqual(["submitted", "draft", "submitted"]);
+
+    await client.createMember("demo", "mia@example.org", "member password 2");
+    const members = client.members("demo");
+    expect(await members.preauth("Mia@Example.org")).toEqual({ email: "mia@example.org", username: "mia@example.org", status: "active", next_step: "password" });
+    await expect(members.preauth("nobody@example.org")).rejects.toMatchObject({ status: 404, title: "no account" });
+    expect(await members.byEmail("mia@example.org")).toMatchObject({ first_name: "Mia", person: mia.uri });
+    const own = createClient({ baseUrl: server.url, application: APPLICATION, credentials: { flock: "demo", email: "mia@example.org", password: "member password 2" } });
+    expect(await own.members("demo").get("mia@example.org")).toMatchObject({ username: "mia@example.org", person: { uri: mia.uri, first_name: "Mia" } });
+    expect(await own.members("demo").person("mia@example.org")).toMatchObject({ uri: mia.uri, display_value: "Mia Member" });
+    await expect(own.members("demo").byEmail("mia@example.org")).rejects.toMatchObject({ status: 403 });
+    await own.logout();
   });
 });
 

@@ -24,6 +24,7 @@ export interface AccountStore {
   getApiKey(tokenHash: string): Promise<ApiKeyRow | undefined>;
   deleteApiKey(tokenHash: string): Promise<boolean>;
   deleteApiKeysOf(username: string): Promise<number>;
+  apiKeysOf(username: string): Promise<ApiKeyRow[]>;
   replacePasswordHash(username: string, from: string, to: string): Promise<boolean>;
   getSetting(name: string): Promise<string | undefined>;
   initSetting(name: string, value: string): Promise<string>;
@@ -112,6 +113,15 @@ export function createAccountStore(pool: pg.Pool): AccountStore {
       // api_keys_username_idx: a revocation reads only the user's rows.
       const res = await exec(pool, sql`DELETE FROM ${apiKeys} WHERE username = ${username}`, "delete_api_keys_of");
       return res.rowCount;
+    },
+    async apiKeysOf(username) {
+      // api_keys_username_idx: only the user's rows are read.
+      const { rows } = await exec<ApiKeyRow>(
+        pool,
+        sql`SELECT token_hash AS "tokenHash", username, created, expires FROM ${apiKeys} WHERE username = ${username} ORDER BY created, token_hash`,
+        "api_keys_of",
+      );
+      return rows;
     },
     async replacePasswordHash(username, from, to) {
       // Compare and set in one statement: a password changed meanwhile is never undone.

@@ -95,6 +95,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     getApiKey: lookups.getApiKey,
     deleteApiKey: accounts.deleteApiKey,
     deleteApiKeysOf: accounts.deleteApiKeysOf,
+    apiKeysOf: accounts.apiKeysOf,
     replacePasswordHash: accounts.replacePasswordHash,
     updateLimit: limits.update,
     listLimits: limits.list,

@@ -35,6 +35,7 @@ import { createCardLinkRoutes } from "./routes/card-link.js";
 import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
+import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
@@ -44,6 +45,7 @@ import { createFileRoutes } from "./routes/files.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
+import { createMemberAccountRoutes } from "./routes/member-accounts.js";
 import { createSelfServiceRoutes } from "./routes/selfservice.js";
 import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
 import { createStatsRoutes } from "./routes/stats.js";
@@ -129,7 +131,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const counts = opts.applicationCounts ?? createApplicationCounts({ storage, clock });
   const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
   const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-  const flow = createLoginFlow(engine, createLoginGuard({ ...opts.loginGuard, storage, clock }), {
+  const guard = createLoginGuard({ ...opts.loginGuard, storage, clock });
+  const flow = createLoginFlow(engine, guard, {
     passwords,
     coreKeyTtlMs: (opts.keyTtlHours ?? DEFAULT_KEY_TTL_HOURS) * 3_600_000,
     sessionTtlMs: SELF_SERVICE_SESSION_MS,
@@ -178,6 +181,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createProvenanceRoutes(engine));
   app.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
+  // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
+  app.route("/api/v1", createMemberAccountRoutes(engine, guard));
   app.route("/api/v1", createDiscoveryRoutes(storage, clock));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
@@ -187,6 +192,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));
+  app.route("/api/v1", createFormRoutes(engine, "v1"));
   // One single-record cache for both surfaces: v1 and v2 answer the same text.
   const singles = createResponseCache(storage);
   app.route("/api/v1", createRecordRoutes(engine, "v1", singles));
@@ -203,6 +209,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2", createMemberDetailRoutes(engine));
   app.route("/api/v2", createDerivedRoutes(engine, secret));
   app.route("/api/v2", createRecordActionRoutes(engine));
+  app.route("/api/v2", createFormRoutes(engine, "v2"));
   app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
   app.route("/files/v1", createFileRoutes(storage, clock));
   app.route("/search/v2", createSearchRoutes(engine));

@@ -6,6 +6,7 @@
  * returned parsed (triggers resolved by core's `validateTriggers`) for the workers that use them.
  */
 import { readFileSync } from "node:fs";
+import { DEFAULT_RESOURCE_TYPES } from "@records-service/core";
 import * as v from "valibot";
 import { ConfigError, describeIssue } from "./config/issues.js";
 import { resolveConsistency } from "./config/references.js";
@@ -60,13 +61,14 @@ export function loadConfig(path: string): Config {
 }
 
 /**
- * The config's `resourceTypes` as the engine takes them: the extra type names by flock.
+ * The config's `resourceTypes` as the engine takes them: the extra type names by flock,
+ * without the default types (served everywhere already; naming one is accepted and ignored).
  *
  * @example
  * flockResourceTypes(parseConfig({ resourceTypes: [{ flock: "demo", types: ["volunteer"] }] })) // { demo: ["volunteer"] }
  */
 export function flockResourceTypes(config: Config): Record<string, string[]> {
-  return Object.fromEntries(config.resourceTypes.map((r) => [r.flock, r.types]));
+  return Object.fromEntries(config.resourceTypes.map((r) => [r.flock, r.types.filter((t) => !DEFAULT_RESOURCE_TYPES.includes(t))]));
 }
 
 // --- internal ---

@@ -126,6 +126,8 @@ describe("real answers match the documented schemas", () => {
     const deleted = (await t.engine.create("alpha", "journal", { subject: "gone" })).id;
     await t.engine.delete("alpha", "journal", deleted);
     const card = new URL(cardUrl("http://x", SECRET, "alpha", people.adaMember));
+    const form = (await t.engine.create("alpha", "form", { name: "Certificate" })).id;
+    await t.engine.create("alpha", "form_response", { form_ref: `/alpha/form/${form}/`, contact_ref: `/alpha/person/${people.ada}/`, status: "submitted" });
     const upload = () => {
       const form = new FormData();
       form.append("files", new Blob(["hello"], { type: "text/plain" }), "a.txt");
@@ -187,6 +189,18 @@ describe("real answers match the documented schemas", () => {
       ["GET", "/audit/v2/{flock}/audit", "/audit/v2/alpha/audit?from=2026-02-30", k],
       ["GET", "/api/v2/{flock}/{type}/{id}/provenance", `/api/v2/alpha/person/${people.grace}/provenance`, k],
       ["GET", "/api/v1/{flock}/{type}/{id}/provenance", `/api/v1/alpha/journal/${journal}/provenance`, k],
+      // Issue 21: form responses and member accounts.
+      ["GET", "/api/v1/{flock}/form/{uid}/responses", `/api/v1/alpha/form/${form}/responses/?limit=50`, k],
+      ["GET", "/api/v2/{flock}/form/{uid}/responses", `/api/v2/alpha/form/${form}/responses/`, k],
+      ["GET", "/api/v2/{flock}/form/{uid}/responses", `/api/v2/alpha/form/${form}/responses/?page_size=abc`, k],
+      ["GET", "/api/v1/{flock}/sheep_form/{uid}/responses", `/api/v1/alpha/sheep_form/${form}/responses/`, k],
+      ["POST", "/api/v1/{flock}/user/preauth", "/api/v1/alpha/user/preauth/", { json: { email: "member@example.org" } }],
+      ["POST", "/api/v1/{flock}/user/preauth", "/api/v1/alpha/user/preauth/", { json: { email: "nobody@example.org" } }],
+      ["GET", "/api/v1/{flock}/user", "/api/v1/alpha/user/?email=member@example.org", k],
+      ["GET", "/api/v1/{flock}/user/{username}", "/api/v1/alpha/user/member@example.org/", k],
+      ["GET", "/api/v1/{flock}/user/{username}", "/api/v1/alpha/user/new@example.org/", k],
+      ["GET", "/api/v1/{flock}/user/{username}/person", "/api/v1/alpha/user/member@example.org/person/", k],
+      ["GET", "/search/v2/{flock}", "/search/v2/alpha?q=ada", k],
     ];
     // A probe of every documented operation: path parameters filled, no credentials.
     const fill: Record<string, string> = { flock: "alpha", type: "journal", id: "0".repeat(24), fileId: "0".repeat(24), filename: "a.txt", file: "none.js" };
@@ -216,6 +230,11 @@ describe("real answers match the documented schemas", () => {
       "GET /audit/v2/{flock}/{type}/{uid}/audit",
       "GET /audit/v2/{flock}/audit",
       "GET /api/v2/{flock}/{type}/{id}/provenance",
+      "GET /api/v1/{flock}/form/{uid}/responses",
+      "POST /api/v1/{flock}/user/preauth",
+      "GET /api/v1/{flock}/user",
+      "GET /api/v1/{flock}/user/{username}",
+      "GET /api/v1/{flock}/user/{username}/person",
     ]) {
       expect([...statuses.get(op)!].some((s) => s < 300), op).toBe(true);
     }

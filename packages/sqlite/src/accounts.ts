@@ -18,6 +18,7 @@ export interface AccountStore {
   getUser(username: string): UserRow | undefined;
   putApiKey(key: ApiKeyRow): void;
   getApiKey(tokenHash: string): ApiKeyRow | undefined;
+  apiKeysOf(username: string): ApiKeyRow[];
   deleteApiKey(tokenHash: string): boolean;
   deleteApiKeysOf(username: string): number;
   replacePasswordHash(username: string, from: string, to: string): boolean;
@@ -74,6 +75,8 @@ export function createAccountStore(db: Db): AccountStore {
     selKey: db.select().from(apiKeys).where(eq(apiKeys.tokenHash, p("tokenHash"))).prepare(),
     delKey: db.delete(apiKeys).where(eq(apiKeys.tokenHash, p("tokenHash"))).prepare(),
     delKeysOf: db.delete(apiKeys).where(eq(apiKeys.username, p("username"))).prepare(),
+    // api_keys_username_idx: only the user's rows are read.
+    selKeysOf: db.select().from(apiKeys).where(eq(apiKeys.username, p("username"))).orderBy(asc(apiKeys.created), asc(apiKeys.tokenHash)).prepare(),
     casHash: db
       .update(users)
       .set({ passwordHash: sql`${p("to")}` })
@@ -112,6 +115,7 @@ export function createAccountStore(db: Db): AccountStore {
     getApiKey: (tokenHash) => q.selKey.get({ tokenHash }),
     deleteApiKey: (tokenHash) => q.delKey.run({ tokenHash }).changes > 0,
     deleteApiKeysOf: (username) => q.delKeysOf.run({ username }).changes,
+    apiKeysOf: (username) => q.selKeysOf.all({ username }),
     replacePasswordHash: (username, from, to) => q.casHash.run({ username, from, to }).changes > 0,
     getSetting: (name) => q.selSetting.get({ name })?.value,
     initSetting(name, value) {

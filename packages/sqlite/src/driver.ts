@@ -91,6 +91,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     getApiKey: _async(cached.getApiKey),
     deleteApiKey: _async(accounts.deleteApiKey),
     deleteApiKeysOf: _async(accounts.deleteApiKeysOf),
+    apiKeysOf: _async(accounts.apiKeysOf),
     replacePasswordHash: _async(accounts.replacePasswordHash),
     // Limit rows are cached nowhere: writing them (a throttled request, a failed login) keeps the caches.
     updateLimit: _async((key: string, now: number, fn: Parameters<typeof limits.update>[2]) => watch.unwatched(() => limits.update(key, now, fn))),

@@ -567,6 +567,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/form/{uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's responses, newest first, references expanded
+         * @description The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.
+         */
+        get: operations["getApiV1ByFlockFormByUidResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/groupby/{type}/{field}/count": {
         parameters: {
             query?: never;
@@ -664,6 +684,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/sheep_form/{uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sheep_form's responses, newest first, references expanded
+         * @description The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.
+         */
+        get: operations["getApiV1ByFlockSheepFormByUidResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/triggers": {
         parameters: {
             query?: never;
@@ -691,10 +731,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A member account by email */
+        get: operations["getApiV1ByFlockUser"];
         put?: never;
         /** Create a member (self-service) account */
         post: operations["postApiV1ByFlockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/user/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member account by username (its email): the member's own token or a core key */
+        get: operations["getApiV1ByFlockUserByUsername"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/user/{username}/person": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's person: data fields as stored, uri and display_value */
+        get: operations["getApiV1ByFlockUserByUsernamePerson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -730,6 +805,26 @@ export interface paths {
         get: operations["getApiV1ByFlockUserMembership"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/user/preauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Does a member account exist for this email? (before asking for a password)
+         * @description No key needed (one sent is ignored). email in the query, JSON or form body; quick is accepted and ignored. Throttled like a login per client address; an unknown email counts as a failed attempt. Answers only email, username, status and next_step.
+         */
+        post: operations["postApiV1ByFlockUserPreauth"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1165,6 +1260,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/{flock}/form/{uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A form's responses, newest first, references expanded
+         * @description The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.
+         */
+        get: operations["getApiV2ByFlockFormByUidResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/{flock}/groupby/{type}/{field}/count": {
         parameters: {
             query?: never;
@@ -1231,6 +1346,26 @@ export interface paths {
         };
         /** A membership with its member and membership type expanded */
         get: operations["getApiV2ByFlockMemberByIdDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/{flock}/sheep_form/{uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sheep_form's responses, newest first, references expanded
+         * @description The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.
+         */
+        get: operations["getApiV2ByFlockSheepFormByUidResponses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1573,15 +1708,19 @@ export interface components {
             error: string;
             error_detail: string;
         };
-        /** @description The error body of every /api/v2 and /selfservice/v2 path, signed resources included. */
+        /** @description The error body of every /api/v2, gateway (/search/v2, /audit/v2, /events/v2, ...) and /selfservice/v2 path, signed resources included. */
         ErrorV2: {
             description: string;
+            /** @description the same text as title */
+            error: string;
             link?: {
                 href: string;
                 rel: string;
                 text: string;
             };
             title: string;
+            /** @description machine-readable: bad_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, gone, payload_too_large, rate_limited, server_error, not_implemented, unavailable */
+            type: string;
         };
         FileUpdate: {
             errors: {
@@ -1710,9 +1849,48 @@ export interface components {
             id: string;
             text: string;
         }[];
+        MemberAccount: {
+            email: string;
+            first_name: string | null;
+            /** @description the last successful login, or null */
+            last_login_date: string | null;
+            last_name: string | null;
+            /** @description the member's person URI (the non-deleted person with that email, earliest created), or null */
+            person: string | null;
+            /** @description the latest open session's expiry, or null */
+            session_expiry: string | null;
+            status: string;
+            username: string;
+        };
+        MemberAccountDetail: {
+            email: string;
+            first_name: string | null;
+            last_name: string | null;
+            person: {
+                display_value: string;
+                uri: string;
+            } | null;
+            /** @description a member token: that session's expiry; a core key: the latest open session's, or null */
+            session_expiry: string | null;
+            username: string;
+        };
         MemberCredentials: {
             email: string;
             password: string;
+        };
+        /** @description The member's person: its data fields as stored (references as URIs), uri and display_value. */
+        MemberPerson: {
+            display_value: string;
+            uri: string;
+        };
+        /** @description A member account exists. Nothing else is told: no names, never a password hash. */
+        MemberPreauth: {
+            email: string;
+            /** @enum {string} */
+            next_step: "password" | "activation" | "blocked";
+            /** @enum {string} */
+            status: "active" | "blocked";
+            username: string;
         };
         Message: {
             message: string;
@@ -2073,6 +2251,10 @@ export interface components {
             title?: string | null;
             website?: string | null;
         };
+        PreauthBody: {
+            email: string;
+            quick?: unknown;
+        };
         Provenance: {
             /** @description the APPLICATION label (or system:<writer> marker) it was created through; null when unattributed or no longer kept */
             application: string | null;
@@ -2116,13 +2298,29 @@ export interface components {
                 application: string | null;
                 /** @description the data fields the write changed (every field for a creation); null when not kept, and for events */
                 changed_fields: string[] | null;
+                /** @description per changed field: value (as text) after the write where it is still the record's value, else null; prev null (not kept); verb add for a creation, drop when the field was removed, else change */
+                clean_diff: {
+                    field: string;
+                    prev: string | null;
+                    value: string | null;
+                    /** @enum {string} */
+                    verb: "change" | "add" | "drop";
+                }[];
+                /** @description the same as when */
+                date: string;
                 /** @description for an event: the trigger name (contact_created) */
                 event: string | null;
                 /** @description for an event: the data event's URI */
                 event_uri: string | null;
+                /** @description one line saying what happened ("Ada Lovelace changed job_title and known_as") */
+                message: string;
+                /** @description the record's resource type */
+                resource: string;
+                /** @description false: the change log keeps which fields changed, not their previous values */
+                revertable: boolean;
                 /** @description the record the entry is about */
                 uri: string;
-                /** @description who made the write (a member account reads '{flock} {email}'); null for the service's own work, or when not kept */
+                /** @description the actor: the person's URI where a member account of the flock made the write and its person is found, else the account name; null for the service's own work, or when not kept */
                 user: string | null;
                 /** @description the record's version after the write, when known */
                 version: number | null;
@@ -5442,6 +5640,123 @@ export interface operations {
             };
         };
     };
+    getApiV1ByFlockFormByUidResponses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     `__andlist` and `__orlist` are v2 only: on v1 they answer 400.
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description Another name for page_size. */
+                limit?: number;
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page, 1 to 1500 (default 25). */
+                page_size?: number;
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
     getApiV1ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
@@ -5879,6 +6194,123 @@ export interface operations {
             };
         };
     };
+    getApiV1ByFlockSheepFormByUidResponses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     `__andlist` and `__orlist` are v2 only: on v1 they answer 400.
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description Another name for page_size. */
+                limit?: number;
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page, 1 to 1500 (default 25). */
+                page_size?: number;
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
     getApiV1ByFlockTriggers: {
         parameters: {
             query?: never;
@@ -5897,6 +6329,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TriggerMap"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockUser: {
+        parameters: {
+            query?: {
+                /** @description the member's email address (required) */
+                email?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberAccount"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -6021,6 +6534,146 @@ export interface operations {
             };
             /** @description the request body is larger than the server accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockUserByUsername: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the account and its person */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberAccountDetail"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockUserByUsernamePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the person */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPerson"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6248,6 +6901,85 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    postApiV1ByFlockUserPreauth: {
+        parameters: {
+            query?: {
+                /** @description the member's email address (or in the body) */
+                email?: string;
+                /** @description accepted and ignored */
+                quick?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PreauthBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["PreauthBody"];
+            };
+        };
+        responses: {
+            /** @description the account exists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPreauth"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9065,6 +9797,123 @@ export interface operations {
             };
         };
     };
+    getApiV2ByFlockFormByUidResponses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__andlist`: comma-separated values; the record must have all of them
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__orlist`: comma-separated values; the record must have any of them
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description Another name for page_size. */
+                limit?: number;
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page, 1 to 1500 (default 25). */
+                page_size?: number;
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getApiV2ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
@@ -9350,6 +10199,123 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getApiV2ByFlockSheepFormByUidResponses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__andlist`: comma-separated values; the record must have all of them
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__orlist`: comma-separated values; the record must have any of them
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description Another name for page_size. */
+                limit?: number;
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Records per page, 1 to 1500 (default 25). */
+                page_size?: number;
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
                 };
             };
             /** @description missing or invalid credentials */

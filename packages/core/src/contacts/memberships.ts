@@ -75,35 +75,68 @@ export function isActiveOn(m: StoredRecord, today: string): boolean {
   return (start === "" || start <= today) && (end === "" || end >= today);
 }
 
-/** The fields of a `membership/all` entry, in the hosted service's documented order. */
+/**
+ * The data fields of a `membership/all` entry: every field of the hosted shape (spec
+ * v2-gateway section 0), in its order. Processor-named fields of the hosted shape (card and
+ * accounting providers' subscription ids and account codes) are left out on purpose.
+ */
 export const MEMBERSHIP_ENTRY_FIELDS: readonly string[] = [
   "member",
-  "membership_type",
-  "membership_number",
-  "membership_record_status",
-  "start_date",
-  "end_date",
-  "auto_renew",
   "admin_contact",
   "billing_contact",
   "linked_members",
   "max_linked_members",
-  "next_membership_type",
-  "payment_plan",
-  "paid",
-  "lapse_reason",
+  "membership_number",
+  "membership_type",
+  "membership_plan_type",
+  "membership_record_status",
+  "start_date",
+  "end_date",
   "cancellation_date",
+  "lapse_reason",
+  "advise_lapse",
+  "auto_renew",
+  "has_renewed",
+  "next_membership_type",
+  "next_payment_plan",
+  "payment_plan",
+  "period",
+  "amount",
+  "currency",
+  "tax",
+  "paid",
+  "payment_date",
+  "payment_method",
+  "payment_reference",
+  "gift_aid",
+  "externally_managed",
+  "mute_communications",
+  "tags",
+  "user_interface",
 ];
 
 /**
- * One entry of `membership/all`: `uid`, `uri`, `display_value` and the documented fields
- * (unset ones null; `linked_members` always a list). References stay URIs, as in lists.
+ * One entry of `membership/all`: `uid`, `uri`, `display_value`, `created`, `last_updated`,
+ * `record_state` and every field of `MEMBERSHIP_ENTRY_FIELDS`. A field the record does not
+ * hold is null (the lists `linked_members` and `tags` are `[]`), never absent; `amount` is a
+ * number (a numeric text is read as one, anything else is null); `user_interface` is an
+ * object or null. References stay URIs, as in lists.
  */
 export function membershipEntry(m: StoredRecord): Record<string, unknown> {
-  const entry: Record<string, unknown> = { uid: m.id, uri: recordUri(m.flock, m.type, m.id), display_value: m.displayValue };
+  const entry: Record<string, unknown> = {
+    uid: m.id,
+    uri: recordUri(m.flock, m.type, m.id),
+    display_value: m.displayValue,
+    created: m.created,
+    last_updated: m.lastUpdated,
+    record_state: m.state,
+  };
   for (const field of MEMBERSHIP_ENTRY_FIELDS) entry[field] = m.data[field] ?? null;
-  const linked = m.data.linked_members;
-  entry.linked_members = Array.isArray(linked) ? linked : linked == null ? [] : [linked];
+  entry.linked_members = _list(m.data.linked_members);
+  entry.tags = _list(m.data.tags);
+  entry.amount = _number(m.data.amount);
+  const ui = m.data.user_interface;
+  entry.user_interface = ui !== null && typeof ui === "object" && !Array.isArray(ui) ? ui : null;
   return entry;
 }
 
@@ -119,6 +152,16 @@ export function membershipSummaryEntry(m: StoredRecord): Record<string, unknown>
 }
 
 // --- internal ---
+
+function _list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : v == null ? [] : [v];
+}
+
+function _number(v: unknown): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return null;
+}
 
 /** A date field as comparable text ("" when unset): dates and timestamps sort by their text. */
 function _date(r: StoredRecord, field: string): string {

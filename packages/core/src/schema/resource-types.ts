@@ -42,6 +42,8 @@ export const DEFAULT_RESOURCE_TYPES: readonly string[] = [
   // named by the hosted service's documentation and its public clients (issue 14)
   "membership_type",
   "sheep_form",
+  // the hosted service's form definitions (`/{flock}/form/{uid}/`), whose responses AutoCertificate reads (issue 21)
+  "form",
   "form_template",
   "form_section",
   "email_sender",

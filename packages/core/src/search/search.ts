@@ -25,6 +25,7 @@ const MAX_CANDIDATES = 500;
 export interface SearchResult {
   display_value: string;
   distance: number;
+  /** The record URI, as the hosted service's search schema gives it (clients chain it); the same as `uri`. */
   id: string;
   primary_email: string | null;
   primary_telephone: string | null;
@@ -67,17 +68,18 @@ export async function searchContacts(
     .map(({ r, distance }) => searchResult(r, distance));
 }
 
-/** A record as a search result. */
+/** A record as a search result; `id` is the record URI, as the hosted search answers it. */
 export function searchResult(r: StoredRecord, distance: number): SearchResult {
   const list = (v: unknown) => (Array.isArray(v) ? v : v == null ? [] : [v]);
+  const uri = recordUri(r.flock, r.type, r.id);
   return {
     display_value: r.displayValue,
     distance,
-    id: r.id,
+    id: uri,
     primary_email: primaryEntry(list(r.data.email))?.value ?? null,
     primary_telephone: primaryEntry(list(r.data.telephone))?.value ?? null,
     resource: r.type,
-    uri: recordUri(r.flock, r.type, r.id),
+    uri,
   };
 }
 

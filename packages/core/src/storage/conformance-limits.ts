@@ -34,6 +34,16 @@ export function describeAccountProtection(h: Harness): void {
       expect(await s.deleteApiKeysOf("nobody")).toBe(0);
     });
 
+    h.it("apiKeysOf lists every key of the user, expired ones too, oldest first, and only theirs", async () => {
+      const s = h.storage();
+      const later = { ...key(5, "ada", stamp(9)), created: stamp(3) };
+      for (const k of [later, key(1, "ada"), key(2, "ada", stamp(5)), key(3, "bob"), key(4, "ada ")]) await s.putApiKey(k);
+      expect(await s.apiKeysOf("ada")).toEqual([key(1, "ada"), key(2, "ada", stamp(5)), later]);
+      expect(await s.apiKeysOf("nobody")).toEqual([]);
+      await s.deleteApiKey(key(1, "ada").tokenHash);
+      expect((await s.apiKeysOf("ada")).map((k) => k.tokenHash)).toEqual([key(2, "ada").tokenHash, later.tokenHash]);
+    });
+
     h.it("replacePasswordHash sets the hash only while it is the expected one", async () => {
       const s = h.storage();
       await s.putUser(user);

@@ -123,6 +123,12 @@ export function createMemoryStorage(): Storage {
       for (const [hash, k] of keys) if (k.username === username && keys.delete(hash)) n += 1;
       return n;
     },
+    async apiKeysOf(username) {
+      return [...keys.values()]
+        .filter((k) => k.username === username)
+        .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.tokenHash < b.tokenHash ? -1 : 1))
+        .map(_copy);
+    },
     async replacePasswordHash(username, from, to) {
       const user = users.get(username);
       if (!user || user.passwordHash !== from) return false;

@@ -354,6 +354,11 @@ export interface Storage {
    */
   deleteApiKeysOf(username: string): Promise<number>;
   /**
+   * Every token row of `username` (expired ones included, as stored until revoked), oldest
+   * first: a member account's sessions (`user/?email=` shows the latest open one's expiry).
+   */
+  apiKeysOf(username: string): Promise<ApiKeyRow[]>;
+  /**
    * Sets the user's `passwordHash` to `to` only while it is still `from` (compare and set, in
    * one statement); returns whether it did. A rehash at login uses it, so it can never undo a
    * password change committed meanwhile by another request or process. No such user: false.

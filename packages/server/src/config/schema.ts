@@ -5,7 +5,6 @@
  * sections get their defaults here, so the rest of the server reads one resolved value.
  */
 import {
-  DEFAULT_RESOURCE_TYPES,
   RESERVED_TYPE_NAMES,
   RESOURCE_TYPE_RE,
   TriggerEntrySchema,
@@ -199,7 +198,11 @@ const mailSchema = v.strictObject({
   from: v.pipe(v.string(), v.email("must be an email address")),
 });
 
-/** A flock's own resource types, served beside the defaults in that flock only. */
+/**
+ * A flock's own resource types, served beside the defaults in that flock only. A default
+ * type named here is accepted and ignored (config.ts `flockResourceTypes`), so a config
+ * written before a type became a default (`form`, issue 21) keeps starting.
+ */
 const resourceTypesSchema = v.strictObject({
   flock: flockId,
   types: v.pipe(
@@ -208,7 +211,6 @@ const resourceTypesSchema = v.strictObject({
         v.string(),
         v.regex(RESOURCE_TYPE_RE, "must be a resource type name: a-z 0-9 _, starting with a letter, at most 64 characters"),
         v.check((t) => !RESERVED_TYPE_NAMES.includes(t), `is reserved for a path of its own (${RESERVED_TYPE_NAMES.join(", ")})`),
-        v.check((t) => !DEFAULT_RESOURCE_TYPES.includes(t), "is served in every flock already"),
       ),
     ),
     v.minLength(1, "must name at least one type"),

@@ -27,6 +27,7 @@ const _TAGS: OpenAPIV3_1.TagObject[] = [
   { name: "search", description: "Finding persons and organisations by fields, and text search." },
   { name: "audit", description: "A flock's and a record's history, and a record's provenance." },
   { name: "selfservice", description: "A member's own reservations (self-service token)." },
+  { name: "forms", description: "A form's responses (form and sheep_form), newest first, references expanded." },
   { name: "events", description: "Triggers, the webhook outbox and bulk actions." },
   { name: "files", description: "Uploaded files." },
   { name: "admin", description: "Server statistics and the manual clock (administrator keys)." },

@@ -82,6 +82,20 @@ const _AUDIT_ENTRY = v.object({
   changed_fields: v.pipe(v.nullable(v.array(str)), v.description("the data fields the write changed (every field for a creation); null when not kept, and for events")),
 });
 
+/** A record's audit entry: today's fields and the hosted service's (spec v2-gateway section 0). */
+const _RECORD_AUDIT_ENTRY = v.object({
+  ..._AUDIT_ENTRY.entries,
+  user: v.pipe(nullableStr, v.description("the actor: the person's URI where a member account of the flock made the write and its person is found, else the account name; null for the service's own work, or when not kept")),
+  date: v.pipe(timestamp, v.description("the same as when")),
+  message: v.pipe(str, v.description("one line saying what happened (\"Ada Lovelace changed job_title and known_as\")")),
+  revertable: v.pipe(v.boolean(), v.description("false: the change log keeps which fields changed, not their previous values")),
+  resource: v.pipe(str, v.description("the record's resource type")),
+  clean_diff: v.pipe(
+    v.array(v.object({ field: str, prev: nullableStr, value: nullableStr, verb: v.picklist(["change", "add", "drop"]) })),
+    v.description("per changed field: value (as text) after the write where it is still the record's value, else null; prev null (not kept); verb add for a creation, drop when the field was removed, else change"),
+  ),
+});
+
 /** `POST /api/v1/_clock/advance/`: exactly one of days, seconds or to. */
 export const ClockAdvanceBranches = {
   days: v.strictObject({ days: _forward("days") }),
@@ -101,8 +115,14 @@ export const COMPONENT_SCHEMAS = {
     v.description("The error body of every /api/v1 path (and of /files/v1)."),
   ),
   ErrorV2: v.pipe(
-    v.object({ title: str, description: str, link: v.optional(v.object({ href: str, rel: str, text: str })) }),
-    v.description("The error body of every /api/v2 and /selfservice/v2 path, signed resources included."),
+    v.object({
+      title: str,
+      description: str,
+      error: v.pipe(str, v.description("the same text as title")),
+      type: v.pipe(str, v.description("machine-readable: bad_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, gone, payload_too_large, rate_limited, server_error, not_implemented, unavailable")),
+      link: v.optional(v.object({ href: str, rel: str, text: str })),
+    }),
+    v.description("The error body of every /api/v2, gateway (/search/v2, /audit/v2, /events/v2, ...) and /selfservice/v2 path, signed resources included."),
   ),
   Message: v.object({ message: str }),
   Health: v.pipe(
@@ -189,6 +209,33 @@ export const COMPONENT_SCHEMAS = {
     status: str,
   }),
   LoggedOut: v.object({ status: str }),
+  PreauthBody: v.object({ email: str, quick: v.optional(v.unknown()) }),
+  MemberPreauth: v.pipe(
+    v.object({ email: str, username: str, status: v.picklist(["active", "blocked"]), next_step: v.picklist(["password", "activation", "blocked"]) }),
+    v.description("A member account exists. Nothing else is told: no names, never a password hash."),
+  ),
+  MemberAccount: v.object({
+    email: str,
+    username: str,
+    status: str,
+    first_name: nullableStr,
+    last_name: nullableStr,
+    person: v.pipe(nullableStr, v.description("the member's person URI (the non-deleted person with that email, earliest created), or null")),
+    last_login_date: v.pipe(v.nullable(timestamp), v.description("the last successful login, or null")),
+    session_expiry: v.pipe(v.nullable(timestamp), v.description("the latest open session's expiry, or null")),
+  }),
+  MemberPerson: v.pipe(
+    v.looseObject({ uri: str, display_value: str }),
+    v.description("The member's person: its data fields as stored (references as URIs), uri and display_value."),
+  ),
+  MemberAccountDetail: v.object({
+    email: str,
+    username: str,
+    first_name: nullableStr,
+    last_name: nullableStr,
+    session_expiry: v.pipe(v.nullable(timestamp), v.description("a member token: that session's expiry; a core key: the latest open session's, or null")),
+    person: v.nullable(v.looseObject({ uri: str, display_value: str })),
+  }),
   Reservation: v.looseObject({
     uid: str,
     uri: str,
@@ -200,7 +247,7 @@ export const COMPONENT_SCHEMAS = {
   SmartDate: v.pipe(v.picklist(SMART_DATES), v.description("Words that stand in for a date in a list filter.")),
   ClockNow: v.object({ now: timestamp }),
   RecordAudit: v.pipe(
-    v.object({ uri: str, count: v.number(), results: v.array(_AUDIT_ENTRY), related_uris: v.array(str) }),
+    v.object({ uri: str, count: v.number(), results: v.array(_RECORD_AUDIT_ENTRY), related_uris: v.array(str) }),
     v.description("A record's history, newest first: every write the change log keeps and the data events about it; what the log no longer keeps (purged) told from the record itself, without user, application or fields. count: entries since since_days, before limit."),
   ),
   FlockAudit: v.pipe(

@@ -62,9 +62,14 @@ export interface LoginGuard {
   check(account: string, address?: string): Promise<LoginCheck>;
   /** After a wrong password (or any refused attempt). */
   fail(account: string, address?: string): Promise<LoginFailure>;
-  /** After a right password: forgets the failures and lockout history of the pair and account, and remembers the address as known-good. */
+  /** After a right password: forgets the failures and lockout history of the pair and account, and remembers the address as known-good and the time as the account's last login. */
   succeed(account: string, address?: string): Promise<void>;
+  /** The account's last successful login (epoch ms), kept `LAST_LOGIN_KEEP_MS` after it; undefined when none. */
+  lastLogin(account: string): Promise<number | undefined>;
 }
+
+/** How long an account's last successful login is remembered (`lastLogin`): about five years. */
+export const LAST_LOGIN_KEEP_MS = 5 * 366 * 24 * 60 * 60_000;
 
 export const LOGIN_GUARD_DEFAULTS = {
   maxFailures: 5,
@@ -167,6 +172,12 @@ export function createLoginGuard(options: LoginGuardOptions): LoginGuard {
         known.push([group, t]);
         return { value: JSON.stringify(known.slice(-o.maxKnownAddresses)), expiresAt: t + o.knownAddressMs };
       });
+      await storage.updateLimit(_key("last", account), t, () => ({ value: String(t), expiresAt: t + LAST_LOGIN_KEEP_MS }));
+    },
+    async lastLogin(account) {
+      const value = await read(_key("last", account), now());
+      const at = value === undefined ? NaN : Number(value);
+      return Number.isFinite(at) ? at : undefined;
     },
   };
 }
@@ -206,7 +217,7 @@ interface _Entry {
  * hash of its parts (accounts are compared trimmed and case-folded), so keys are short,
  * printable and hold no username.
  */
-function _key(kind: "pair" | "user" | "address" | "known", ...parts: string[]): string {
+function _key(kind: "pair" | "user" | "address" | "known" | "last", ...parts: string[]): string {
   const normalized = kind === "address" ? parts : [parts[0]!.trim().toLowerCase(), ...parts.slice(1)];
   // A very long input costs hashing time only up to a bound.
   const text = JSON.stringify(normalized.map((p) => p.slice(0, 1024)));

@@ -20,6 +20,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
+import { hostedHistory } from "../gateway/audit-entries.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 
@@ -91,7 +92,8 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
     const since = q.since_days ? formatTimestamp(new Date(clock.now().getTime() - q.since_days * 86_400_000)) : undefined;
-    return c.json(await recordHistory(engine.context, record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) }));
+    const history = await recordHistory(engine.context, record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) });
+    return c.json(await hostedHistory(engine, record, history));
   });
   return routes;
 }

@@ -102,6 +102,38 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
     ]);
   });
 
+  run("record audit entries carry the hosted fields: date, message, uri, user, revertable, resource, clean_diff", async () => {
+    const t = await setup();
+    const g = await twoWriters(t);
+    const res = await get(t, `/audit/v2/alpha/person/${g.id}/audit`);
+    const [restored, deleted, titled, renamed, event, created] = res.body.results;
+    for (const e of res.body.results) {
+      expect(e).toMatchObject({ date: e.when, uri: g.uri, resource: "person", revertable: false });
+      expect(typeof e.message).toBe("string");
+    }
+    expect(restored).toMatchObject({ message: "alice restored this person", user: "alice", clean_diff: [] });
+    expect(deleted).toMatchObject({ message: "carol deleted this person", user: "carol", clean_diff: [] });
+    expect(titled.message).toBe("alice changed title, formatted_name and salutation");
+    expect(titled.clean_diff).toContainEqual({ field: "title", prev: null, value: "Rear Admiral", verb: "change" });
+    // A later write changed formatted_name again: its value after this write is not known.
+    expect(renamed.clean_diff).toEqual([
+      { field: "last_name", prev: null, value: "Murray", verb: "change" },
+      { field: "formatted_name", prev: null, value: null, verb: "change" },
+      { field: "sortable_name", prev: null, value: "murray, grace", verb: "change" },
+    ]);
+    expect(event).toMatchObject({ message: "event contact_created", clean_diff: [], user: null });
+    expect(created.message).toBe("alice created this person");
+    expect(created.clean_diff).toContainEqual({ field: "first_name", prev: null, value: "Grace", verb: "add" });
+    expect(created.clean_diff).toContainEqual({ field: "last_name", prev: null, value: null, verb: "add" });
+
+    // A field removed by a write is a drop; the service's own writes read "The service".
+    const note = await seed(t, "alpha", "journal", { title: "Minutes", body: "draft", tags: ["a", "b"] });
+    await t.engine.update("alpha", "journal", note, { body: null });
+    const noteLog = (await get(t, `/audit/v2/alpha/journal/${note}/audit`)).body.results;
+    expect(noteLog[0]).toMatchObject({ message: "The service changed body", user: null, clean_diff: [{ field: "body", prev: null, value: null, verb: "drop" }] });
+    expect(noteLog.at(-1).clean_diff).toContainEqual({ field: "tags", prev: null, value: "a, b", verb: "add" });
+  });
+
   run("a bulk action's writes are its requester's; a member's own writes and logins name the member account", async () => {
     const t = await setup();
     const g = await twoWriters(t);
@@ -122,7 +154,8 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
     const booking = await seed(t, "alpha", "reservation", { buyer_ref: `/alpha/person/${person}/`, start_datetime: "2026-03-01T18:30:00" });
     await write(t, "DELETE", `/selfservice/v2/alpha/reservation/${booking}/`, KEYS.member, SYNC);
     const cancelled = (await get(t, `/audit/v2/alpha/reservation/${booking}/audit`)).body.results;
-    expect(cancelled.find((e: any) => e.action === "updated")).toMatchObject({ user: "alpha member@example.org", application: SYNC });
+    // The record's history names the member by their person (spec v2-gateway section 0), the flock's by account.
+    expect(cancelled.find((e: any) => e.action === "updated")).toMatchObject({ user: `/alpha/person/${person}/`, application: SYNC, message: expect.stringMatching(/^Member changed /) });
 
     // Logins are recorded as data events: a good one names the account that logged in, a failed one no one.
     const login = (password: string) => t.call("POST", "/api/v1/alpha/user/auth/", { json: { email: "member@example.org", password }, headers: { application: DESK } });
@@ -258,7 +291,7 @@ describe.each(EVERY_ADAPTER)("audit on %s", (name) => {
     for (const [path, status, says] of cases) {
       const res = await get(t, path);
       expect(res.status, path).toBe(status);
-      expect(Object.keys(res.body).sort(), path).toEqual(["description", "title"]);
+      expect(Object.keys(res.body).sort(), path).toEqual(["description", "error", "title", "type"]);
       if (says) expect(JSON.stringify(res.body), path).toContain(says);
     }
     expect(Object.keys((await get(t, `/api/v1/alpha/person/${"0".repeat(24)}/provenance`)).body).sort()).toEqual(["error", "error_detail"]);

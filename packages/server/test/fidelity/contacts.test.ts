@@ -49,29 +49,55 @@ describe.each(EVERY_ADAPTER)("contact read models on %s", (name) => {
         expect(all.status).toBe(200);
         expect(all.body).toMatchObject({ contact_uri: w.adaUri, count: 2 });
         expect(all.body.memberships.map((m: any) => m.membership_number)).toEqual(["0042", "0001"]);
-        expect(all.body.memberships[0]).toEqual({
+        const entry = all.body.memberships[0];
+        // Every field of the hosted shape (spec v2-gateway section 0): unset ones null, lists [].
+        expect(entry).toEqual({
           uid: w.current,
           uri: `/alpha/member/${w.current}/`,
-          member: w.adaUri,
-          membership_type: w.planUri,
-          membership_number: "0042",
-          membership_record_status: "active",
           display_value: "Gold 0042",
-          start_date: "2026-01-01",
-          end_date: "2026-12-31",
-          auto_renew: null,
+          created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+          last_updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          record_state: "updated",
+          member: w.adaUri,
           admin_contact: null,
           billing_contact: null,
           linked_members: [],
           max_linked_members: null,
-          next_membership_type: null,
-          payment_plan: null,
-          paid: null,
-          lapse_reason: null,
+          membership_number: "0042",
+          membership_type: w.planUri,
+          membership_plan_type: null,
+          membership_record_status: "active",
+          start_date: "2026-01-01",
+          end_date: "2026-12-31",
           cancellation_date: null,
+          lapse_reason: null,
+          advise_lapse: null,
+          auto_renew: null,
+          has_renewed: null,
+          next_membership_type: null,
+          next_payment_plan: null,
+          payment_plan: null,
+          period: null,
+          amount: null,
+          currency: null,
+          tax: null,
+          paid: null,
+          payment_date: null,
+          payment_method: null,
+          payment_reference: null,
+          gift_aid: null,
+          externally_managed: null,
+          mute_communications: null,
+          tags: [],
+          user_interface: null,
         });
       }
     }
+    // Held fields are answered as stored; amount as a number; processor-named fields are not emitted.
+    await t.engine.update("alpha", "member", w.current, { amount: "30.50", currency: "GBP", tags: "gift", user_interface: { colour: "gold" }, payment_method: "card", gift_aid: true, stripe_subscription_id: "sub_1", xero_account_code: "200" });
+    const held = (await get(t, `/api/v2${w.adaUri}membership/all`)).body.memberships[0];
+    expect(held).toMatchObject({ amount: 30.5, currency: "GBP", tags: ["gift"], user_interface: { colour: "gold" }, payment_method: "card", gift_aid: true });
+    expect(Object.keys(held).filter((k) => /stripe|xero/.test(k))).toEqual([]);
     const summary = await get(t, `/api/v2${w.adaUri}membership/summary`);
     expect(summary.body.memberships[1]).toEqual({
       uri: `/alpha/member/${w.old}/`,

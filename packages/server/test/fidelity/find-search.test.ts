@@ -19,6 +19,9 @@ async function people(t: TestApp) {
   return { ada, ada2, ada3, adam, zoe, acme };
 }
 
+/** The URI of a person of flock alpha. */
+const u = (id: string) => `/alpha/person/${id}/`;
+
 describe.each(EVERY_ADAPTER)("find and search on %s", (name) => {
   const setup = setupOn(name);
   const run = it.skipIf(!adapterAvailable(name));
@@ -74,19 +77,21 @@ describe.each(EVERY_ADAPTER)("find and search on %s", (name) => {
     const res = await get(t, "/search/v2/alpha?q=ada lovelace");
     expect(res.status).toBe(200);
     expect(res.body.q).toBe("ada lovelace");
-    expect(res.body.results.map((r: any) => r.id).sort()).toEqual([w.ada, w.ada2, w.ada3].sort());
+    // `id` is the record URI (spec v2-gateway section 0), the same as `uri`.
+    expect(res.body.results.map((r: any) => r.id).sort()).toEqual([w.ada, w.ada2, w.ada3].map(u).sort());
+    for (const r of res.body.results) expect(r.id).toBe(r.uri);
     expect(Object.keys(res.body.results[0]).sort()).toEqual(["display_value", "distance", "id", "primary_email", "primary_telephone", "resource", "uri"]);
     expect(res.body.results[0]).toMatchObject({ distance: 0, resource: "person" });
     const distances = res.body.results.map((r: any) => r.distance);
     expect([...distances].sort((a, b) => a - b)).toEqual(distances);
-    const countess = res.body.results.find((r: any) => r.id === w.ada);
+    const countess = res.body.results.find((r: any) => r.id === u(w.ada));
     expect(countess).toMatchObject({ display_value: "Countess Ada Lovelace", primary_email: "Ada@Example.org", primary_telephone: "020 7946 0000" });
-    expect((await get(t, "/search/v2/alpha/global/?q=ZOE mull")).body.results.map((r: any) => r.id)).toEqual([w.zoe]);
-    expect((await get(t, "/search/v2/alpha?q=acme")).body.results).toEqual([expect.objectContaining({ id: w.acme, resource: "organisation" })]);
+    expect((await get(t, "/search/v2/alpha/global/?q=ZOE mull")).body.results.map((r: any) => r.id)).toEqual([u(w.zoe)]);
+    expect((await get(t, "/search/v2/alpha?q=acme")).body.results).toEqual([expect.objectContaining({ id: `/alpha/organisation/${w.acme}/`, resource: "organisation" })]);
     expect((await get(t, "/search/v2/alpha?q=ad&limit=2")).body.results).toHaveLength(2);
     // The index follows writes at once.
     await t.engine.update("alpha", "person", w.adam, { last_name: "Jones" });
-    expect((await get(t, "/search/v2/alpha?q=adam jones")).body.results.map((r: any) => r.id)).toEqual([w.adam]);
+    expect((await get(t, "/search/v2/alpha?q=adam jones")).body.results.map((r: any) => r.id)).toEqual([u(w.adam)]);
     await t.engine.delete("alpha", "person", w.adam);
     expect((await get(t, "/search/v2/alpha?q=adam")).body.results).toEqual([]);
   });
@@ -96,7 +101,7 @@ describe.each(EVERY_ADAPTER)("find and search on %s", (name) => {
     const w = await people(t);
     const res = await get(t, "/search/v2/alpha/person?first_name=Ada&last_name=Lovelace&postal_code=EC1A1BB");
     expect(res.body.matched_by).toBe("name_and_postal_code");
-    expect(res.body.results.map((r: any) => r.id)).toEqual([w.ada2, w.ada3]);
+    expect(res.body.results.map((r: any) => r.id)).toEqual([u(w.ada2), u(w.ada3)]);
     expect((await get(t, "/search/v2/alpha/person?email=nobody@example.org")).body).toEqual({ matched_by: null, results: [] });
   });
 
@@ -124,7 +129,7 @@ describe.each(EVERY_ADAPTER)("find and search on %s", (name) => {
       if (says) expect(JSON.stringify(res.body), path).toContain(says);
     }
     // Errors on the gateway paths take the v2 shape.
-    expect(Object.keys((await get(t, "/search/v2/alpha")).body).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await get(t, "/search/v2/alpha")).body).sort()).toEqual(["description", "error", "title", "type"]);
     for (const path of ["/search/v2/alpha?q=ada", "/search/v2/alpha/global?q=ada", "/search/v2/alpha/person?email=ada@example.org", "/api/v1/alpha/find/person?email=ada@example.org", "/api/v2/find/person/alpha?email=ada@example.org"]) {
       expect((await get(t, path, KEYS.bob)).status, path).toBe(403);
       expect((await get(t, path, KEYS.member)).status, path).toBe(403);

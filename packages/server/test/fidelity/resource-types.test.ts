@@ -66,10 +66,14 @@ describe("config resourceTypes", () => {
     expect(flockResourceTypes(parseConfig({}))).toEqual({});
   });
 
+  it("accepts and ignores a default type (form became one in issue 21), so older configs keep starting", () => {
+    const config = parseConfig({ flocks: [{ identifier: "demo" }], resourceTypes: [{ flock: "demo", types: ["form", "volunteer", "person"] }] });
+    expect(flockResourceTypes(config)).toEqual({ demo: ["volunteer"] });
+  });
+
   it.each([
     { name: "a bad name", value: [{ flock: "demo", types: ["Bad-Name"] }], says: "resourceTypes[0].types[0]" },
     { name: "a reserved name", value: [{ flock: "demo", types: ["contact"] }], says: "reserved" },
-    { name: "a default type", value: [{ flock: "demo", types: ["person"] }], says: "served in every flock" },
     { name: "no types", value: [{ flock: "demo", types: [] }], says: "at least one" },
     { name: "an unknown key", value: [{ flock: "demo", types: ["x"], extra: 1 }], says: "extra" },
     { name: "a repeated flock", value: [{ flock: "demo", types: ["x"] }, { flock: "demo", types: ["y"] }], says: "resourceTypes[1].flock" },
