@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { DB_FORMS } from "../db-value.js";
 import { USAGE } from "./usage.js";
 
 describe("parseCommand", () => {
@@ -196,6 +197,9 @@ describe("parseCommand", () => {
       message: "--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:",
     },
     { argv: ["serve", "--db", ""], message: "bad value: --db must not be empty" },
+    { argv: ["serve", "--db", "postgres:/bad"], message: `bad --db "postgres:/bad": not a valid PostgreSQL URL; ${DB_FORMS}` },
+    { argv: ["jobs", "--db", "postgresql//x"], message: `bad --db "postgresql//x": not a valid PostgreSQL URL; ${DB_FORMS}` },
+    { argv: ["copy", "--from", "file:a.db", "--to", "postgres://h/d"], message: `bad --from "file:a.db": give a SQLite file as a plain path (./data/records.db), not a file: URL; ${DB_FORMS}` },
     { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
     { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },
     { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
@@ -218,6 +222,13 @@ describe("parseCommand", () => {
     { env: { PORT: "99999" }, message: 'bad port "99999" (env PORT): expected an integer from 0 to 65535' },
   ])("refuses a bad PORT in the environment: $env.PORT", ({ env, message }) => {
     expect(() => parseCommand(["serve"], env)).toThrow(new UsageError(message));
+  });
+
+  it("refuses a DATABASE_URL that is not a URL it can open, naming the variable", () => {
+    expect(() => parseCommand(["serve"], { DATABASE_URL: "postgress://db/records" })).toThrow(
+      new UsageError(`bad DATABASE_URL "postgress://db/records": not a valid PostgreSQL URL; ${DB_FORMS}`),
+    );
+    expect(parseCommand(["jobs"], { DATABASE_URL: "postgres://db/records" })).toMatchObject({ db: "postgres://db/records" });
   });
 
   it("keeps every usage message on one line", () => {

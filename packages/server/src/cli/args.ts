@@ -11,6 +11,7 @@ import { ROLES, type Role } from "../auth/accounts.js";
 import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
 import { IMPORT_BATCH_SIZE } from "../bulk-io/import-records.js";
 import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
+import { checkDbValue } from "../db-value.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
 
@@ -27,7 +28,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -122,6 +123,7 @@ function _serve(args: string[], env: CliEnv): Command {
     quiet: { type: "boolean", short: "q" },
     processes: { type: "string" },
     clock: { type: "string" },
+    "allow-existing-data": { type: "boolean" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
@@ -146,6 +148,7 @@ function _serve(args: string[], env: CliEnv): Command {
     quiet: v.quiet === true || env.RECORDS_LOG === "off",
     processes,
     clock,
+    allowExistingData: v["allow-existing-data"],
   };
 }
 
@@ -278,6 +281,10 @@ function _copy(args: string[]): Command {
   const to = _nonEmpty(v.to, "--to");
   if (from === undefined || to === undefined) throw new UsageError("missing option: records-service copy --from PATH --to postgres://... [--resume]");
   if (!/^postgres(ql)?:\/\//i.test(to)) throw new UsageError(`bad value: --to must be a postgres:// URL, got ${JSON.stringify(to.slice(0, 40))}`);
+  for (const [value, flag] of [[from, "--from"], [to, "--to"]] as const) {
+    const problem = checkDbValue(value, flag);
+    if (problem !== undefined) throw new UsageError(problem);
+  }
   const batchSize = v.batch === undefined ? 1000 : Number(v.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
@@ -342,9 +349,16 @@ function _typeOption(value: string | undefined): string | undefined {
   return value;
 }
 
-/** `--db`, else `DATABASE_URL` (when not empty), else the default file. */
+/**
+ * `--db`, else `DATABASE_URL` (when not empty), else the default file. A value that looks
+ * like a URL but is not a PostgreSQL one is refused (db-value), never taken for a path.
+ */
 function _db(value: string | undefined, env: CliEnv): string {
-  return _nonEmpty(value, "--db") ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
+  const flag = _nonEmpty(value, "--db");
+  const db = flag ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
+  const problem = checkDbValue(db, flag !== undefined ? "--db" : "DATABASE_URL");
+  if (problem !== undefined) throw new UsageError(problem);
+  return db;
 }
 
 function _nonEmpty(value: string | undefined, flag: string): string | undefined {

@@ -3,13 +3,15 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO]]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]]
 
 Serves the Records Service API over HTTP.
 
   --db PATH|URL   SQLite file, created with its folder if missing (default $DATABASE_URL or
                   ./data/records.db); :memory: keeps everything in memory until the process
-                  ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start)
+                  ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start).
+                  A value that looks like a URL but is not a PostgreSQL one (postgres:/x,
+                  postgresql//x, mysql://..., file:...) is refused (exit 2)
   --port N        TCP port, 0 picks a free one (default $PORT or 8080)
   --host H        interface to listen on (default $HOST or 127.0.0.1)
   --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
@@ -21,11 +23,15 @@ Serves the Records Service API over HTTP.
   --clock manual[=2026-01-01T00:00:00Z]
                   emulator mode: the service's time stands still (at that UTC time, default
                   now) and moves only through POST /api/v1/_clock/advance/ (admin keys),
-                  which runs everything due in between; --clock system (default) is real time
+                  which runs everything due in between; --clock system (default) is real time.
+                  A database that holds records is refused (exit 2): use --db :memory: or
+                  a scratch file
+  --allow-existing-data
+                  run the manual clock on a database that holds records anyway
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
-it has in flight).`;
+it has in flight). A port in use ends the start with one line (exit 1).`;
 
 const FLOCK_ADD = `Usage: records-service flock add ID [--name NAME] [--db PATH]
 
