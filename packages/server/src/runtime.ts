@@ -110,7 +110,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
     // Counted here so that shutdown can merge the last second of counts into the database.
     const counts = createApplicationCounts({ storage, clock });
-    const workerContext = { storage, engine, config, clock, secret, out };
+    const workerContext = { storage, engine, config, clock, secret, out, db: opts.db };
     const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
     // Ends every open change feed stream at shutdown, so closing need not wait for them.
     const shutdown = new AbortController();

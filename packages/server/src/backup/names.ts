@@ -8,11 +8,6 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-/** Backups kept when `--keep` (or config `backup.keep`) is not given. */
-export const DEFAULT_KEEP = 7;
-/** Most backups `--keep` accepts. */
-export const MAX_KEEP = 10_000;
-
 const NAME_RE = /^records-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d)Z(?:-(\d+))?\.db$/;
 
 /**
