@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createBackup } from "./create.js";
 import { backupFileName, listBackups, pruneBackups } from "./names.js";
+import { backupAdvice, restoreAdvice } from "./postgres-advice.js";
 import { RestoreRefusedError, restoreBackup } from "./restore.js";
 import { BackupVerifyError, verifyDatabaseFile } from "./verify.js";
 
@@ -128,5 +129,16 @@ describe("restoreBackup", () => {
     writeFileSync(broken, "not a database at all, just text that is long enough to look like a header.....");
     await expect(restoreBackup({ file: broken, db: join(dir, "x.db"), force: true })).rejects.toThrow(BackupVerifyError);
     expect(existsSync(join(dir, "x.db"))).toBe(false);
+  });
+});
+
+describe("PostgreSQL advice", () => {
+  it("gives runnable pg_dump and pg_restore commands without the password, quoted for the shell", () => {
+    const url = "postgres://records:s3cret@db.internal:5432/records";
+    const lines = backupAdvice(url, "/var/backups/my records", new Date("2026-11-28T05:00:00Z"));
+    expect(lines[0]).toBe("records-service backup: copies SQLite files only; it does not back up PostgreSQL (postgres://records:***@db.internal:5432/records). Use PostgreSQL's own tools:");
+    expect(lines[1]).toBe("  pg_dump --format=custom --file='/var/backups/my records/records-2026-11-28T05-00-00Z.dump' postgres://records@db.internal:5432/records");
+    expect(lines.join("\n")).not.toContain("s3cret");
+    expect(restoreAdvice(url, "x.dump")[1]).toBe("  pg_restore --clean --if-exists --no-owner --dbname=postgres://records@db.internal:5432/records x.dump");
   });
 });
