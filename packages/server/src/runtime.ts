@@ -8,6 +8,7 @@
  */
 import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createManualClockDriver, type ManualClockDriver } from "./clock/driver.js";
+import { refuseExistingData } from "./clock/existing-data.js";
 import { clockFromSetting, isManualClock, parseClockSetting, type ClockSetting } from "./clock/manual-clock.js";
 import { createApp } from "./app.js";
 import { createApplicationCounts } from "./protection/application-counts.js";
@@ -61,6 +62,11 @@ export interface ServerOptions {
   /** The scrypt cost of password hashes (default `DEFAULT_SCRYPT_COST`, N = 2^17); tests pass a cheap one. */
   passwordCost?: ScryptCost;
   /**
+   * Run a manual clock on a database that already holds records (`serve
+   * --allow-existing-data`). Default false: such a start throws `ExistingDataError`.
+   */
+  allowExistingData?: boolean;
+  /**
    * Create flock `demo` and an admin user on an empty database, printing the credentials
    * (default true). The processes of `serve --processes N` leave it to the primary, so the
    * credentials are printed once.
@@ -87,8 +93,10 @@ export interface RunningServer {
 }
 
 /**
- * Starts a server. Throws `ConfigError` for a config that does not apply, and the listen
- * error (e.g. EADDRINUSE); either way the database is closed again.
+ * Starts a server. Throws `ConfigError` for a config that does not apply,
+ * `ExistingDataError` for a manual clock on a database with records (see
+ * `allowExistingData`), and the listen error (e.g. EADDRINUSE); either way the database is
+ * closed again.
  *
  * @example
  * const server = await startServer({ db: ":memory:", host: "127.0.0.1", port: 0 });
@@ -103,6 +111,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const warning of triggers.warnings) out(warning);
   const storage = await openStorage(opts.db, config.database);
   try {
+    if (isManualClock(clock) && !opts.allowExistingData) await refuseExistingData(storage, opts.db);
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     const { secret } = await applyConfig(storage, clock, config, passwords);
     const engine = createRecordEngine({
@@ -113,7 +122,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
     // Counted here so that shutdown can merge the last second of counts into the database.
     const counts = createApplicationCounts({ storage, clock });
-    const workerContext = { storage, engine, config, clock, secret, out };
+    const workerContext = { storage, engine, config, clock, secret, out, db: opts.db };
     const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
     // Ends every open change feed stream at shutdown, so closing need not wait for them.
     const shutdown = new AbortController();

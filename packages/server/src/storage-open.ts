@@ -2,12 +2,14 @@
  * @module storage-open
  * Opens the Storage a `--db` value names: a `postgres://` (or `postgresql://`) URL opens
  * the PostgreSQL adapter with the config's pool size and statement timeout; anything else
- * is a SQLite file path (or `:memory:`). `describeDb` is the value as it may be printed
+ * is a SQLite file path (or `:memory:`); a value that looks like another URL is refused
+ * (db-value). `describeDb` is the value as it may be printed
  * (a URL's password hidden).
  */
 import type { Storage } from "@records-service/core";
 import { createPostgresStorage, DatabaseUnavailableError } from "@records-service/postgres";
 import { createSqliteStorage } from "@records-service/sqlite";
+import { checkDbValue } from "./db-value.js";
 
 /** The connection settings of the config file's `database` section. */
 export interface DatabaseSettings {
@@ -29,6 +31,9 @@ export function isDatabaseUrl(db: string): boolean {
  * const storage = await openStorage("postgres://app@127.0.0.1:5432/records", { poolSize: 20 });
  */
 export async function openStorage(db: string, settings: DatabaseSettings = {}): Promise<Storage> {
+  // The CLI refuses these with exit 2 first; library callers get the same line as an error.
+  const problem = checkDbValue(db, "database");
+  if (problem !== undefined) throw new Error(problem);
   if (!isDatabaseUrl(db)) return createSqliteStorage({ path: db });
   return createPostgresStorage({ url: db }, settings);
 }

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { DB_FORMS } from "../db-value.js";
 import { USAGE } from "./usage.js";
 
 describe("parseCommand", () => {
@@ -137,6 +138,30 @@ describe("parseCommand", () => {
       env: {},
       expected: { kind: "import", db: "./data/records.db", file: "people.csv", flock: "demo", type: undefined, events: true, update: true, config: "c.json", batchSize: 500 },
     },
+    {
+      name: "backup with its defaults",
+      argv: ["backup", "--to", "./backups"],
+      env: {},
+      expected: { kind: "backup", db: "./data/records.db", to: "./backups", keep: 7 },
+    },
+    {
+      name: "backup of a PostgreSQL URL (refused when run, with the pg_dump line)",
+      argv: ["backup", "--to", "b", "--keep", "3"],
+      env: { DATABASE_URL: "postgres://app@db/records" },
+      expected: { kind: "backup", db: "postgres://app@db/records", to: "b", keep: 3 },
+    },
+    {
+      name: "restore with --force",
+      argv: ["restore", "b/records-2026-11-28T05-00-00Z.db", "--db", "x.db", "--force"],
+      env: {},
+      expected: { kind: "restore", db: "x.db", file: "b/records-2026-11-28T05-00-00Z.db", force: true },
+    },
+    {
+      name: "serve --clock manual --allow-existing-data",
+      argv: ["serve", "--clock", "manual", "--allow-existing-data"],
+      env: {},
+      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined }, allowExistingData: true },
+    },
   ])("parses $name", ({ argv, env, expected }) => {
     expect(parseCommand(argv, env)).toEqual(expected);
   });
@@ -152,6 +177,8 @@ describe("parseCommand", () => {
     { argv: ["user", "revoke", "--help"], text: USAGE["user revoke"] },
     { argv: ["import", "--help"], text: USAGE.import },
     { argv: ["export", "-h"], text: USAGE.export },
+    { argv: ["backup", "--help"], text: USAGE.backup },
+    { argv: ["restore", "-h"], text: USAGE.restore },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
@@ -160,8 +187,15 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import or openapi' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import, openapi, backup or restore' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi|backup|restore (see --help)" },
+    { argv: ["backup"], message: "missing option: records-service backup --to DIR [--db FILE] [--keep N]" },
+    { argv: ["backup", "--to", "b", "--keep", "0"], message: 'bad value: --keep must be an integer from 1 to 10000, got "0"' },
+    { argv: ["backup", "--to", "b", "--keep", "two"], message: 'bad value: --keep must be an integer from 1 to 10000, got "two"' },
+    { argv: ["backup", "--to", "b", "--db", ":memory:"], message: "records-service backup: :memory: lives only in its own process; give the SQLite file to back up with --db FILE" },
+    { argv: ["backup", "--to", "b", "--db", "postgres:/x"], message: `bad --db "postgres:/x": not a valid PostgreSQL URL; ${DB_FORMS}` },
+    { argv: ["restore"], message: "missing argument: records-service restore FILE [--db FILE] [--force]" },
+    { argv: ["restore", "a.db", "b.db"], message: 'records-service restore: unexpected argument "b.db"' },
     { argv: ["serve", "--clock", "later"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "later"' },
     { argv: ["serve", "--clock", "manual=2026-02-31T00:00:00Z"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "manual=2026-02-31T00:00:00Z"' },
     { argv: ["serve", "--db", "x.db", "--processes", "2", "--clock", "manual"], message: "--clock manual runs one process: it cannot be used with --processes above 1" },
@@ -196,6 +230,9 @@ describe("parseCommand", () => {
       message: "--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:",
     },
     { argv: ["serve", "--db", ""], message: "bad value: --db must not be empty" },
+    { argv: ["serve", "--db", "postgres:/bad"], message: `bad --db "postgres:/bad": not a valid PostgreSQL URL; ${DB_FORMS}` },
+    { argv: ["jobs", "--db", "postgresql//x"], message: `bad --db "postgresql//x": not a valid PostgreSQL URL; ${DB_FORMS}` },
+    { argv: ["copy", "--from", "file:a.db", "--to", "postgres://h/d"], message: `bad --from "file:a.db": give a SQLite file as a plain path (./data/records.db), not a file: URL; ${DB_FORMS}` },
     { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
     { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },
     { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
@@ -218,6 +255,13 @@ describe("parseCommand", () => {
     { env: { PORT: "99999" }, message: 'bad port "99999" (env PORT): expected an integer from 0 to 65535' },
   ])("refuses a bad PORT in the environment: $env.PORT", ({ env, message }) => {
     expect(() => parseCommand(["serve"], env)).toThrow(new UsageError(message));
+  });
+
+  it("refuses a DATABASE_URL that is not a URL it can open, naming the variable", () => {
+    expect(() => parseCommand(["serve"], { DATABASE_URL: "postgress://db/records" })).toThrow(
+      new UsageError(`bad DATABASE_URL "postgress://db/records": not a valid PostgreSQL URL; ${DB_FORMS}`),
+    );
+    expect(parseCommand(["jobs"], { DATABASE_URL: "postgres://db/records" })).toMatchObject({ db: "postgres://db/records" });
   });
 
   it("keeps every usage message on one line", () => {

@@ -10,7 +10,8 @@ import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
 import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
 import { IMPORT_BATCH_SIZE } from "../bulk-io/import-records.js";
-import { FLOCK_ID_RE, RESERVED_FLOCK_IDS } from "../config/schema.js";
+import { CONFIG_DEFAULTS, FLOCK_ID_RE, MAX_BACKUPS_KEPT, RESERVED_FLOCK_IDS } from "../config/schema.js";
+import { checkDbValue } from "../db-value.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { USAGE } from "./usage.js";
 
@@ -27,7 +28,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -37,7 +38,9 @@ export type Command =
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
   | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean }
   | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
-  | { kind: "openapi" };
+  | { kind: "openapi" }
+  | { kind: "backup"; db: string; to: string; keep: number }
+  | { kind: "restore"; db: string; file: string; force: boolean };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -56,7 +59,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -79,7 +82,9 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "export") return _export(argv.slice(1), env);
   if (first === "import") return _import(argv.slice(1), env);
   if (first === "openapi") return _openapi(argv.slice(1));
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import or openapi`);
+  if (first === "backup") return _backup(argv.slice(1), env);
+  if (first === "restore") return _restore(argv.slice(1), env);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -122,6 +127,7 @@ function _serve(args: string[], env: CliEnv): Command {
     quiet: { type: "boolean", short: "q" },
     processes: { type: "string" },
     clock: { type: "string" },
+    "allow-existing-data": { type: "boolean" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
@@ -146,6 +152,7 @@ function _serve(args: string[], env: CliEnv): Command {
     quiet: v.quiet === true || env.RECORDS_LOG === "off",
     processes,
     clock,
+    allowExistingData: v["allow-existing-data"],
   };
 }
 
@@ -278,6 +285,10 @@ function _copy(args: string[]): Command {
   const to = _nonEmpty(v.to, "--to");
   if (from === undefined || to === undefined) throw new UsageError("missing option: records-service copy --from PATH --to postgres://... [--resume]");
   if (!/^postgres(ql)?:\/\//i.test(to)) throw new UsageError(`bad value: --to must be a postgres:// URL, got ${JSON.stringify(to.slice(0, 40))}`);
+  for (const [value, flag] of [[from, "--from"], [to, "--to"]] as const) {
+    const problem = checkDbValue(value, flag);
+    if (problem !== undefined) throw new UsageError(problem);
+  }
   const batchSize = v.batch === undefined ? 1000 : Number(v.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
@@ -330,6 +341,28 @@ function _import(args: string[], env: CliEnv): Command {
   };
 }
 
+function _backup(args: string[], env: CliEnv): Command {
+  const v = _parse(args, "backup", { ...DB, ...HELP, to: { type: "string" }, keep: { type: "string" } }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.backup };
+  const to = _nonEmpty(v.to, "--to");
+  if (to === undefined) throw new UsageError("missing option: records-service backup --to DIR [--db FILE] [--keep N]");
+  const keep = v.keep === undefined ? CONFIG_DEFAULTS.backup.keep : /^\d{1,5}$/.test(v.keep) ? Number(v.keep) : NaN;
+  if (!(keep >= 1 && keep <= MAX_BACKUPS_KEPT)) throw new UsageError(`bad value: --keep must be an integer from 1 to ${MAX_BACKUPS_KEPT}, got ${JSON.stringify(v.keep)}`);
+  const db = _db(v.db, env);
+  if (db === ":memory:") throw new UsageError("records-service backup: :memory: lives only in its own process; give the SQLite file to back up with --db FILE");
+  return { kind: "backup", db, to, keep };
+}
+
+function _restore(args: string[], env: CliEnv): Command {
+  const { values: v, positionals } = _parse(args, "restore", { ...DB, ...HELP, force: { type: "boolean" } }, 1);
+  if (v.help) return { kind: "help", text: USAGE.restore };
+  const file = positionals[0];
+  if (file === undefined || file.trim() === "") throw new UsageError("missing argument: records-service restore FILE [--db FILE] [--force]");
+  const db = _db(v.db, env);
+  if (db === ":memory:") throw new UsageError("records-service restore: :memory: lives only in its own process; give the SQLite file to restore into with --db FILE");
+  return { kind: "restore", db, file, force: v.force === true };
+}
+
 function _flockOption(value: string | undefined, usage: string): string {
   if (value === undefined) throw new UsageError(`missing option: records-service ${usage}`);
   if (!FLOCK_ID_RE.test(value)) throw new UsageError(`bad flock identifier ${JSON.stringify(value)} in --flock`);
@@ -342,9 +375,16 @@ function _typeOption(value: string | undefined): string | undefined {
   return value;
 }
 
-/** `--db`, else `DATABASE_URL` (when not empty), else the default file. */
+/**
+ * `--db`, else `DATABASE_URL` (when not empty), else the default file. A value that looks
+ * like a URL but is not a PostgreSQL one is refused (db-value), never taken for a path.
+ */
 function _db(value: string | undefined, env: CliEnv): string {
-  return _nonEmpty(value, "--db") ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
+  const flag = _nonEmpty(value, "--db");
+  const db = flag ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
+  const problem = checkDbValue(db, flag !== undefined ? "--db" : "DATABASE_URL");
+  if (problem !== undefined) throw new UsageError(problem);
+  return db;
 }
 
 function _nonEmpty(value: string | undefined, flag: string): string | undefined {

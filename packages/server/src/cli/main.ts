@@ -5,6 +5,7 @@
  */
 import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
+import { runBackup, runRestore } from "./backup.js";
 import { runCardUrl } from "./card-url.js";
 import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
@@ -60,6 +61,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await (await import("./import.js")).runImport(cmd, io);
       case "openapi":
         return await runOpenApi(io);
+      case "backup":
+        return await runBackup(cmd, io);
+      case "restore":
+        return await runRestore(cmd, io);
     }
   } catch (e) {
     io.err(`records-service: ${openFailure(e) ?? (e instanceof Error ? e.message : String(e))}`);

@@ -29,7 +29,7 @@ import type { Listener } from "../runtime/http.js";
 type ServeCommand = Extract<Command, { kind: "serve" }>;
 
 /** The messages between the primary and its processes. */
-export type ClusterMessage = { records: "listening"; url: string } | { records: "stop" };
+export type ClusterMessage = { records: "listening"; url: string } | { records: "stop" } | { records: "failed"; line: string };
 
 /**
  * The primary: starts, watches and stops the processes; returns the exit code.
@@ -54,6 +54,7 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   const live = new Map<number, { worker: Worker; startedAt: number; listening: boolean }>();
   const restarts = new Set<NodeJS.Timeout>();
   let stopping = false;
+  let startFailurePrinted = false;
   let url: string | undefined;
   let onAllListening: () => void = () => {};
   let onStartFailed: (code: number | null) => void = () => {};
@@ -64,6 +65,12 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
     const entry = { worker, startedAt: performance.now(), listening: false };
     live.set(slot, entry);
     worker.on("message", (m: ClusterMessage) => {
+      if (m?.records === "failed") {
+        // Before the service is up every process fails alike: one line for all of them.
+        if (url !== undefined || !startFailurePrinted) io.err(m.line);
+        startFailurePrinted = true;
+        return;
+      }
       if (m?.records !== "listening") return;
       entry.listening = true;
       if (replaces !== undefined && !stopping) io.out(`records-service: process ${worker.process.pid} listening in place of ${replaces}`);

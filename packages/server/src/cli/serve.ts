@@ -5,12 +5,13 @@
  * `--processes N` above 1, the primary of N such processes (cli/serve-cluster).
  */
 import cluster from "node:cluster";
+import { ExistingDataError } from "../clock/existing-data.js";
 import { clockFromSetting } from "../clock/manual-clock.js";
 import { ConfigError, loadConfig } from "../config.js";
 import type { Config } from "../config/schema.js";
 import { startServer, type RunningServer } from "../runtime.js";
 import type { Command } from "./args.js";
-import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { runServeCluster, type ClusterMessage } from "./serve-cluster.js";
 import { startFailure } from "./start-failure.js";
@@ -48,12 +49,17 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
       // --clock wins over the config file's `clock`.
       ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
+      ...(cmd.allowExistingData ? { allowExistingData: true } : {}),
       out: worker ? (line) => started && io.out(line) : io.out,
       ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(worker ? { ...line, pid: process.pid } : line)) }),
     });
   } catch (e) {
-    io.err(startFailure(e, cmd));
-    return EXIT_FAILED;
+    const line = startFailure(e, cmd);
+    // The primary prints one line for all its processes (they fail alike: the port, the database).
+    if (worker && process.send) await new Promise<void>((resolve) => process.send!({ records: "failed", line } satisfies ClusterMessage, () => resolve()));
+    else io.err(line);
+    // A manual clock on real data is refused like a bad flag: the command line must change.
+    return e instanceof ExistingDataError ? EXIT_USAGE : EXIT_FAILED;
   }
   started = true;
   if (worker) process.send?.({ records: "listening", url: server.url } satisfies ClusterMessage);

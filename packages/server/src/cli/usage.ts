@@ -3,13 +3,15 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO]]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]]
 
 Serves the Records Service API over HTTP.
 
   --db PATH|URL   SQLite file, created with its folder if missing (default $DATABASE_URL or
                   ./data/records.db); :memory: keeps everything in memory until the process
-                  ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start)
+                  ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start).
+                  A value that looks like a URL but is not a PostgreSQL one (postgres:/x,
+                  postgresql//x, mysql://..., file:...) is refused (exit 2)
   --port N        TCP port, 0 picks a free one (default $PORT or 8080)
   --host H        interface to listen on (default $HOST or 127.0.0.1)
   --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
@@ -21,11 +23,15 @@ Serves the Records Service API over HTTP.
   --clock manual[=2026-01-01T00:00:00Z]
                   emulator mode: the service's time stands still (at that UTC time, default
                   now) and moves only through POST /api/v1/_clock/advance/ (admin keys),
-                  which runs everything due in between; --clock system (default) is real time
+                  which runs everything due in between; --clock system (default) is real time.
+                  A database that holds records is refused (exit 2): use --db :memory: or
+                  a scratch file
+  --allow-existing-data
+                  run the manual clock on a database that holds records anyway
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
-it has in flight).`;
+it has in flight). A port in use ends the start with one line (exit 1).`;
 
 const FLOCK_ADD = `Usage: records-service flock add ID [--name NAME] [--db PATH]
 
@@ -106,6 +112,26 @@ const OPENAPI = `Usage: records-service openapi
 Prints the OpenAPI 3.1 document (JSON) that GET /api/openapi.json serves: every path, its
 parameters, bodies, answers and errors. Opens no database.`;
 
+const BACKUP = `Usage: records-service backup --to DIR [--db FILE] [--keep N]
+
+Makes a consistent copy of a SQLite database while servers keep serving it (SQLite's
+backup API, from one snapshot), checks it (PRAGMA integrity_check, and the records per
+flock equal the database's at that snapshot), and names it by its UTC time in DIR:
+records-2026-11-28T05-00-00Z.db, one file. Then removes all but the newest N backups
+of that form in DIR (default 7; other files are never touched). Prints the file, its size
+and the counts. Exit 1 if the copy does not check out (nothing is left behind).
+For a PostgreSQL --db it backs up nothing and prints the pg_dump command to use (exit 2).
+The config file's "backup" section runs it on a schedule (see the README).`;
+
+const RESTORE = `Usage: records-service restore FILE [--db FILE] [--force]
+
+Puts a backup back into the SQLite database --db (default $DATABASE_URL or
+./data/records.db). FILE is checked first (integrity_check, a Records Service database);
+a target that holds flocks, users or records is refused (exit 2) unless --force is given.
+The pages are written through SQLite's backup API, so a process with the target open
+never sees half of it; stop the servers first all the same. A backup from an older
+version is migrated forward. For a PostgreSQL --db it prints pg_restore (exit 2).`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -120,6 +146,8 @@ Commands:
   export      write a flock's records as NDJSON
   import      read records from NDJSON or CSV into a flock
   openapi     print the OpenAPI document of the HTTP API
+  backup      copy a SQLite database while it serves, verified, keeping the last N
+  restore     put a backup back into a SQLite database
 
 Run "records-service <command> --help" for a command's options.
 Exit codes: 0 done, 1 failed (e.g. bad config, unknown flock), 2 bad command line.
@@ -144,7 +172,11 @@ ${EXPORT}
 
 ${IMPORT}
 
-${OPENAPI}`;
+${OPENAPI}
+
+${BACKUP}
+
+${RESTORE}`;
 
 /** Help text per command. */
 export const USAGE = {
@@ -160,4 +192,6 @@ export const USAGE = {
   export: EXPORT,
   import: IMPORT,
   openapi: OPENAPI,
+  backup: BACKUP,
+  restore: RESTORE,
 } as const;

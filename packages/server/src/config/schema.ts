@@ -48,10 +48,15 @@ export const CONFIG_DEFAULTS = {
   changes: { retentionDays: 7 },
   /** `GET /metrics` is off unless enabled, and then needs a token or a port of its own. */
   metrics: { enabled: false },
+  /** Scheduled backups (SQLite files; only with a `backup` section): daily at 03:00 UTC, the newest 7 kept. */
+  backup: { cron: "0 0 3 * * *", keep: 7 },
 } as const;
 
 /** Shortest `metrics.token`: a bearer token shorter than this is guessable. */
 export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** Most backups `backup.keep` (and `records-service backup --keep`) keeps. */
+export const MAX_BACKUPS_KEPT = 10_000;
 
 /** Shortest and longest `workers.leaseMs`: renewals run every third of it. */
 export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
@@ -192,6 +197,15 @@ const metricsSchema = v.pipe(
     ["enabled"],
   ),
 );
+/** `backup`: a verified copy of the SQLite file on a schedule, one process at a time (workers/backup). */
+const backupSchema = v.strictObject({
+  cron: v.optional(v.pipe(v.string(), v.check(_isCron, "must be a croner pattern such as \"0 0 3 * * *\" (seconds first, UTC)")), CONFIG_DEFAULTS.backup.cron),
+  dir: v.pipe(v.string(), v.regex(/\S/, "must be the folder the backups go to")),
+  keep: v.optional(
+    v.pipe(positiveInt, v.maxValue(MAX_BACKUPS_KEPT, `must be at most ${MAX_BACKUPS_KEPT}`)),
+    CONFIG_DEFAULTS.backup.keep,
+  ),
+});
 
 const mailSchema = v.strictObject({
   smtp: v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s/]+/, "must be an smtp:// or smtps:// URL")),
@@ -237,6 +251,7 @@ export const configSchema = v.strictObject({
   changes: v.optional(changesSchema, {}),
   metrics: v.optional(metricsSchema, {}),
   mail: v.optional(mailSchema),
+  backup: v.optional(backupSchema),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
   clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
 });
@@ -261,6 +276,7 @@ export type WorkersConfig = Config["workers"];
 export type ChangesConfig = Config["changes"];
 export type MetricsConfig = Config["metrics"];
 export type MailConfig = NonNullable<Config["mail"]>;
+export type BackupConfig = NonNullable<Config["backup"]>;
 
 // --- internal ---
 

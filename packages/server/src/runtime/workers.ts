@@ -26,6 +26,8 @@ export interface WorkerContext {
   secret: string;
   /** One line of operator output (start-up and failures). */
   out: (line: string) => void;
+  /** The `--db` value the server opened (a SQLite path, `:memory:` or a PostgreSQL URL), for work on the file itself (backups). */
+  db?: string;
 }
 
 /**

@@ -186,7 +186,9 @@ describe.concurrent("records-service serve", { timeout: 60_000 }, () => {
     const db = freshDb();
     const r = await runCliToEnd(["serve", "--db", db, "--port", port]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toEqual([`records-service: cannot listen on 127.0.0.1:${port}: EADDRINUSE`]);
+    expect(r.stderr).toEqual([
+      `records-service: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE); stop what listens there or choose another port with --port N (or env PORT)`,
+    ]);
     expect(r.stdout.join("\n")).not.toContain("password:");
     const again = await serve(["--db", db, "--quiet"]);
     expect(again.p.stdout.join("\n")).toContain("password:");
