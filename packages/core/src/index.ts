@@ -296,7 +296,7 @@ export type {
   TriggerValidationOptions,
   TriggerView,
 } from "./triggers/config.js";
-export { addressRange, isRestrictedAddress, restrictedHostProblem, PRIVATE_TARGETS_RULE, type AddressRange } from "./triggers/target-address.js";
+export { addressRange, isLoopbackName, isRestrictedAddress, restrictedHostProblem, targetHost, PRIVATE_TARGETS_RULE, type AddressRange } from "./triggers/target-address.js";
 export { redactUrl } from "./triggers/redact-url.js";
 export {
   pickTemplate,

@@ -226,6 +226,18 @@ describe("parseConfig", () => {
     expect(parseConfig({}).webhooks.allowPrivateTargets).toBe(false);
   });
 
+  it.each([
+    { url: "https://localhost./", what: "localhost, a loopback name" },
+    { url: "https://api.localhost./h", what: "api.localhost, a loopback name" },
+    { url: "https://10.0.0.1./", what: "10.0.0.1, a private address" },
+    { url: "https://10.0.0.1../h", what: "10.0.0.1, a private address" },
+  ])("refuses the trailing-dot host of $url at start, as the name without the dot (issue 20, point 5)", ({ url, what }) => {
+    expect(() => parseConfig(trigger({ url }))).toThrow(
+      `config: triggers[0] (contact_created, send-json-webhook): url ${JSON.stringify(url)} points at ${what}; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set`,
+    );
+    expect(parseConfig({ ...trigger({ url }), webhooks: { allowPrivateTargets: true } }).triggers[0]?.url).toBe(url);
+  });
+
   it("accepts a fixed-address email trigger, the address in url", () => {
     const c = parseConfig({
       ...trigger({ action: "send-email-to-fixed-address", url: "mailto:ops@example.org", template: "welcome" }),

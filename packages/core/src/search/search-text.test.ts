@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { levenshtein, searchDistance } from "./distance.js";
-import { documentMatches, foldText, searchDocument, searchTerms, searchWords } from "./search-text.js";
+import { levenshtein, MAX_RANKED_CANDIDATES, MAX_RANKED_LENGTH, searchDistance } from "./distance.js";
+import {
+  cutCodePoints,
+  documentMatches,
+  foldText,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_WORD_LENGTH,
+  searchDocument,
+  searchTerms,
+  searchWords,
+} from "./search-text.js";
 
 const rec = (type: string, data: Record<string, unknown>, displayValue: string, state: "updated" | "deleted" = "updated") => ({
   id: "a".repeat(24), flock: "demo", type, state, data, displayValue, created: "", lastUpdated: "", version: 1,
@@ -31,6 +40,38 @@ describe("search text", () => {
     expect(documentMatches("ada lovelace", ["love"], false)).toBe(false);
     expect(documentMatches("ada lovelace", ["ada", "lovelace"], false)).toBe(true);
     expect(documentMatches("ada lovelace", ["ovelace"], true)).toBe(false);
+  });
+});
+
+describe("long texts (issue 20: no text makes a request slow or fail)", () => {
+  it("cuts at code points, never inside a surrogate pair", () => {
+    expect(cutCodePoints("abcdef", 3)).toBe("abc");
+    expect(cutCodePoints("ab", 3)).toBe("ab");
+    expect(cutCodePoints("😀😀😀", 2)).toBe("😀😀");
+  });
+
+  it("indexes a word longer than MAX_SEARCH_WORD_LENGTH cut to it, so every query term that starts it still matches", () => {
+    const long = "wa".repeat(125_000);
+    const doc = searchDocument(rec("person", { first_name: long, last_name: "Long" }, `${long} Long`))!;
+    const words = doc.split(" ");
+    expect(Math.max(...words.map((w) => w.length))).toBe(MAX_SEARCH_WORD_LENGTH);
+    expect(words).toContain("long");
+    const longestTerm = long.slice(0, MAX_SEARCH_LENGTH);
+    expect(documentMatches(doc, [longestTerm, "lon"], true)).toBe(true);
+  });
+
+  it("ranks by the first MAX_RANKED_LENGTH characters, and at most MAX_RANKED_CANDIDATES names and addresses a record", () => {
+    const long = "wa".repeat(125_000);
+    const person = rec("person", { first_name: long, last_name: "Long" }, `${long} Long`);
+    // Distances as if the name were its start: what a long query equal to that start finds.
+    expect(searchDistance(long.slice(0, MAX_RANKED_LENGTH), person)).toBe(0);
+    expect(searchDistance(long.slice(0, 200), person)).toBe(0);
+    const many = Array.from({ length: 40 }, (_, i) => `person${i}@example.org`);
+    const listed = rec("person", { first_name: "Ada", email: many }, "Ada");
+    // Names come first: the first emails are compared, the last are beyond the bound.
+    expect(searchDistance("person0@example.org", listed)).toBe(0);
+    expect(searchDistance(`person${many.length - 1}@example.org`, listed)).toBeGreaterThan(0);
+    expect(MAX_RANKED_CANDIDATES).toBeLessThan(many.length * 2);
   });
 });
 

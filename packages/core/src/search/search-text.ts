@@ -47,6 +47,28 @@ export function foldText(text: string): string {
 const _ASCII = /^[\x00-\x7f]*$/;
 
 /**
+ * Longest word the index holds, in code points; a longer word is indexed cut to it. A
+ * query is at most `MAX_SEARCH_LENGTH` characters, so every term that starts a long word
+ * starts its cut form too, and no match is lost; PostgreSQL refuses a lexeme past 2,047
+ * bytes (a write of a person named with one long word failed there).
+ */
+export const MAX_SEARCH_WORD_LENGTH = MAX_SEARCH_LENGTH;
+
+/**
+ * `text` cut to at most `max` code points (never inside a surrogate pair), reading no more
+ * of it than that.
+ *
+ * @example
+ * cutCodePoints("abcdef", 3) // "abc"
+ */
+export function cutCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  return text.slice(0, end);
+}
+
+/**
  * The words of `text`, folded: runs of letters and digits.
  *
  * @example
@@ -73,7 +95,7 @@ export function searchDocument(record: StoredRecord): string | undefined {
       else if (typeof entry === "number" && Number.isFinite(entry)) parts.push(String(entry));
     }
   }
-  return [...new Set(searchWords(parts.join(" ")))].join(" ");
+  return [...new Set(searchWords(parts.join(" ")).map((w) => cutCodePoints(w, MAX_SEARCH_WORD_LENGTH)))].join(" ");
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressRange, isRestrictedAddress, restrictedHostProblem, type AddressRange } from "./target-address.js";
+import { addressRange, isLoopbackName, isRestrictedAddress, restrictedHostProblem, targetHost, type AddressRange } from "./target-address.js";
 
 describe("addressRange", () => {
   it.each<[string, AddressRange | undefined]>([
@@ -84,16 +84,48 @@ describe("restrictedHostProblem", () => {
     ["https://[fd00::5]/", "[fd00::5], a unique-local address"],
     ["https://localhost:8443/hook", "localhost, a loopback name"],
     ["https://api.localhost/hook", "api.localhost, a loopback name"],
+    // Issue 20, point 5: a fully qualified (trailing-dot) host is judged like the name without the dots.
+    ["https://localhost./", "localhost, a loopback name"],
+    ["https://LOCALHOST.:8443/hook", "localhost, a loopback name"],
+    ["https://api.localhost./hook", "api.localhost, a loopback name"],
+    ["https://localhost../", "localhost, a loopback name"],
+    ["https://10.0.0.1./", "10.0.0.1, a private address"],
+    ["https://10.0.0.1../", "10.0.0.1, a private address"],
+    ["https://127.0.0.1./hook", "127.0.0.1, a loopback address"],
+    ["https://169.254.169.254./latest", "169.254.169.254, a link-local address"],
+    ["http://0x7f.1./hook", "127.0.0.1, a loopback address"],
   ])("refuses %s, naming %s and the rule", (url, what) => {
     expect(restrictedHostProblem(url)).toBe(
       `url ${JSON.stringify(url)} points at ${what}; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set`,
     );
   });
 
-  it.each(["https://hooks.example.org/in", "https://8.8.8.8/", "https://[2001:4860:4860::8888]/", "not a url", "https://localhost.example.org/"])(
+  it.each(["https://hooks.example.org/in", "https://8.8.8.8/", "https://[2001:4860:4860::8888]/", "not a url", "https://localhost.example.org/", "https://hooks.example.org./in", "https://8.8.8.8./", "https://localhost.example.org./"])(
     "accepts %s (names are judged on what they resolve to, at delivery)",
     (url) => {
       expect(restrictedHostProblem(url)).toBeNull();
     },
   );
+});
+
+describe("targetHost and isLoopbackName", () => {
+  it.each([
+    { input: "localhost.", host: "localhost", loopback: true },
+    { input: "LocalHost..", host: "localhost", loopback: true },
+    { input: "a.b.localhost.", host: "a.b.localhost", loopback: true },
+    { input: "localhost", host: "localhost", loopback: true },
+    { input: "10.0.0.1.", host: "10.0.0.1", loopback: false },
+    { input: "localhost.example.org.", host: "localhost.example.org", loopback: false },
+    { input: "notlocalhost.", host: "notlocalhost", loopback: false },
+    { input: "....", host: "", loopback: false },
+  ])("$input is judged as $host (loopback name: $loopback)", ({ input, host, loopback }) => {
+    expect(targetHost(input)).toBe(host);
+    expect(isLoopbackName(input)).toBe(loopback);
+  });
+
+  it("strips a long run of dots in linear time (no backtracking pattern)", () => {
+    const dots = ".".repeat(200_000);
+    expect(targetHost(`a${dots}`)).toBe("a");
+    expect(targetHost(`${dots}a`)).toBe(`${dots}a`);
+  });
 });

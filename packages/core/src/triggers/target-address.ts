@@ -51,8 +51,9 @@ export function isRestrictedAddress(text: string): boolean {
 
 /**
  * Why a webhook URL's host is refused without `allowPrivateTargets`, or null: a literal
- * restricted address, or a `localhost` name (which always means loopback). Hosts that are
- * other names are judged at connect time, on what they resolve to.
+ * restricted address, or a `localhost` name (which always means loopback), each also with
+ * trailing dots (`targetHost`). Hosts that are other names are judged at connect time, on
+ * what they resolve to.
  *
  * @example
  * restrictedHostProblem("https://10.0.0.5/hook") // "url \"https://10.0.0.5/hook\" points at 10.0.0.5, a private address; ..."
@@ -60,7 +61,7 @@ export function isRestrictedAddress(text: string): boolean {
 export function restrictedHostProblem(url: string): string | null {
   let host: string;
   try {
-    host = new URL(url).hostname;
+    host = targetHost(new URL(url).hostname);
   } catch {
     return null;
   }
@@ -68,10 +69,37 @@ export function restrictedHostProblem(url: string): string | null {
   const what =
     range !== undefined && range !== "public"
       ? `${host}, ${_article(range)} ${range} address`
-      : host === "localhost" || host.endsWith(".localhost")
+      : isLoopbackName(host)
         ? `${host}, a loopback name`
         : undefined;
   return what === undefined ? null : `url ${JSON.stringify(url)} points at ${what}; ${PRIVATE_TARGETS_RULE}`;
+}
+
+/**
+ * A URL's host as it is judged: lower-cased, without the trailing dots of a fully
+ * qualified name, so `localhost.` is `localhost` and `10.0.0.1..` is `10.0.0.1` (the URL
+ * parser already drops one dot after an IPv4 address, not after a name or a second dot).
+ *
+ * @example
+ * targetHost("LocalHost.") // "localhost"
+ */
+export function targetHost(hostname: string): string {
+  // A loop, not /\.+$/: that pattern backtracks quadratically over a long run of dots.
+  let end = hostname.length;
+  while (end > 0 && hostname.charCodeAt(end - 1) === 0x2e) end--;
+  return hostname.slice(0, end).toLowerCase();
+}
+
+/**
+ * True for `localhost` and `*.localhost`, with or without trailing dots: names that always
+ * mean the loopback interface (RFC 6761), whatever a resolver answers for them.
+ *
+ * @example
+ * isLoopbackName("api.localhost.") // true
+ */
+export function isLoopbackName(hostname: string): boolean {
+  const host = targetHost(hostname);
+  return host === "localhost" || host.endsWith(".localhost");
 }
 
 /** The rule, as every refusal states it. */

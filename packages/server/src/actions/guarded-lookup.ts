@@ -5,11 +5,12 @@
  * restricted (core's `isRestrictedAddress`), unless private targets are allowed. It runs
  * when the socket connects, on the very addresses the socket will use, so a name that
  * answered with a public address when the trigger was configured and a private one now
- * (DNS rebinding) is refused too.
+ * (DNS rebinding) is refused too. A `localhost` name, with or without trailing dots, is
+ * resolved as `localhost`.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import type { LookupFunction } from "node:net";
-import { addressRange, PRIVATE_TARGETS_RULE } from "@records-service/core";
+import { addressRange, isLoopbackName, PRIVATE_TARGETS_RULE } from "@records-service/core";
 
 /** A connection refused because of where it would go. Its message is the job's `last_error`. */
 export class RestrictedTargetError extends Error {
@@ -44,7 +45,9 @@ export interface GuardedLookupOptions {
 export function createGuardedLookup(opts: GuardedLookupOptions): LookupFunction {
   const resolve: Resolver = opts.resolve ?? ((host, options, callback) => dnsLookup(host, options, callback));
   return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+    // `localhost`, `localhost.` and `*.localhost` all mean the loopback interface (RFC 6761),
+    // whatever the system resolver makes of the dotted forms: resolved as `localhost`.
+    resolve(isLoopbackName(hostname) ? "localhost" : hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 0);
       if (!opts.allowPrivateTargets) {

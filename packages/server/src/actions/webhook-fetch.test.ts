@@ -59,7 +59,7 @@ describe("createWebhookFetch: where it connects", () => {
     expect(got.at(-1)).toMatchObject({ path: "/hook", body: '{"a":1}', headers: { "content-type": "application/json", "x-test": "1", "content-length": "7" } });
   });
 
-  it.each([`http://127.0.0.1:PORT/hook`, `http://[::ffff:127.0.0.1]:PORT/hook`, `http://0.0.0.0:PORT/hook`])(
+  it.each([`http://127.0.0.1:PORT/hook`, `http://[::ffff:127.0.0.1]:PORT/hook`, `http://0.0.0.0:PORT/hook`, `http://127.0.0.1.:PORT/hook`, `http://127.0.0.1..:PORT/hook`])(
     "refuses a literal restricted address (%s) before connecting, without a lookup",
     async (template) => {
       const resolve = fixedResolver("93.184.215.14");
@@ -70,6 +70,31 @@ describe("createWebhookFetch: where it connects", () => {
       expect(got).toHaveLength(before);
     },
   );
+
+  it.each(["localhost.", "api.localhost.", "LOCALHOST.."])(
+    "resolves %s as localhost at connect time (issue 20, point 5): refused without the flag, delivered to loopback with it",
+    async (name) => {
+      const before = got.length;
+      const refused = await post(createWebhookFetch({ allowPrivateTargets: false }), `http://${name}:${port}/hook`).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RestrictedTargetError);
+      expect((refused as Error).message).toMatch(/^refused: \S+ resolves to (127\.0\.0\.1|::1) \(loopback\); webhook targets in private, loopback and link-local ranges are refused/);
+      expect(got).toHaveLength(before);
+
+      const res = await post(createWebhookFetch({ allowPrivateTargets: true }), `http://${name}:${port}/hook`);
+      expect(res.status).toBe(200);
+      expect(got).toHaveLength(before + 1);
+    },
+  );
+
+  it("asks the resolver for a localhost name as localhost, and for any other name as written", async () => {
+    // A restricted answer, so that nothing connects anywhere.
+    const resolve = fixedResolver("10.0.0.7");
+    const fetch = createWebhookFetch({ allowPrivateTargets: false, resolve });
+    for (const url of ["https://api.localhost./in", "https://hooks.example.org./in"]) {
+      expect(await post(fetch, url).catch((e: unknown) => e)).toBeInstanceOf(RestrictedTargetError);
+    }
+    expect(resolve.calls).toEqual(["localhost", "hooks.example.org."]);
+  });
 
   it("checks what the name resolves to at connect time: a public-looking name resolving to a private address is refused", async () => {
     const resolve = fixedResolver("10.0.0.7");

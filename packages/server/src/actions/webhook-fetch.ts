@@ -10,7 +10,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
-import { addressRange } from "@records-service/core";
+import { addressRange, targetHost } from "@records-service/core";
 import { createGuardedLookup, RestrictedTargetError, type Resolver } from "./guarded-lookup.js";
 
 /** Options of `createWebhookFetch`. */
@@ -41,9 +41,11 @@ export function createWebhookFetch(opts: WebhookFetchOptions): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input);
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`cannot deliver to ${url.protocol} URLs`);
-    const range = addressRange(url.hostname);
+    // Judged without trailing dots: `10.0.0.1..` is not an address to the URL parser, but is 10.0.0.1.
+    const host = targetHost(url.hostname);
+    const range = addressRange(host);
     if (!opts.allowPrivateTargets && range !== undefined && range !== "public") {
-      throw new RestrictedTargetError(url.hostname, url.hostname.replace(/^\[|\]$/g, ""), range);
+      throw new RestrictedTargetError(url.hostname, host.replace(/^\[|\]$/g, ""), range);
     }
     if (init.body !== undefined && init.body !== null && typeof init.body !== "string") throw new TypeError("webhook bodies are strings");
     init.signal?.throwIfAborted();

@@ -75,7 +75,7 @@ describe("deliverWebhook", () => {
   it("a literal private address (or localhost) is dead at once without the flags: only a config change fixes it", async () => {
     let called = false;
     const fetch = (async () => ((called = true), new Response())) as typeof globalThis.fetch;
-    for (const url of ["https://10.0.0.5/hook", "https://[::1]/hook", "https://localhost/hook"]) {
+    for (const url of ["https://10.0.0.5/hook", "https://[::1]/hook", "https://localhost/hook", "https://localhost./hook", "https://api.localhost./hook", "https://10.0.0.1./hook", "https://10.0.0.1../hook"]) {
       const out = await deliverWebhook(ctx(url), { fetch });
       expect(out).toMatchObject({ ok: false, permanent: true, error: expect.stringContaining("webhooks.allowPrivateTargets") });
     }

@@ -7,7 +7,7 @@
  * such form (the text layer stays searchable).
  */
 import type { PDFFont } from "pdf-lib";
-import type { CardView } from "./card.js";
+import { cardText, type CardView } from "./card.js";
 
 /** The page: ISO/IEC 7810 ID-1 (a bank card), 85.60 × 53.98 mm, at twice its size in points. */
 const WIDTH = 485;
@@ -34,16 +34,18 @@ export async function renderCardPdf(view: CardView, created: Date): Promise<Uint
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const page = doc.addPage([WIDTH, HEIGHT]);
-  const name = pdfSafeText(view.name, bold);
+  // Every text is bounded (cardText) before it is encoded or measured.
+  const name = pdfSafeText(cardText(view.name), bold);
+  const flockName = pdfSafeText(cardText(view.flockName), bold);
   doc.setTitle(`Membership card: ${name}`);
-  doc.setSubject(pdfSafeText(view.flockName, regular));
+  doc.setSubject(pdfSafeText(cardText(view.flockName), regular));
   doc.setProducer("records-service");
   doc.setCreator("records-service");
   doc.setCreationDate(created);
   doc.setModificationDate(created);
 
   page.drawRectangle({ x: 0, y: HEIGHT - 56, width: WIDTH, height: 56, color: rgb(0.13, 0.2, 0.36) });
-  page.drawText(_fit(pdfSafeText(view.flockName, bold), bold, 16, WIDTH - 2 * MARGIN), {
+  page.drawText(_fit(flockName, bold, 16, WIDTH - 2 * MARGIN), {
     x: MARGIN,
     y: HEIGHT - 36,
     size: 16,
@@ -54,9 +56,9 @@ export async function renderCardPdf(view: CardView, created: Date): Promise<Uint
 
   let y = HEIGHT - 132;
   for (const row of view.rows) {
-    page.drawText(pdfSafeText(row.label, regular), { x: MARGIN, y, size: 11, font: regular, color: rgb(0.4, 0.4, 0.4) });
+    page.drawText(pdfSafeText(cardText(row.label), regular), { x: MARGIN, y, size: 11, font: regular, color: rgb(0.4, 0.4, 0.4) });
     const [r, g, b] = TONE_COLOURS[row.tone ?? ""] ?? [0, 0, 0];
-    const value = _fit(pdfSafeText(row.value, bold), bold, 12, WIDTH - MARGIN - 170);
+    const value = _fit(pdfSafeText(cardText(row.value), bold), bold, 12, WIDTH - MARGIN - 170);
     page.drawText(value, { x: 170, y, size: 12, font: bold, color: rgb(r, g, b) });
     y -= 24;
   }
@@ -97,10 +99,19 @@ function _charset(font: PDFFont): Set<number> {
   return set;
 }
 
-/** `text` cut with "..." to fit `width` points at `size`. */
+/**
+ * `text` cut with "..." to fit `width` points at `size`: each character is measured once and
+ * the cut falls where the running sum of widths runs out (linear; `text` is already bounded
+ * by `cardText`). Measuring every shorter prefix in turn, as before, took seconds for a name
+ * of a few thousand characters. Widths are of single glyphs, without kerning, because that
+ * is how pdf-lib's `drawText` places them.
+ */
 function _fit(text: string, font: PDFFont, size: number, width: number): string {
-  if (font.widthOfTextAtSize(text, size) <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && font.widthOfTextAtSize(`${cut}...`, size) > width) cut = cut.slice(0, -1);
-  return `${cut}...`;
+  const chars = [...text];
+  const widths = chars.map((ch) => font.widthOfTextAtSize(ch, size));
+  if (widths.reduce((a, b) => a + b, 0) <= width) return text;
+  let room = width - 3 * font.widthOfTextAtSize(".", size);
+  let n = 0;
+  while (n < chars.length && widths[n]! <= room) room -= widths[n++]!;
+  return `${chars.slice(0, n).join("")}...`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD_EMPTY_VALUE, cardName, cardStatus, renderCard } from "./card.js";
+import { CARD_EMPTY_VALUE, CARD_TEXT_MAX_CHARS, cardName, cardStatus, cardText, cardView, renderCard } from "./card.js";
 
 const MEMBERSHIP = {
   member: "/demo/person/000000000000000000000001/",
@@ -137,5 +137,28 @@ describe("cardStatus", () => {
   it("derives the shown status from the dates when given today", () => {
     const html = card({ membership: { membership_number: "1", end_date: "2020-01-01" }, today: "2026-01-15" });
     expect(html).toContain('class="status ended">expired<');
+  });
+});
+
+describe("card texts are bounded before anything draws them (issue 20, point 1)", () => {
+  it.each([
+    { name: "short text", input: "Ada", expected: "Ada" },
+    { name: "exactly the bound", input: "x".repeat(CARD_TEXT_MAX_CHARS), expected: "x".repeat(CARD_TEXT_MAX_CHARS) },
+    { name: "one past the bound", input: "x".repeat(CARD_TEXT_MAX_CHARS + 1), expected: `${"x".repeat(CARD_TEXT_MAX_CHARS - 1)}…` },
+    { name: "250,000 characters", input: "x".repeat(250_000), expected: `${"x".repeat(CARD_TEXT_MAX_CHARS - 1)}…` },
+    { name: "astral characters at the bound (code points, not code units)", input: "😀".repeat(CARD_TEXT_MAX_CHARS), expected: "😀".repeat(CARD_TEXT_MAX_CHARS) },
+    { name: "astral characters past it, never split", input: "😀".repeat(CARD_TEXT_MAX_CHARS + 5), expected: `${"😀".repeat(CARD_TEXT_MAX_CHARS - 1)}…` },
+  ])("cardText: $name", ({ input, expected }) => {
+    expect(cardText(input)).toBe(expected);
+  });
+
+  it("cuts the name, the flock's name and every value of the view, and so of the HTML card", () => {
+    const long = "Wa".repeat(125_000);
+    const view = cardView({ flockName: long, person: { first_name: long, last_name: "Long" }, membership: { membership_number: long, membership_type: { plan: long } } });
+    for (const text of [view.name, view.flockName, ...view.rows.map((r) => r.value)]) expect([...text].length).toBeLessThanOrEqual(CARD_TEXT_MAX_CHARS);
+    expect(view.name).toBe(`${long.slice(0, CARD_TEXT_MAX_CHARS - 1)}…`);
+    const html = renderCard({ flockName: "Demo", person: { first_name: long }, membership: {} });
+    expect(html.length).toBeLessThan(10_000);
+    expect(html).toContain(`<h1 class="name">${long.slice(0, CARD_TEXT_MAX_CHARS - 1)}…</h1>`);
   });
 });

@@ -23,6 +23,14 @@ export interface CardInput {
 export const CARD_EMPTY_VALUE = "—";
 
 /**
+ * Most characters (code points) of one text a card shows: its name, its flock's name, each
+ * value. Far more than the widest line holds in the narrowest glyphs (the PDF's name line
+ * fits about 85), so a text is cut to this before anything measures, escapes or draws it,
+ * and no stored text, however long, makes a card slow. A cut text ends in "…".
+ */
+export const CARD_TEXT_MAX_CHARS = 300;
+
+/**
  * The card page as a complete HTML document.
  *
  * @example
@@ -67,7 +75,30 @@ export function cardView(input: CardInput): CardView {
       ? { label: "Status", value: status, tone: TONES[status.toLowerCase()] ?? "neutral" }
       : { label: "Status", value: CARD_EMPTY_VALUE },
   ];
-  return { name: cardName(input.person), flockName: input.flockName, rows };
+  return {
+    name: cardText(cardName(input.person)),
+    flockName: cardText(input.flockName),
+    rows: rows.map((row) => ({ ...row, value: cardText(row.value) })),
+  };
+}
+
+/**
+ * `text` cut to `CARD_TEXT_MAX_CHARS` code points, ending in "…" when cut. Reads at most
+ * that many characters of `text`, whatever its length.
+ *
+ * @example
+ * cardText("x".repeat(10_000)).length // 300
+ */
+export function cardText(text: string): string {
+  // Code points are at most two code units: a text this short has few enough.
+  if (text.length <= CARD_TEXT_MAX_CHARS) return text;
+  let end = 0;
+  let keep = 0;
+  for (let n = 0; n < CARD_TEXT_MAX_CHARS && end < text.length; n++) {
+    if (n === CARD_TEXT_MAX_CHARS - 1) keep = end;
+    end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  }
+  return end >= text.length ? text : `${text.slice(0, keep)}…`;
 }
 
 /** The name the card shows for `person`: formatted name, else first and last name. */
