@@ -107,7 +107,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const shutdown = new AbortController();
     const app = createApp({
       ...(driver ? { clockAdvancer: driver.advancer } : {}),
-      changes: { shutdown: shutdown.signal },
+      changes: {
+        shutdown: shutdown.signal,
+        maxFeedsPerKey: config.changes.maxFeedsPerKey,
+        maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
+        maxBufferBytes: config.changes.maxBufferBytes,
+      },
       engine,
       applicationCounts: counts,
       secret,

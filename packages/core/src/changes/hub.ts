@@ -69,16 +69,16 @@ export function createChangeHub(storage: Storage, opts: ChangeHubOptions = {}): 
   let seen: number | undefined;
 
   const tick = async (): Promise<void> => {
-    const g = storage.changeGeneration?.();
-    if (g !== undefined && g === seen) return;
-    // Before the read: a commit during it moves the generation again, so it is read next tick.
-    seen = g;
-    headReads += 1;
     let heads: Map<string, number>;
     try {
+      const g = storage.changeGeneration?.();
+      if (g !== undefined && g === seen) return;
+      // Before the read: a commit during it moves the generation again, so it is read next tick.
+      seen = g;
+      headReads += 1;
       heads = await storage.readChangeHeads([...entries.keys()]);
     } catch {
-      seen = undefined; // database unavailable: try again at the next tick
+      seen = undefined; // database unavailable (or closed): try again at the next tick
       return;
     }
     for (const [flock, head] of heads) {
