@@ -37,6 +37,8 @@ export function followChanges(flock: string, onChange: (c: Change) => void, onSt
         onStatus("live");
         const parser = createParser({
           onEvent(e) {
+            // The server's `end` event (credential lost) is not a change; the reconnect that follows gets the status.
+            if (e.event === "end") return;
             if (e.id !== undefined) last = e.id;
             if (e.data) onChange({ id: Number(e.id), ...(JSON.parse(e.data) as Omit<Change, "id">) });
           },
