@@ -42,7 +42,7 @@ try {
   writeFileSync(config, JSON.stringify(args.caps ? { changes: { maxFeedsPerKey: 100_000, maxFeedsPerFlock: 100_000 } } : {}));
   const server = await _serve(config);
   try {
-    await _memory(server);
+    if (args.idle > 0) await _memory(server);
     await _latency(server);
   } finally {
     server.child.kill("SIGTERM");
@@ -66,7 +66,10 @@ async function _memory(server: Server): Promise<void> {
   const opened = await _open(server, args.idle, (i) => `/api/v1/demo/changes/`, stop.signal);
   await new Promise((r) => setTimeout(r, 3000));
   const after = _rss(server.child.pid!);
-  console.log(`idle feeds: ${opened.ok} open (${opened.refused} refused); RSS ${_mib(before)} -> ${_mib(after)} MiB: ${Math.round((after - before) / Math.max(1, opened.ok) / 1024)} KiB per feed`);
+  const cpu0 = _cpu(server.child.pid!);
+  await new Promise((r) => setTimeout(r, 5000));
+  const idleCpu = (_cpu(server.child.pid!) - cpu0) / 5;
+  console.log(`idle feeds: ${opened.ok} open (${opened.refused} refused: ${opened.statuses}); RSS ${_mib(before)} -> ${_mib(after)} MiB: ${Math.round((after - before) / Math.max(1, opened.ok) / 1024)} KiB per feed; CPU while idle ${idleCpu.toFixed(0)}% of a core`);
   stop.abort();
   await new Promise((r) => setTimeout(r, 2000));
 }
@@ -79,15 +82,16 @@ async function _latency(server: Server): Promise<void> {
   const opened = await _open(server, args.feeds, () => `/api/v1/other/changes/?type=${args.type}${args.type === "nothing" ? "&since=0" : ""}`, stop.signal);
   await new Promise((r) => setTimeout(r, 1000));
   const loaded = await _rounds(server);
-  console.log(`${opened.ok} feeds ?type=${args.type} (${opened.refused} not opened): ${_report(loaded)}`);
+  console.log(`${opened.ok} feeds ?type=${args.type} (${opened.refused} not opened: ${opened.statuses}): ${_report(loaded)}`);
   // Writes in flock other too: every feed is woken, and reads one page.
   const busy = await _rounds(server, "other");
   console.log(`  writing in other:  ${_report(busy)}`);
   stop.abort();
 }
 
-async function _rounds(server: Server, writeIn = "demo"): Promise<{ read: number[]; write: number[]; ping: number[] }> {
-  const out = { read: [] as number[], write: [] as number[], ping: [] as number[] };
+async function _rounds(server: Server, writeIn = "demo"): Promise<{ read: number[]; write: number[]; ping: number[]; cpu: number }> {
+  const out = { read: [] as number[], write: [] as number[], ping: [] as number[], cpu: 0 };
+  const cpu0 = _cpu(server.child.pid!);
   const h = { authorization: `Bearer ${KEYS[0]}`, ...APP };
   for (let i = 0; i < args.rounds; i++) {
     let t = performance.now();
@@ -104,12 +108,14 @@ async function _rounds(server: Server, writeIn = "demo"): Promise<{ read: number
     out.ping.push(performance.now() - t);
     await new Promise((r) => setTimeout(r, 50));
   }
+  out.cpu = _cpu(server.child.pid!) - cpu0;
   return out;
 }
 
-async function _open(server: Server, n: number, path: (i: number) => string, signal: AbortSignal): Promise<{ ok: number; refused: number }> {
+async function _open(server: Server, n: number, path: (i: number) => string, signal: AbortSignal): Promise<{ ok: number; refused: number; statuses: string }> {
   let ok = 0;
   let refused = 0;
+  const seen = new Map<string, number>();
   for (let i = 0; i < n; i += 50) {
     await Promise.all(
       Array.from({ length: Math.min(50, n - i) }, async (_, j) => {
@@ -121,21 +127,30 @@ async function _open(server: Server, n: number, path: (i: number) => string, sig
           void res.body?.pipeTo(new WritableStream(), { signal }).catch(() => {});
         } else {
           refused += 1;
+          const k = String(res?.status ?? "no answer");
+          seen.set(k, (seen.get(k) ?? 0) + 1);
           await res?.arrayBuffer().catch(() => {});
         }
       }),
     );
   }
-  return { ok, refused };
+  return { ok, refused, statuses: [...seen].map(([k, v]) => `${v}x ${k}`).join(", ") };
+}
+
+/** CPU time (user + system) of a process so far, in 10 ms ticks (percent of a core per second). */
+function _cpu(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(f[11]) + Number(f[12]);
 }
 
 async function _warm(server: Server): Promise<void> {
   for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/api/v1/ping/`)).arrayBuffer();
 }
 
-function _report(r: { read: number[]; write: number[]; ping: number[] }): string {
+function _report(r: { read: number[]; write: number[]; ping: number[]; cpu: number }): string {
   const f = (xs: number[]) => `p50 ${_pct(xs, 0.5).toFixed(1)} ms, p90 ${_pct(xs, 0.9).toFixed(1)} ms, max ${Math.max(...xs).toFixed(0)} ms`;
-  return `read ${f(r.read)}; write ${f(r.write)}; ping ${f(r.ping)}`;
+  return `read ${f(r.read)}; write ${f(r.write)}; ping ${f(r.ping)}; server CPU ${(r.cpu / 100).toFixed(2)} s`;
 }
 
 function _pct(xs: number[], p: number): number {
