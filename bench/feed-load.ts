@@ -21,14 +21,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { derive, type StoredRecord } from "@records-service/core";
+import { derive, formatTimestamp, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 
 const args = _args(process.argv.slice(2));
 const ROOT = args.root ?? fileURLToPath(new URL("../", import.meta.url));
-const AT = "2026-01-15T10:00:00.000000";
+// Now: the scheduler purges changes older than the retention (7 days) at start.
+const AT = formatTimestamp(new Date());
 const KEYS = Array.from({ length: 200 }, (_, i) => `k${String(i).padStart(3, "0")}`.padEnd(64, "f"));
 const APP = { application: "bench/feed-load/1" };
 

@@ -17,14 +17,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { derive, type StoredRecord } from "@records-service/core";
+import { derive, formatTimestamp, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../src/auth/tokens.js";
 import { readSse, type SseReader } from "../helpers/sse.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
-const AT = "2026-01-15T10:00:00.000000";
+// Now: the scheduler purges changes older than the retention (7 days) at start.
+const AT = formatTimestamp(new Date());
 const LOG = 30_000;
 const FEEDS = 60;
 /** Keys of ada (club and other), two feeds each at most; bob writes in club. */
