@@ -66,7 +66,7 @@ describe("parseConfig", () => {
       auth: { keyTtlHours: 720 },
       workers: { leaseMs: 60_000 },
       clock: "system",
-      changes: { retentionDays: 7 },
+      changes: { retentionDays: 7, maxFeedsPerKey: 8, maxFeedsPerFlock: 64, maxBufferBytes: 262_144 },
       warnings: [],
     });
   });
@@ -139,7 +139,11 @@ describe("parseConfig", () => {
     { name: "unknown workers key", input: { workers: { lease: 5 } }, message: 'config: unknown key "workers.lease" (accepted: leaseMs)' },
     { name: "retention zero", input: { changes: { retentionDays: 0 } }, message: 'config: "changes.retentionDays" must be more than 0 (days; fractions allowed)' },
     { name: "retention not a number", input: { changes: { retentionDays: "7" } }, message: 'config: "changes.retentionDays" must be a number, got "7"' },
-    { name: "retention unknown key", input: { changes: { keepDays: 7 } }, message: 'config: unknown key "changes.keepDays" (accepted: retentionDays)' },
+    { name: "retention unknown key", input: { changes: { keepDays: 7 } }, message: 'config: unknown key "changes.keepDays" (accepted: retentionDays, maxFeedsPerKey, maxFeedsPerFlock, maxBufferBytes)' },
+    { name: "feeds per key zero", input: { changes: { maxFeedsPerKey: 0 } }, message: 'config: "changes.maxFeedsPerKey" must be at least 1' },
+    { name: "feeds per flock not an integer", input: { changes: { maxFeedsPerFlock: 2.5 } }, message: 'config: "changes.maxFeedsPerFlock" must be an integer' },
+    { name: "feeds per key too many", input: { changes: { maxFeedsPerKey: 1e6 } }, message: 'config: "changes.maxFeedsPerKey" must be at most 100000' },
+    { name: "buffer too small", input: { changes: { maxBufferBytes: 100 } }, message: 'config: "changes.maxBufferBytes" must be at least 4096 (bytes)' },
     { name: "pool size zero", input: { database: { poolSize: 0 } }, message: 'config: "database.poolSize" must be at least 1' },
     { name: "pool size huge", input: { database: { poolSize: 5000 } }, message: 'config: "database.poolSize" must be at most 1000' },
     { name: "negative statement timeout", input: { database: { statementTimeoutMs: -5 } }, message: 'config: "database.statementTimeoutMs" must not be negative (0 = no timeout)' },
