@@ -38,6 +38,8 @@ export function followChanges(flock: string, onChange: (c: Change) => void, onSt
         onStatus("live");
         const parser = createParser({
           onEvent(e) {
+            // The server's `end` event (credential lost) is not a change; the reconnect that follows gets the status.
+            if (e.event === "end") return;
             if (e.id !== undefined) last = e.id;
             const change = e.data ? changeOf(e.id, e.data) : undefined;
             if (change) onChange(change);

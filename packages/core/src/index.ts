@@ -218,6 +218,8 @@ export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
+export { createChangeHub, sharedChangeHub } from "./changes/hub.js";
+export type { ChangeHub, ChangeHubOptions, ChangeHubStats, HeadWatch } from "./changes/hub.js";
 
 // --- events ---
 export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";

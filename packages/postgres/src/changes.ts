@@ -8,7 +8,7 @@
  * no gaps. `readChanges` reads the head and the page in one statement (one snapshot).
  */
 import { byFlock, changeFromRow, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction, type Conn } from "./exec.js";
 
@@ -44,22 +44,39 @@ export async function appendChanges(c: pg.PoolClient, pending: readonly PendingC
 /** A page of the flock's changes after `after`, with its head and purge mark (one snapshot). */
 export async function readChanges(c: Conn, flock: string, after: number, limit: number, types?: readonly string[]): Promise<ChangePage> {
   const typed = types !== undefined && types.length > 0;
-  const { rows } = await exec<_Row>(
-    c,
-    sql`SELECT h.last_id, h.purged_through, c.id, c.type, c.record_id, c.state, c.version, c.changed_at, c.fields, c.actor, c.application
-        FROM change_heads h LEFT JOIN LATERAL (
-          SELECT * FROM changes x WHERE x.flock = h.flock AND x.id > ${after}
-            AND (${!typed} OR x.type = ANY(${sql.param(typed ? [...types] : [])}::text[]))
-          ORDER BY x.id LIMIT ${limit}
-        ) c ON true
-        WHERE h.flock = ${flock} ORDER BY c.id`,
-    "read_changes",
-  );
+  const { rows } = await exec<_Row>(c, readChangesStatement(flock, after, limit, types), typed ? "read_changes_of_types" : "read_changes");
   const first = rows[0];
   if (!first) return { changes: [], head: 0, purgedThrough: 0 };
   // The LEFT JOIN gives one row with a null id when the flock has no change after `after`.
   const changes = rows.flatMap((r) => (r.id === null ? [] : [changeFromRow(flock, { ...r, id: r.id })]));
   return { changes, head: Number(first.last_id), purgedThrough: Number(first.purged_through) };
+}
+
+/**
+ * The statement of `readChanges`. With types: each type's next `limit` changes by
+ * changes_type_idx (flock, type, id), then the first `limit` of them; never a walk of the
+ * log's other types.
+ */
+export function readChangesStatement(flock: string, after: number, limit: number, types?: readonly string[]): SQL {
+  const typed = types !== undefined && types.length > 0;
+  const page = typed
+    ? sql`SELECT y.* FROM unnest(${sql.param([...new Set(types)])}::text[]) t(type) CROSS JOIN LATERAL (
+            SELECT * FROM changes x WHERE x.flock = h.flock AND x.type = t.type AND x.id > ${after} ORDER BY x.id LIMIT ${limit}
+          ) y ORDER BY y.id LIMIT ${limit}`
+    : sql`SELECT * FROM changes x WHERE x.flock = h.flock AND x.id > ${after} ORDER BY x.id LIMIT ${limit}`;
+  return sql`SELECT h.last_id, h.purged_through, c.id, c.type, c.record_id, c.state, c.version, c.changed_at, c.fields, c.actor, c.application
+        FROM change_heads h LEFT JOIN LATERAL (${page}) c ON true
+        WHERE h.flock = ${flock} ORDER BY c.id`;
+}
+
+/** The heads of those of `flocks` that have a log (`Storage.readChangeHeads`), in one statement. */
+export async function readChangeHeads(c: Conn, flocks: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await exec<{ flock: string; last_id: string }>(
+    c,
+    sql`SELECT flock, last_id FROM change_heads WHERE flock = ANY(${sql.param([...new Set(flocks)])}::text[])`,
+    "read_change_heads",
+  );
+  return new Map(rows.map((r) => [r.flock, Number(r.last_id)]));
 }
 
 /**

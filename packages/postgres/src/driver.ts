@@ -12,7 +12,7 @@ import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
 import { readChangeHistory } from "./change-history.js";
-import { purgeChanges, readChanges } from "./changes.js";
+import { purgeChanges, readChangeHeads, readChanges } from "./changes.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
 import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
@@ -129,6 +129,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
     getFile: accounts.getFile,
     readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
+    readChangeHeads: (flocks) => readChangeHeads(pool, flocks),
     purgeChanges: (before, limit) => purgeChanges(pool, before, limit),
     readChangeHistory: (flock, query) => readChangeHistory(pool, flock, query),
     async close() {

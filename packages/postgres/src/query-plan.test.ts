@@ -11,6 +11,7 @@ import type { SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCatalog } from "./catalog.js";
 import { historyStatement } from "./change-history.js";
+import { readChangesStatement } from "./changes.js";
 import { render } from "./exec.js";
 import { compiler } from "./read.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
@@ -165,6 +166,12 @@ describe.skipIf(!inject("pgAvailable"))("query plans (PostgreSQL)", () => {
       expect(plan).toContain("COALESCE(text_long, text)");
       expect(plan).not.toContain("Seq Scan");
     }
+  });
+
+  it("a filtered change feed page reads each type through changes_type_idx, never the log by id", async () => {
+    const plan = await explain(readChangesStatement("demo", 0, 200, ["nothing", "person"]));
+    expect(plan).toContain("changes_type_idx");
+    expect(plan).not.toMatch(/Seq Scan on changes|changes_pkey/);
   });
 
   it("a record's history (its changes, their previous ones, its oldest, the count) is read through changes_record_idx", async () => {

@@ -134,7 +134,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ...(metrics ? { metrics: { metrics, token: metricsConfig.port === undefined ? metricsConfig.token : undefined } } : {}),
       workers: workerNames,
       ...(driver ? { clockAdvancer: driver.advancer } : {}),
-      changes: { shutdown: shutdown.signal },
+      changes: {
+        shutdown: shutdown.signal,
+        maxFeedsPerKey: config.changes.maxFeedsPerKey,
+        maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
+        maxBufferBytes: config.changes.maxBufferBytes,
+      },
       engine,
       applicationCounts: counts,
       secret,

@@ -13,6 +13,8 @@ export interface ChangeLog {
   /** Gives `pending` their ids and stores them with the set's attribution (call inside the write transaction). */
   append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
+  /** The heads of those of `flocks` that have a log (`Storage.readChangeHeads`). */
+  heads(flocks: readonly string[]): Map<string, number>;
   purge(before: string, limit?: number): number;
 }
 
@@ -33,8 +35,13 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const page = client.prepare<[string, number, number], ChangeTableRow>(
     "SELECT * FROM changes WHERE flock = ? AND id > ? ORDER BY id LIMIT ?",
   );
-  const pageOfTypes = client.prepare<[string, number, string, number], ChangeTableRow>(
-    "SELECT * FROM changes WHERE flock = ? AND id > ? AND type IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?",
+  // One type's next changes by (flock, type, id), named: without ANALYZE the planner may
+  // walk the flock's whole log by id instead, reading every change of the other types.
+  const pageOfType = client.prepare<[string, string, number, number], ChangeTableRow>(
+    "SELECT * FROM changes INDEXED BY changes_type_idx WHERE flock = ? AND type = ? AND id > ? ORDER BY id LIMIT ?",
+  );
+  const headsOf = client.prepare<[string], { flock: string; last_id: number }>(
+    "SELECT flock, last_id FROM change_heads WHERE flock IN (SELECT value FROM json_each(?))",
   );
   const flocks = client.prepare<[], { flock: string }>("SELECT flock FROM change_heads ORDER BY flock");
   // The last old change among the next `limit` after the purge mark: a range of the key,
@@ -48,7 +55,7 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const read = client.transaction((flock: string, after: number, limit: number, types?: readonly string[]): ChangePage => {
     const h = head.get(flock);
     if (!h) return { changes: [], head: 0, purgedThrough: 0 };
-    const rows = types && types.length > 0 ? pageOfTypes.all(flock, after, JSON.stringify(types), limit) : page.all(flock, after, limit);
+    const rows = types && types.length > 0 ? _merged([...new Set(types)].map((t) => pageOfType.all(flock, t, after, limit)), limit) : page.all(flock, after, limit);
     return { changes: rows.map((r) => changeFromRow(flock, r)), head: h.last_id, purgedThrough: h.purged_through };
   });
 
@@ -80,6 +87,18 @@ export function createChangeLog(client: Database.Database): ChangeLog {
       }
     },
     read: (flock, after, limit, types) => read.deferred(flock, after, limit, types),
+    heads: (flocks) => new Map(headsOf.all(JSON.stringify([...new Set(flocks)])).map((r) => [r.flock, r.last_id])),
     purge: (before, limit = Number.MAX_SAFE_INTEGER) => purge.immediate(before, limit),
   };
+}
+
+// --- internal ---
+
+/** The first `limit` rows, in id order, of pages that are each in id order (one per type). */
+function _merged(pages: ChangeTableRow[][], limit: number): ChangeTableRow[] {
+  if (pages.length === 1) return pages[0]!;
+  return pages
+    .flat()
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .slice(0, limit);
 }

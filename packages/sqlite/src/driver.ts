@@ -129,6 +129,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     retryJob: _async(outbox.retry),
     getFile: _async(accounts.getFile),
     readChanges: _async(changeLog.read),
+    readChangeHeads: _async(changeLog.heads),
     purgeChanges: _async(changeLog.purge),
     readChangeHistory: _async(createChangeHistoryReader(db.$client)),
     changeGeneration: watch.generation,

@@ -251,6 +251,8 @@ export const changes = sqliteTable(
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
     // A record's history (audit), and each change's previous one.
     index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+    // A filtered change feed's page: a type's changes after a position, in id order.
+    index("changes_type_idx").on(t.flock, t.type, t.id),
   ],
 );
 

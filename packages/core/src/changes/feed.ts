@@ -1,14 +1,19 @@
 /**
  * @module changes/feed
  * `engine.changes(flock, { since })`: the flock's committed changes after a position, as an
- * async iterator that first replays what is stored and then follows new commits. It polls
- * the Storage (through its change generation when it has one, so an idle feed costs no
- * query); polling is what makes it correct across processes, as nothing is pushed.
+ * async iterator that first replays what is stored and then follows new commits. While idle
+ * it waits on the process's change hub (one watcher for every feed, see `changes/hub`), which
+ * wakes it only when its own flock's head moved; it then reads one bounded page. A filtered
+ * feed moves its position past the changes it skips (to the head read with a short page),
+ * so it never reads them again.
  */
 import { badRequest, notFound, RecordsError } from "../errors.js";
 import { recordUri } from "../schema/references.js";
-import type { ChangeRow, Storage } from "../storage/types.js";
+import type { ChangePage, ChangeRow, Storage } from "../storage/types.js";
 import type { RecordState } from "../query/types.js";
+import { CHANGES_POLL_MS, createChangeHub, sharedChangeHub, type ChangeHub } from "./hub.js";
+
+export { CHANGES_POLL_MS };
 
 /** One change as the feed serves it (the SSE event's `id` and `data`). */
 export interface ChangeEvent {
@@ -32,16 +37,22 @@ export interface ChangesOptions {
   types?: readonly string[];
   /** Ends the iteration (a wait in progress returns at once). */
   signal?: AbortSignal;
-  /** How often to look for new commits while idle, in ms (default 200). */
-  pollMs?: number;
   /** Changes read per query (default 200). */
   batch?: number;
-  /** Waits `ms` or until `signal` aborts (injected in tests; default a timer). */
+  /** The watcher to wait on (default: the one every feed of the Storage shares). */
+  hub?: ChangeHub;
+  /**
+   * Runs after every wake, before the read; a rejection ends the iteration with that error
+   * (the server re-checks the feed's credential here).
+   */
+  beforeRead?: () => Promise<void>;
+  /** With `wait`: a hub of this feed's own, looking for commits this often (ms; default 200). */
+  pollMs?: number;
+  /** Waits `ms` or until `signal` aborts (injected in tests): the feed gets a hub of its own. */
   wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** Default idle poll interval and batch size of the feed. */
-export const CHANGES_POLL_MS = 200;
+/** Default batch size of the feed. */
 export const CHANGES_BATCH = 200;
 
 /**
@@ -62,6 +73,11 @@ export async function* followChanges(storage: Storage, flock: string, opts: Chan
 export interface OpenedChanges {
   /** The id the feed resumes after. */
   after: number;
+  /**
+   * Where the feed is now: the last id it yielded, or past it up to the head when the
+   * changes after it were all skipped by the type filter. Resuming after it misses nothing.
+   */
+  position(): number;
   follow(): AsyncGenerator<ChangeEvent>;
 }
 
@@ -69,12 +85,16 @@ export interface OpenedChanges {
 export async function openChanges(storage: Storage, flock: string, opts: ChangesOptions = {}): Promise<OpenedChanges> {
   if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
   const batch = opts.batch ?? CHANGES_BATCH;
-  const types = opts.types && opts.types.length > 0 ? opts.types : undefined;
+  const types = opts.types && opts.types.length > 0 ? [...new Set(opts.types)] : undefined;
   const first = await storage.readChanges(flock, opts.since ?? 0, batch, types);
   const after = _checkedStart(flock, opts.since, first.head, first.purgedThrough);
+  const state = { after };
+  const hub = opts.hub ?? (opts.wait || opts.pollMs !== undefined ? createChangeHub(storage, _hubOptions(opts)) : sharedChangeHub(storage));
+  const page: ChangePage = opts.since === undefined ? { ...first, changes: [] } : first;
   return {
     after,
-    follow: () => _follow(storage, flock, after, opts.since === undefined ? [] : first.changes, batch, types, opts),
+    position: () => state.after,
+    follow: () => _follow(storage, hub, flock, state, page, batch, types, opts),
   };
 }
 
@@ -111,56 +131,43 @@ function _checkedStart(flock: string, since: number | undefined, head: number, p
 
 async function* _follow(
   storage: Storage,
+  hub: ChangeHub,
   flock: string,
-  start: number,
-  firstPage: ChangeRow[],
+  state: { after: number },
+  firstPage: ChangePage,
   batch: number,
   types: readonly string[] | undefined,
   opts: ChangesOptions,
 ): AsyncGenerator<ChangeEvent> {
-  const wait = opts.wait ?? _wait;
-  const pollMs = opts.pollMs ?? CHANGES_POLL_MS;
-  let after = start;
-  let page = firstPage;
-  let full = firstPage.length >= batch;
-  let seenGeneration: number | undefined;
-  for (;;) {
-    for (const row of page) {
-      if (opts.signal?.aborted) return;
-      after = row.id;
-      yield toChangeEvent(row);
-    }
-    if (opts.signal?.aborted) return;
-    if (!full) {
-      // Idle: wait, then query only if something may have been written since the last read.
-      await wait(pollMs, opts.signal);
-      if (opts.signal?.aborted) return;
-      const g = storage.changeGeneration?.();
-      if (g !== undefined && g === seenGeneration) {
-        page = [];
-        continue;
+  const watch = hub.watch(flock);
+  try {
+    let page = firstPage;
+    for (;;) {
+      for (const row of page.changes) {
+        if (opts.signal?.aborted) return;
+        state.after = row.id;
+        yield toChangeEvent(row);
       }
-      seenGeneration = g;
+      if (opts.signal?.aborted) return;
+      if (page.changes.length < batch) {
+        // Nothing more matched up to the head read with this page: skip what lies between.
+        state.after = Math.max(state.after, page.head);
+        await watch.next(state.after, opts.signal);
+        if (opts.signal?.aborted) return;
+      }
+      await opts.beforeRead?.();
+      const next = await storage.readChanges(flock, state.after, batch, types);
+      if (state.after < next.purgedThrough) {
+        // A reader slower than the retention: it cannot go on without a gap.
+        throw new RecordsError("gone", "changes no longer kept", `changes of flock '${flock}' after ${state.after} were purged while being read`);
+      }
+      page = next;
     }
-    const next = await storage.readChanges(flock, after, batch, types);
-    if (after < next.purgedThrough) {
-      // A reader slower than the retention: it cannot go on without a gap.
-      throw new RecordsError("gone", "changes no longer kept", `changes of flock '${flock}' after ${after} were purged while being read`);
-    }
-    page = next.changes;
-    full = page.length >= batch;
+  } finally {
+    watch.close();
   }
 }
 
-function _wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
+function _hubOptions(opts: ChangesOptions): { pollMs?: number; wait?: (ms: number, signal?: AbortSignal) => Promise<void> } {
+  return { ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}), ...(opts.wait ? { wait: opts.wait } : {}) };
 }

@@ -45,6 +45,31 @@ export function describeChanges(h: Harness): void {
       expect((await s.readChanges(F1, 3, 100)).changes).toEqual([]);
     });
 
+    h.it("types: several types merge in id order, at most limit, duplicates once; a short page reaches the head", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const types = ["a", "b", "c", "a", "b", "c", "other", "a"];
+      await insertAll(s, types.map((type, i) => rec(i + 1, { i }, { type })));
+      const ab = await s.readChanges(F1, 0, 100, ["b", "a", "a"]);
+      expect(_ids(ab.changes)).toEqual([1, 2, 4, 5, 8]);
+      expect(ab.head).toBe(8);
+      expect(_ids((await s.readChanges(F1, 0, 3, ["a", "b"])).changes)).toEqual([1, 2, 4]);
+      expect(_ids((await s.readChanges(F1, 4, 2, ["c", "a"])).changes)).toEqual([6, 8]);
+      // Nothing of the type after 8: an empty page with the head, so a reader may move there.
+      const none = await s.readChanges(F1, 0, 100, ["nothing"]);
+      expect(none).toEqual({ changes: [], head: 8, purgedThrough: 0 });
+    });
+
+    h.it("readChangeHeads: the head of each flock asked for that has a log, in one answer", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      expect(await s.readChangeHeads([F1, F2])).toEqual(new Map());
+      await insertAll(s, [rec(1, { x: 1 }), rec(2, { x: 1 }), rec(3, { x: 1 }, { flock: F2 })]);
+      expect(await s.readChangeHeads([F1, F2, "nope", F1])).toEqual(new Map([[F1, 2], [F2, 1]]));
+      expect(await s.readChangeHeads([F2])).toEqual(new Map([[F2, 1]]));
+      expect(await s.readChangeHeads([])).toEqual(new Map());
+    });
+
     h.it("a change set that fails leaves no row and uses no id", async () => {
       const s = h.storage();
       await seedFlocks(s);

@@ -15,6 +15,8 @@ export interface MemoryChangeLog {
   /** Appends (after the change set was written), each row with the set's attribution. */
   append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
+  /** The heads of those flocks that have a log. */
+  heads(flocks: readonly string[]): Map<string, number>;
   history(flock: string, query: ChangeHistoryQuery): ChangeHistoryPage;
   purge(before: string, limit?: number): number;
 }
@@ -48,12 +50,19 @@ export function createMemoryChangeLog(): MemoryChangeLog {
       if (!log) return { changes: [], head: 0, purgedThrough: 0 };
       const wanted = types && types.length > 0 ? new Set(types) : undefined;
       const out: ChangeRow[] = [];
-      for (const row of log.rows) {
-        if (out.length >= limit) break;
-        if (row.id <= after || (wanted && !wanted.has(row.type))) continue;
-        out.push(structuredClone(row));
+      for (let i = _firstAfter(log.rows, after); i < log.rows.length && out.length < limit; i++) {
+        const row = log.rows[i]!;
+        if (!wanted || wanted.has(row.type)) out.push(structuredClone(row));
       }
       return { changes: out, head: log.head, purgedThrough: log.purgedThrough };
+    },
+    heads(flocks) {
+      const out = new Map<string, number>();
+      for (const f of flocks) {
+        const log = logs.get(f);
+        if (log) out.set(f, log.head);
+      }
+      return out;
     },
     history(flock, query) {
       const rows = logs.get(flock)?.rows ?? [];
@@ -96,4 +105,18 @@ export function createMemoryChangeLog(): MemoryChangeLog {
       return removed;
     },
   };
+}
+
+// --- internal ---
+
+/** Index of the first row whose id is above `after` (rows are in id order). */
+function _firstAfter(rows: readonly ChangeRow[], after: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.id <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -343,6 +343,9 @@ export function createMemoryStorage(): Storage {
     async readChanges(flock, after, limit, types) {
       return changeLog.read(flock, after, limit, types);
     },
+    async readChangeHeads(flocks) {
+      return changeLog.heads(flocks);
+    },
     async purgeChanges(before, limit) {
       generation += 1;
       return changeLog.purge(before, limit);

@@ -499,11 +499,20 @@ export interface Storage {
   // --- change feed ---
   /**
    * The flock's changes with id above `after`, up to `limit`, in id order; with `types`,
-   * only changes of those resource types (ids then skip the others). Also the flock's head
-   * and purge mark, read in the same snapshot, so a caller can tell "nothing yet" from
-   * "purged".
+   * only changes of those resource types (ids then skip the others), each type read by the
+   * index (flock, type, id), so a page costs at most `limit` entries per type however many
+   * changes of other types lie between. Also the flock's head and purge mark, read in the
+   * same snapshot, so a caller can tell "nothing yet" from "purged", and a page shorter
+   * than `limit` means nothing matching lies between `after` and the head.
    */
   readChanges(flock: string, after: number, limit: number, types?: readonly string[]): Promise<ChangePage>;
+  /**
+   * The head (last change id; 0: none yet) of each of `flocks`, read in one query (a flock
+   * with no change, or none at all, is absent). The change feed's per-process watcher
+   * reads it when the database may have changed, to wake only the feeds of flocks whose
+   * head moved.
+   */
+  readChangeHeads(flocks: readonly string[]): Promise<Map<string, number>>;
   /**
    * Removes, per flock, the oldest changes up to the last one whose `changedAt` is before
    * `before` (so the kept ids stay contiguous) and moves the flock's purge mark to it.

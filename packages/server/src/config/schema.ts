@@ -44,8 +44,12 @@ export const CONFIG_DEFAULTS = {
    * task) lasts without renewal: a killed process's work is taken over after it.
    */
   workers: { leaseMs: 60_000 },
-  /** The change feed keeps a week of changes; older positions answer 410. */
-  changes: { retentionDays: 7 },
+  /**
+   * The change feed keeps a week of changes (older positions answer 410); at most 8 open
+   * feeds per API key and 64 per flock, across processes (429 past them); 256 KiB of
+   * unsent events per feed before a reader that does not keep up is cut off.
+   */
+  changes: { retentionDays: 7, maxFeedsPerKey: 8, maxFeedsPerFlock: 64, maxBufferBytes: 256 * 1024 },
   /** `GET /metrics` is off unless enabled, and then needs a token or a port of its own. */
   metrics: { enabled: false },
   /** Scheduled backups (SQLite files; only with a `backup` section): daily at 03:00 UTC, the newest 7 kept. */
@@ -63,6 +67,12 @@ export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
 
 /** Longest `changes.retentionDays`: ten years. */
 export const MAX_RETENTION_DAYS = 3650;
+
+/** Most open change feeds `changes.maxFeedsPerKey` and `maxFeedsPerFlock` may allow. */
+export const MAX_FEEDS_CAP = 100_000;
+
+/** Smallest and largest `changes.maxBufferBytes`: 4 KiB to 16 MiB. */
+export const FEED_BUFFER_RANGE = { min: 4096, max: 16 * 1024 * 1024 } as const;
 
 /** Longest `auth.keyTtlHours`: ten years. */
 export const MAX_KEY_TTL_HOURS = 87_600;
@@ -162,7 +172,7 @@ const workersSchema = v.strictObject({
   ),
 });
 
-/** `changes`: how long the change feed keeps its rows. */
+/** `changes`: how long the change feed keeps its rows, and the limits on open feeds. */
 const changesSchema = v.strictObject({
   retentionDays: v.optional(
     v.pipe(
@@ -172,6 +182,16 @@ const changesSchema = v.strictObject({
       v.maxValue(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} (ten years)`),
     ),
     CONFIG_DEFAULTS.changes.retentionDays,
+  ),
+  maxFeedsPerKey: v.optional(v.pipe(positiveInt, v.maxValue(MAX_FEEDS_CAP, `must be at most ${MAX_FEEDS_CAP}`)), CONFIG_DEFAULTS.changes.maxFeedsPerKey),
+  maxFeedsPerFlock: v.optional(v.pipe(positiveInt, v.maxValue(MAX_FEEDS_CAP, `must be at most ${MAX_FEEDS_CAP}`)), CONFIG_DEFAULTS.changes.maxFeedsPerFlock),
+  maxBufferBytes: v.optional(
+    v.pipe(
+      positiveInt,
+      v.minValue(FEED_BUFFER_RANGE.min, `must be at least ${FEED_BUFFER_RANGE.min} (bytes)`),
+      v.maxValue(FEED_BUFFER_RANGE.max, `must be at most ${FEED_BUFFER_RANGE.max} (16 MiB)`),
+    ),
+    CONFIG_DEFAULTS.changes.maxBufferBytes,
   ),
 });
 

@@ -4,7 +4,7 @@
  * 401 for a missing, unknown or expired key and 403 for a key of the wrong role;
  * `requireFlock` answers 403/404 for the `:flock` path parameter (see auth/access).
  */
-import { formatTimestamp, RecordsError, type Clock, type Storage } from "@records-service/core";
+import { formatTimestamp, RecordsError, type Clock, type Storage, type UserRow } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
 import { assertFlockAccess } from "../auth/access.js";
 import type { Role } from "../auth/accounts.js";
@@ -28,21 +28,33 @@ export function createRequireKey(storage: Storage, clock: Clock, roles: readonly
   return async function requireKey(c, next) {
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
-    const key = await storage.getApiKey(hashToken(token));
-    if (!key) throw _unauthorized("the API key is not valid (unknown or revoked)");
-    if (key.expires !== null && key.expires <= formatTimestamp(clock.now())) {
-      throw _unauthorized("the API key has expired; log in again");
-    }
-    const user = await storage.getUser(key.username);
-    if (!user) throw _unauthorized("the API key's user no longer exists");
-    // A row whose role disagrees with its username's namespace is never trusted.
-    if (accountKind(user.username) !== user.role) throw _unauthorized("the API key's account is not valid");
-    if (!roles.includes(user.role)) {
-      throw new RecordsError("forbidden", "forbidden", `a ${user.role} token cannot use this path`);
-    }
-    c.set("user", user);
+    c.set("user", await authenticateKey(storage, clock, hashToken(token), roles));
     await next();
   };
+}
+
+/**
+ * The user of the key whose hash is `tokenHash`, checked as `requireKey` checks it (known,
+ * not expired by `clock`, its user existing, of one of `roles`); throws the same 401/403.
+ * Long-lived responses (the change feed) call it again to re-check their key.
+ *
+ * @example
+ * const user = await authenticateKey(storage, clock, hashToken(token), ["core"]);
+ */
+export async function authenticateKey(storage: Storage, clock: Clock, tokenHash: string, roles: readonly Role[]): Promise<UserRow> {
+  const key = await storage.getApiKey(tokenHash);
+  if (!key) throw _unauthorized("the API key is not valid (unknown or revoked)");
+  if (key.expires !== null && key.expires <= formatTimestamp(clock.now())) {
+    throw _unauthorized("the API key has expired; log in again");
+  }
+  const user = await storage.getUser(key.username);
+  if (!user) throw _unauthorized("the API key's user no longer exists");
+  // A row whose role disagrees with its username's namespace is never trusted.
+  if (accountKind(user.username) !== user.role) throw _unauthorized("the API key's account is not valid");
+  if (!roles.includes(user.role)) {
+    throw new RecordsError("forbidden", "forbidden", `a ${user.role} token cannot use this path`);
+  }
+  return user;
 }
 
 /**

@@ -5,24 +5,39 @@
  * sends) or `?since=` resumes after that id; without either the feed starts at the present
  * and announces that position first. `?type=` (repeatable, or comma-separated) keeps only
  * those resource types. Position errors (410 past the retention, 400 ahead of the feed)
- * are answered before the stream starts.
+ * and the caps on open feeds (429, see protection/feed-leases) are answered before the
+ * stream starts. While it runs, the key and its access to the flock are checked again on
+ * every wake and at every heartbeat, against the database (a `user revoke`, a new password
+ * or a lost flock from any process); a lost credential ends the stream with an `end` event.
  */
-import { badRequest, openChanges, type RecordEngine } from "@records-service/core";
+import { badRequest, createChangeHub, isRecordsError, openChanges, sharedChangeHub, type Clock, type RecordEngine, type Storage } from "@records-service/core";
+import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import * as v from "valibot";
+import { assertFlockAccess } from "../auth/access.js";
+import { hashToken } from "../auth/tokens.js";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
 import type { AppEnv } from "../http/env.js";
-import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, type SseTimers } from "../http/sse-stream.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { errorResponse } from "../http/errors.js";
+import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
+import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import { createFeedLeases, type FeedLeasesOptions } from "../protection/feed-leases.js";
 
 /** Options of `createChangesRoutes` (all optional; tests shorten the times and fake the timers). */
 export interface ChangesRouteOptions {
   heartbeatMs?: number;
   stallMs?: number;
+  /** The per-stream send buffer's cap in bytes (`changes.maxBufferBytes`). */
   maxBufferBytes?: number;
-  /** How often an idle feed looks for new commits (ms). */
+  /** Open feeds per API key and per flock, across processes (`changes.maxFeedsPerKey`, `maxFeedsPerFlock`). */
+  maxFeedsPerKey?: number;
+  maxFeedsPerFlock?: number;
+  /** With `timers` or in tests: a watcher of the routes' own, looking for commits this often (ms). */
   pollMs?: number;
   timers?: SseTimers;
+  /** The caps' bookkeeping (tests inject a clock and timers); default over the engine's storage. */
+  leases?: Omit<FeedLeasesOptions, "storage" | "maxPerKey" | "maxPerFlock">;
   /** Aborted at server shutdown: every open stream ends, so shutdown need not wait for them. */
   shutdown?: AbortSignal;
 }
@@ -47,6 +62,17 @@ export const changesQuerySchema = v.strictObject({
  */
 export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}): Hono<AppEnv> {
   const { storage, clock } = engine.context;
+  const heartbeatMs = opts.heartbeatMs ?? SSE_DEFAULTS.heartbeatMs;
+  const leases = createFeedLeases({
+    storage,
+    maxPerKey: opts.maxFeedsPerKey ?? CONFIG_DEFAULTS.changes.maxFeedsPerKey,
+    maxPerFlock: opts.maxFeedsPerFlock ?? CONFIG_DEFAULTS.changes.maxFeedsPerFlock,
+    renewMs: heartbeatMs,
+    ttlMs: Math.max(4 * heartbeatMs, 1000),
+    ...opts.leases,
+  });
+  const credential = _credentialChecks(storage, clock);
+  const hub = opts.pollMs !== undefined ? createChangeHub(storage, { pollMs: opts.pollMs }) : sharedChangeHub(storage);
   const routes = new Hono<AppEnv>({ strict: false });
   routes.get(
     "/:flock/changes",
@@ -54,36 +80,64 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
       tag: "changes",
       summary: "The flock's change feed as Server-Sent Events",
       description:
-        "One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s.",
+        "One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s (with an `id:` when a type filter skipped changes). At most `changes.maxFeedsPerKey` open feeds per API key and `changes.maxFeedsPerFlock` per flock (429). A revoked or expired key, or a key that lost the flock, ends the stream with `event: end` and data `{reason, detail, last_event_id}`.",
       auth: "key",
       query: [
         queryParam("since", "resume after this change id (Last-Event-ID wins)", { type: "integer", minimum: 0 }),
         queryParam("type", "only changes of these resource types (repeated or comma-separated)", { type: "string" }),
       ],
       ok: { status: 200, description: "the event stream", media: ["text/event-stream"] },
-      errors: [400, 403, 404, 410],
+      errors: [400, 403, 404, 410, 429],
     }),
     createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
     const query = _query(c.req.query("since"), c.req.queries("type"));
     const lastEventId = c.req.header("last-event-id");
     const since = lastEventId !== undefined && lastEventId !== "" ? _lastEventId(lastEventId) : query.since;
+    const flock = c.req.param("flock");
+    // requireKey passed, so the header holds a key.
+    const tokenHash = hashToken(bearerToken(c.req.header("authorization"))!);
+    let lease;
+    try {
+      lease = await leases.acquire(tokenHash, flock);
+    } catch (e) {
+      if (!isRecordsError(e) || e.code !== "rate_limited") throw e;
+      // A feed ends (and its place frees) within a heartbeat of its client leaving.
+      return errorResponse(c, { status: 429, error: e.message, detail: e.detail, headers: { "Retry-After": String(Math.ceil(heartbeatMs / 1000)) } });
+    }
     const done = new AbortController();
-    const feed = await openChanges(storage, c.req.param("flock"), {
-      ...(since !== undefined ? { since } : {}),
-      ...(query.type ? { types: query.type } : {}),
-      signal: done.signal,
-      ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
-    });
-    const body = changeEventStream(feed.follow(), {
+    done.signal.addEventListener("abort", () => void lease.release(), { once: true });
+    const check = async () => {
+      const lost = await credential(tokenHash, flock);
+      if (lost) throw new StreamEndError(lost);
+    };
+    let feed;
+    try {
+      feed = await openChanges(storage, flock, {
+        ...(since !== undefined ? { since } : {}),
+        ...(query.type ? { types: query.type } : {}),
+        signal: done.signal,
+        hub,
+        beforeRead: check,
+      });
+    } catch (e) {
+      done.abort();
+      throw e;
+    }
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const stream = changeEventStream(feed.follow(), {
       start: feed.after,
-      heartbeatMs: opts.heartbeatMs ?? SSE_DEFAULTS.heartbeatMs,
+      heartbeatMs,
       stallMs: opts.stallMs ?? SSE_DEFAULTS.stallMs,
-      maxBufferBytes: opts.maxBufferBytes ?? SSE_DEFAULTS.maxBufferBytes,
+      maxBufferBytes: opts.maxBufferBytes ?? CONFIG_DEFAULTS.changes.maxBufferBytes,
       done,
+      position: feed.position,
+      onHeartbeat: () => void check().catch((e: unknown) => e instanceof StreamEndError && stream.end(e.end)),
+      ...(outgoing ? { cut: () => void outgoing.destroy() } : {}),
       ...(opts.timers ? { timers: opts.timers } : {}),
       ...(opts.shutdown ? { shutdown: opts.shutdown } : {}),
     });
-    return new Response(body, { status: 200, headers: SSE_HEADERS });
+    lease.onLost(() => stream.end({ reason: "feed_limit", detail: "this feed's place under the caps on open feeds lapsed and was taken; reconnect later" }));
+    return new Response(stream.body, { status: 200, headers: SSE_HEADERS });
   });
   return routes;
 }
@@ -108,4 +162,33 @@ function _lastEventId(raw: string): number {
   const parsed = v.safeParse(position, raw.trim());
   if (!parsed.success) throw badRequest("invalid Last-Event-ID", `Last-Event-ID ${parsed.issues[0].message}, not ${JSON.stringify(raw.slice(0, 40))}`);
   return parsed.output;
+}
+
+/**
+ * Checks a key and its flock again, as a request would (after syncing with other
+ * processes' commits); concurrent checks of one key and flock (every feed woken by one
+ * commit) share one lookup. Resolves why the feed must end, or undefined while it may go on.
+ */
+function _credentialChecks(storage: Storage, clock: Clock): (tokenHash: string, flock: string) => Promise<StreamEnd | undefined> {
+  const inFlight = new Map<string, Promise<StreamEnd | undefined>>();
+  const once = async (tokenHash: string, flock: string): Promise<StreamEnd | undefined> => {
+    await storage.syncChanges?.();
+    try {
+      await assertFlockAccess(storage, await authenticateKey(storage, clock, tokenHash, ["core"]), flock);
+      return undefined;
+    } catch (e) {
+      if (!isRecordsError(e) || ![401, 403, 404].includes(e.status)) throw e;
+      const reason = e.status === 401 ? "unauthorized" : e.status === 403 ? "forbidden" : "not_found";
+      return { reason, detail: e.detail };
+    }
+  };
+  return (tokenHash, flock) => {
+    const k = `${tokenHash} ${flock}`;
+    let p = inFlight.get(k);
+    if (!p) {
+      p = once(tokenHash, flock).finally(() => inFlight.delete(k));
+      inFlight.set(k, p);
+    }
+    return p;
+  };
 }

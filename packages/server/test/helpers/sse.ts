@@ -1,8 +1,9 @@
 /**
  * @module test/helpers/sse
  * Reads a Server-Sent Events body in tests: events (id and JSON data), comment lines
- * (heartbeats) and id-only blocks (the position a stream announces first). Only what the
- * change feed writes is understood: `id:`, `data:` (one line), `retry:`, `:` comments.
+ * (heartbeats), id-only blocks (the position a stream announces first, or reaches past
+ * skipped changes) and `end` events. Only what the change feed writes is understood:
+ * `id:`, `event:`, `data:` (one line), `retry:`, `:` comments.
  */
 
 /** One change event as read. */
@@ -19,8 +20,12 @@ export interface SseReader {
   comments: string[];
   /** Ids of blocks without data seen so far (position announcements). */
   positions: number[];
+  /** Data of the `end` events seen (why the server ended the stream). */
+  ends: Record<string, unknown>[];
   /** True once the server ended the stream. */
   ended(): boolean;
+  /** Reads until `check()` holds or the stream ends; whether it holds. */
+  until(check: () => boolean): Promise<boolean>;
   /** Reads until the stream ends; returns the events read meanwhile. */
   drain(): Promise<SseEvent[]>;
   cancel(): Promise<void>;
@@ -33,17 +38,21 @@ export function readSse(body: ReadableStream<Uint8Array>): SseReader {
   const queue: SseEvent[] = [];
   const comments: string[] = [];
   const positions: number[] = [];
+  const ends: Record<string, unknown>[] = [];
   let ended = false;
   let pending = "";
   const block = (text: string) => {
     let id: number | undefined;
     let data: string | undefined;
+    let event: string | undefined;
     for (const line of text.split("\n")) {
       if (line.startsWith(":")) comments.push(line.slice(1).trim());
       else if (line.startsWith("id: ")) id = Number(line.slice(4));
+      else if (line.startsWith("event: ")) event = line.slice(7);
       else if (line.startsWith("data: ")) data = line.slice(6);
     }
-    if (data !== undefined) queue.push({ id: id ?? NaN, data: JSON.parse(data) as Record<string, unknown> });
+    if (event === "end" && data !== undefined) ends.push(JSON.parse(data) as Record<string, unknown>);
+    else if (data !== undefined) queue.push({ id: id ?? NaN, data: JSON.parse(data) as Record<string, unknown> });
     else if (id !== undefined) positions.push(id);
   };
   const step = async (): Promise<boolean> => {
@@ -61,10 +70,15 @@ export function readSse(body: ReadableStream<Uint8Array>): SseReader {
   return {
     comments,
     positions,
+    ends,
     ended: () => ended,
     async events(n) {
       while (queue.length < n && (await step()));
       return queue.splice(0, n);
+    },
+    async until(check) {
+      while (!check() && (await step()));
+      return check();
     },
     async drain() {
       while (await step());
