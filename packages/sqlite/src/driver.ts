@@ -125,6 +125,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     }),
     listJobs: _async(outbox.list),
     retryJob: _async(outbox.retry),
+    resumeHeldJobs: _async(outbox.resumeHeld),
     getFile: _async(accounts.getFile),
     readChanges: _async(changeLog.read),
     purgeChanges: _async(changeLog.purge),
