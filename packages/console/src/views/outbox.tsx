@@ -1,7 +1,8 @@
 /**
  * @module views/outbox
- * Pending and dead jobs of the flock's outbox (webhooks, emails): attempts, last error,
- * next attempt, and "Retry now". The outbox is served to administrator keys only.
+ * Pending, held and dead jobs of the flock's outbox (webhooks, emails): attempts, last
+ * error (a held job's says why it is held), next attempt, and "Retry now". The outbox is
+ * served to administrator keys only.
  */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
@@ -39,7 +40,7 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
     <section>
       <h1>Outbox of {flock}</h1>
       <div class="row" role="group" aria-label="Status">
-        {["pending", "dead", "done"].map((s) => (
+        {["pending", "held", "dead", "done"].map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
             {s}
           </button>
@@ -51,6 +52,9 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
       {error && <p class="error" role="alert">{error}</p>}
       {message && <p role="status">{message}</p>}
       {value && value.jobs.length === 0 && <p>No {status} jobs.</p>}
+      {status === "held" && value && value.jobs.length > 0 && (
+        <p role="status">Held jobs wait for their trigger, which is missing or inactive in the applied configuration; each is delivered once the trigger is back.</p>
+      )}
       <div class="scroll">
         <table>
           <thead>

@@ -137,6 +137,18 @@ describe("parseCommand", () => {
       env: {},
       expected: { kind: "import", db: "./data/records.db", file: "people.csv", flock: "demo", type: undefined, events: true, update: true, config: "c.json", batchSize: 500 },
     },
+    {
+      name: "config apply",
+      argv: ["config", "apply", "records.json", "--db", "x.db"],
+      env: {},
+      expected: { kind: "config-apply", db: "x.db", file: "records.json" },
+    },
+    {
+      name: "config show with DATABASE_URL",
+      argv: ["config", "show"],
+      env: { DATABASE_URL: "postgres://root@127.0.0.1:5432/records" },
+      expected: { kind: "config-show", db: "postgres://root@127.0.0.1:5432/records" },
+    },
   ])("parses $name", ({ argv, env, expected }) => {
     expect(parseCommand(argv, env)).toEqual(expected);
   });
@@ -152,6 +164,9 @@ describe("parseCommand", () => {
     { argv: ["user", "revoke", "--help"], text: USAGE["user revoke"] },
     { argv: ["import", "--help"], text: USAGE.import },
     { argv: ["export", "-h"], text: USAGE.export },
+    { argv: ["config", "--help"], text: USAGE["config apply"] },
+    { argv: ["config", "apply", "-h"], text: USAGE["config apply"] },
+    { argv: ["config", "show", "--help"], text: USAGE["config show"] },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
@@ -160,8 +175,8 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import or openapi' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, config apply, config show, copy, export, import or openapi' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi (see --help)" },
     { argv: ["serve", "--clock", "later"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "later"' },
     { argv: ["serve", "--clock", "manual=2026-02-31T00:00:00Z"], message: 'bad value: --clock must be system, manual or manual=YYYY-MM-DDTHH:MM:SSZ, not "manual=2026-02-31T00:00:00Z"' },
     { argv: ["serve", "--db", "x.db", "--processes", "2", "--clock", "manual"], message: "--clock manual runs one process: it cannot be used with --processes above 1" },
@@ -197,6 +212,11 @@ describe("parseCommand", () => {
     },
     { argv: ["serve", "--db", ""], message: "bad value: --db must not be empty" },
     { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
+    { argv: ["config"], message: "missing subcommand: records-service config apply FILE | config show" },
+    { argv: ["config", "edit"], message: 'unknown subcommand "config edit": expected "config apply" or "config show"' },
+    { argv: ["config", "apply"], message: "missing argument: records-service config apply FILE [--db PATH]" },
+    { argv: ["config", "apply", "a.json", "b.json"], message: 'records-service config apply: unexpected argument "b.json"' },
+    { argv: ["config", "show", "a.json"], message: 'records-service config show: unexpected argument "a.json"' },
     { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },
     { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { argv: ["flock", "add", "_x"], message: 'bad flock identifier "_x": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },

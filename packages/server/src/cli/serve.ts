@@ -43,7 +43,9 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       host: cmd.host,
       port: cmd.port,
       seed: !worker,
-      ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
+      // One of N processes runs with the configuration the primary applied (stored), never
+      // its own copy of the file: a process replaced later must not undo a newer apply.
+      ...(cmd.config === undefined || worker ? {} : { config: loadConfig(cmd.config), configSource: cmd.config }),
       // --clock wins over the config file's `clock`.
       ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
       out: worker ? (line) => started && io.out(line) : io.out,
