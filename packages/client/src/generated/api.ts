@@ -654,7 +654,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a pending or dead delivery now (the console's "Retry now")
+         * Retry a pending, held or dead delivery now (the console's "Retry now")
          * @description Administrator keys only (a user whose flocks are ["*"]).
          */
         post: operations["postApiV1ByFlockOutboxByIdRetry"];
@@ -1706,7 +1706,7 @@ export interface components {
                 last_status: number | null;
                 next_attempt_at: string | null;
                 /** @enum {string} */
-                status: "pending" | "done" | "dead";
+                status: "pending" | "held" | "done" | "dead";
                 trigger: string;
             };
         };
@@ -1724,7 +1724,7 @@ export interface components {
                 last_status: number | null;
                 next_attempt_at: string | null;
                 /** @enum {string} */
-                status: "pending" | "done" | "dead";
+                status: "pending" | "held" | "done" | "dead";
                 trigger: string;
             }[];
         };
@@ -5696,8 +5696,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description pending, done or dead */
-                status?: "pending" | "done" | "dead";
+                /** @description pending, held, done or dead */
+                status?: "pending" | "held" | "done" | "dead";
             };
             header?: never;
             path: {

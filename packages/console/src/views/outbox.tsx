@@ -7,6 +7,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
 import { useChanges, type Live } from "../live.js";
+import { NoActiveTriggerWarning } from "./triggers.js";
 import { useLoad } from "./use-load.js";
 
 interface Job {
@@ -39,6 +40,7 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
   return (
     <section>
       <h1>Outbox of {flock}</h1>
+      <NoActiveTriggerWarning flock={flock} />
       <div class="row" role="group" aria-label="Status">
         {["pending", "held", "dead", "done"].map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
