@@ -173,7 +173,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       out,
       reload: async (stored) => {
         const config = storedConfigToConfig(stored);
-        resolveTriggers(config, opts.triggers); // refuses (ConfigError) before anything changes
+        // Built before anything changes: a configuration that does not resolve (ConfigError) leaves the running one.
         const next = build(config, await storedSecret(storage));
         for (const warning of config.warnings) out(warning);
         if (closing) return;
