@@ -41,6 +41,7 @@ export async function startConfig(
     const applied = await applyConfig(storage, clock, given, opts.passwords);
     const recorded = await recordAppliedConfig(storage, clock, given, { source: opts.source ?? "library", secretChanged: applied.secretChanged });
     if (recorded?.changed) opts.out(`config: applied ${describeApplied(recorded.stored)}; processes on this database take it up without restart`);
+    else if (recorded) opts.out(`config: ${opts.source ?? "the given configuration"} is the configuration applied ${describeApplied(recorded.stored)} already`);
     return { config: given, secret: applied.secret, token: recorded?.stored.token ?? (await appliedConfigToken(storage)) };
   }
   // The token first: an apply landing between the two reads is then seen as a change later.
