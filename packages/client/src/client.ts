@@ -52,7 +52,7 @@ export interface RecordsClient {
   /** The flock's configured triggers, by name. */
   triggers(flock: string): Promise<Schemas["TriggerMap"]>;
   /** The flock's webhook and email deliveries (administrator keys). */
-  outbox(flock: string, opts?: { status?: "pending" | "done" | "dead"; limit?: number }): Promise<Schemas["OutboxJobs"]["jobs"]>;
+  outbox(flock: string, opts?: { status?: "pending" | "held" | "done" | "dead"; limit?: number }): Promise<Schemas["OutboxJobs"]["jobs"]>;
   /** Queues a bulk action; the task reports progress and ends complete or failed. */
   bulk(flock: string, action: BulkAction): Promise<Task>;
   /** Creates a member (self-service) account in the flock. */

@@ -18,7 +18,7 @@ import { toStorageError } from "./errors.js";
 import { transaction } from "./exec.js";
 import { createLimitStore } from "./limits.js";
 import { migrateDatabase } from "./migrate.js";
-import { claimDueJobs, finishJobRow, listJobs, outboxStats, renewJobClaims, retryJob } from "./outbox.js";
+import { claimDueJobs, finishJobRow, listJobs, outboxStats, renewJobClaims, resumeHeldJobs, retryJob } from "./outbox.js";
 import { purgeRecords } from "./purge.js";
 import { backfillSearch, createSearcher } from "./search.js";
 import { createRecordReader } from "./read.js";
@@ -127,6 +127,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     outboxStats: (now) => outboxStats(pool, now),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
+    resumeHeldJobs: (flock, trigger, action, now) => resumeHeldJobs(pool, flock, trigger, action, now),
     getFile: accounts.getFile,
     readChanges: (flock, after, limit, types) => readChanges(pool, flock, after, limit, types),
     readChangeHeads: (flocks) => readChangeHeads(pool, flocks),

@@ -80,6 +80,17 @@ export async function finishJobRow(c: Conn, id: string, token: string, u: Outbox
   return rows.length > 0 ? "lost" : "missing";
 }
 
+/** See `Storage.resumeHeldJobs`: one statement, so processes resuming at once resume each job once. */
+export async function resumeHeldJobs(c: Conn, flock: string, trigger: string, action: string, now: string): Promise<number> {
+  const res = await exec(
+    c,
+    sql`UPDATE outbox SET status = 'pending', next_attempt_at = ${now}, first_attempt_at = NULL, claim_token = NULL, claimed_until = NULL
+        WHERE status = 'held' AND flock = ${flock} AND "trigger" = ${trigger} AND action = ${action}`,
+    "resume_held_jobs",
+  );
+  return res.rowCount;
+}
+
 /** See `Storage.retryJob`: one statement, so a claim taken meanwhile is seen under the row's lock. */
 export async function retryJob(c: Conn, flock: string, id: string, now: string): Promise<OutboxJob | "claimed" | undefined> {
   const { rows } = await exec<OutboxRow>(

@@ -40,7 +40,21 @@ export function parseConfig(json: unknown): Config {
   }
   const result = v.safeParse(configSchema, json);
   if (!result.success) throw new ConfigError(describeIssue(result.issues[0], configSchema));
-  return resolveConsistency(result.output);
+  const config = resolveConsistency(result.output);
+  // A copy, so the caller changing its object later does not change what gets stored.
+  _documents.set(config, structuredClone(json) as Record<string, unknown>);
+  return config;
+}
+
+/**
+ * The document `config` was parsed from (as written, before defaults), which applying
+ * stores in the database (config/stored); undefined for a config not made by `parseConfig`.
+ *
+ * @example
+ * configDocument(parseConfig({ flocks: [{ identifier: "demo" }] })) // { flocks: [{ identifier: "demo" }] }
+ */
+export function configDocument(config: Config): Record<string, unknown> | undefined {
+  return _documents.get(config);
 }
 
 /** Reads and validates a JSON config file. Throws `ConfigError` when it cannot be read or is invalid. */
@@ -72,6 +86,8 @@ export function flockResourceTypes(config: Config): Record<string, string[]> {
 }
 
 // --- internal ---
+
+const _documents = new WeakMap<Config, Record<string, unknown>>();
 
 function _kind(x: unknown): string {
   if (Array.isArray(x)) return "a list";

@@ -1,7 +1,9 @@
 /**
  * @module runtime
- * A whole running server in one call: open the SQLite database, apply the config, seed an
- * empty database, build the engine and the Hono app, listen, start the workers. `close()`
+ * A whole running server in one call: open the SQLite database, apply the config (or load
+ * the one last applied to the database), seed an empty database, build the engine and the
+ * Hono app, listen, start the workers, and rebuild the engine, app and workers whenever
+ * another process applies a new configuration (runtime/config-watch). `close()`
  * shuts down in the contract's order: stop taking requests, finish those in flight, stop
  * the workers, close the database. The CLI, the e2e tests and the in-process example all
  * start servers through `startServer`.
@@ -13,9 +15,10 @@ import { clockFromSetting, isManualClock, parseClockSetting, type ClockSetting }
 import { createApp } from "./app.js";
 import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
-import { applyConfig } from "./config/apply.js";
 import { ConfigError, flockResourceTypes, parseConfig } from "./config.js";
-import type { Config } from "./config/schema.js";
+import { CONFIG_DEFAULTS, type Config } from "./config/schema.js";
+import { storedSecret } from "./config/secret.js";
+import { storedConfigToConfig } from "./config/stored.js";
 import type { LogSink } from "./middleware/access-log.js";
 import { seedIfEmpty } from "./runtime/bootstrap.js";
 import { listen } from "./runtime/http.js";
@@ -23,7 +26,10 @@ import { DEFAULT_WORKERS } from "./runtime/default-workers.js";
 import { createOutboxWorker } from "./workers/outbox.js";
 import { schedulerWorker } from "./workers/scheduler.js";
 import { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
-import { startWorkers, type WorkerFactory } from "./runtime/workers.js";
+import { startWorkers, type WorkerFactory, type WorkerGroup } from "./runtime/workers.js";
+import { watchAppliedConfig } from "./runtime/config-watch.js";
+import { resumeHeldJobs } from "./runtime/resume-held.js";
+import { describeApplied, startConfig } from "./runtime/start-config.js";
 import { describeDb, openStorage } from "./storage-open.js";
 import { listenMetrics, METRICS_HOST } from "./metrics/metrics-listener.js";
 import { shareMetricsWithPrimary } from "./metrics/cluster-metrics.js";
@@ -31,6 +37,7 @@ import { createServiceMetrics } from "./metrics/service-metrics.js";
 import type { Listener } from "./runtime/http.js";
 
 export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
+export { CONFIG_CHECK_MS } from "./runtime/config-watch.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime/workers.js";
 
 /** Options of `startServer`. */
@@ -40,8 +47,16 @@ export interface ServerOptions {
   host: string;
   /** 0 picks a free port; the real one is in the result. */
   port: number;
-  /** A parsed config (see `loadConfig`/`parseConfig`); default: empty. */
+  /**
+   * A parsed config (see `loadConfig`/`parseConfig`), applied to the database and recorded
+   * as its applied configuration. Default: the configuration last applied to the database
+   * (config/stored), or the defaults when none was.
+   */
   config?: Config;
+  /** Where `config` came from, as `config show` names it (the file path). Default `library`. */
+  configSource?: string;
+  /** How often the process checks for a configuration applied by another (ms). Default `CONFIG_CHECK_MS`. */
+  configCheckMs?: number;
   /** Receives one object per request (the access log); none: no access log. */
   log?: LogSink;
   /** Operator messages (first-start credentials, listening line); default: discarded. */
@@ -88,6 +103,8 @@ export interface RunningServer {
   /** The metrics port's URL (`http://127.0.0.1:PORT`) when the config gives `metrics.port` and this process listens there. */
   metricsUrl?: string;
   storage: Storage;
+  /** Checks now for a configuration applied by another process, and runs with it if there is one. */
+  checkConfig(): Promise<void>;
   /** Graceful shutdown; resolves when the database is closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -104,51 +121,67 @@ export interface RunningServer {
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const out = opts.out ?? (() => {});
-  const config = opts.config ?? parseConfig({});
-  const clock = opts.clock ?? clockFromSetting(parseClockSetting(config.clock) as ClockSetting);
-  for (const warning of config.warnings) out(warning);
-  const triggers = resolveTriggers(config, opts.triggers);
-  for (const warning of triggers.warnings) out(warning);
-  const storage = await openStorage(opts.db, config.database);
+  // The clock is the start's (--clock, or the config file's `clock`), never the stored
+  // configuration's: a manual clock is one process's emulator, not shared state.
+  const clock = opts.clock ?? clockFromSetting(parseClockSetting(opts.config?.clock ?? "system") as ClockSetting);
+  if (opts.config) for (const warning of opts.config.warnings) out(warning);
+  const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
+  let storage = await openStorage(opts.db, (opts.config ?? parseConfig({})).database);
   try {
     if (isManualClock(clock) && !opts.allowExistingData) await refuseExistingData(storage, opts.db);
-    const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-    const { secret } = await applyConfig(storage, clock, config, passwords);
-    const engine = createRecordEngine({
-      storage,
-      clock,
-      triggers: triggerProvider(triggers.triggers),
-      flockResourceTypes: flockResourceTypes(config),
-    });
+    const start = await startConfig(storage, clock, opts.config, { out, passwords, ...(opts.configSource ? { source: opts.configSource } : {}) });
+    if (!opts.config) {
+      for (const warning of start.config.warnings) out(warning);
+      // The stored configuration's pool settings: opened again with them.
+      if (!_sameJson(start.config.database, CONFIG_DEFAULTS.database)) {
+        await storage.close();
+        storage = await openStorage(opts.db, start.config.database);
+      }
+    }
     // Counted here so that shutdown can merge the last second of counts into the database.
     const counts = createApplicationCounts({ storage, clock });
-    const workerContext = { storage, engine, config, clock, secret, out, db: opts.db };
-    const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
     // Ends every open change feed stream at shutdown, so closing need not wait for them.
     const shutdown = new AbortController();
-    let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+    let workers: WorkerGroup | undefined;
     const workerNames = () => workers?.names ?? [];
-    const metricsConfig = config.metrics;
+    // Metrics follow the configuration the process started with: one registry whose counters
+    // outlive a reload, and a port bound once.
+    const metricsConfig = start.config.metrics;
     const metrics = metricsConfig.enabled ? createServiceMetrics({ storage, clock, workers: workerNames }) : undefined;
-    const app = createApp({
-      ...(metrics ? { metrics: { metrics, token: metricsConfig.port === undefined ? metricsConfig.token : undefined } } : {}),
-      workers: workerNames,
-      ...(driver ? { clockAdvancer: driver.advancer } : {}),
-      changes: {
-        shutdown: shutdown.signal,
-        maxFeedsPerKey: config.changes.maxFeedsPerKey,
-        maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
-        maxBufferBytes: config.changes.maxBufferBytes,
-      },
-      engine,
-      applicationCounts: counts,
-      secret,
-      unattributedPerMinute: config.throttle.unattributedPerMinute,
-      keyTtlHours: config.auth.keyTtlHours,
-      ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
-      ...(opts.log ? { log: opts.log } : {}),
-    });
-    const listener = await listen(app.fetch, opts.host, opts.port);
+    const build = (config: Config, secret: string) => {
+      const triggers = resolveTriggers(config, opts.triggers);
+      for (const warning of triggers.warnings) out(warning);
+      const engine = createRecordEngine({
+        storage,
+        clock,
+        triggers: triggerProvider(triggers.triggers),
+        flockResourceTypes: flockResourceTypes(config),
+      });
+      const workerContext = { storage, engine, config, clock, secret, out, db: opts.db };
+      const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
+      const app = createApp({
+        ...(metrics ? { metrics: { metrics, token: metricsConfig.port === undefined ? metricsConfig.token : undefined } } : {}),
+        workers: workerNames,
+        ...(driver ? { clockAdvancer: driver.advancer } : {}),
+        changes: {
+          shutdown: shutdown.signal,
+          maxFeedsPerKey: config.changes.maxFeedsPerKey,
+          maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
+          maxBufferBytes: config.changes.maxBufferBytes,
+        },
+        engine,
+        applicationCounts: counts,
+        secret,
+        unattributedPerMinute: config.throttle.unattributedPerMinute,
+        keyTtlHours: config.auth.keyTtlHours,
+        ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
+        ...(opts.log ? { log: opts.log } : {}),
+      });
+      return { app, workerContext, driver, triggers: triggers.triggers, workers: _workers(opts.workers ?? DEFAULT_WORKERS, driver) };
+    };
+    let current = build(start.config, start.secret);
+    // The listener asks the service in force at each request, so a reload swaps it in place.
+    const listener = await listen((req) => current.app.fetch(req), opts.host, opts.port);
     const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
     let metricsListener: Listener | undefined;
     if (metrics && metricsConfig.port !== undefined) {
@@ -166,28 +199,51 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // listen would be lost, since the next start finds the database no longer empty.
     if (opts.seed ?? true) _announceSeed(await seedIfEmpty(storage, clock, passwords), out);
     try {
-      workers = await startWorkers(_workers(opts.workers ?? DEFAULT_WORKERS, driver), workerContext);
+      workers = await startWorkers(current.workers, current.workerContext);
+      _announceResumed(await resumeHeldJobs(storage, clock, current.triggers), out);
     } catch (e) {
       await metricsListener?.close();
       await listener.close();
       throw e;
     }
-    const running = workers;
-    if (driver) out(`records-service: manual clock at ${clock.now().toISOString()}; it moves only through POST /api/v1/_clock/advance/`);
+    if (current.driver) out(`records-service: manual clock at ${clock.now().toISOString()}; it moves only through POST /api/v1/_clock/advance/`);
     out(`records-service listening on ${url} (database ${describeDb(opts.db)})`);
     const metricsUrl = metricsListener ? `http://${METRICS_HOST}:${metricsListener.port}` : undefined;
     if (metricsUrl) out(`records-service: metrics at ${metricsUrl}/metrics`);
     let closing: Promise<void> | undefined;
+    // Another process (or `config apply`) applied a configuration: rebuild the engine, the
+    // app and the workers over it. The old workers stop first (their attempts finish), so
+    // no hold decided under the old triggers lands after the resume below.
+    const watch = watchAppliedConfig({
+      storage,
+      token: start.token,
+      ...(opts.configCheckMs !== undefined ? { intervalMs: opts.configCheckMs } : {}),
+      out,
+      reload: async (stored) => {
+        const config = storedConfigToConfig(stored);
+        // Built before anything changes: a configuration that does not resolve (ConfigError) leaves the running one.
+        const next = build(config, await storedSecret(storage));
+        for (const warning of config.warnings) out(warning);
+        if (closing) return;
+        await workers?.stop();
+        current = next;
+        workers = await startWorkers(next.workers, next.workerContext);
+        out(`config: now running with the configuration applied ${describeApplied(stored)}`);
+        _announceResumed(await resumeHeldJobs(storage, clock, next.triggers), out);
+      },
+    });
     return {
       url,
       port: listener.port,
       ...(metricsUrl ? { metricsUrl } : {}),
       storage,
+      checkConfig: () => watch.check(),
       close: () => {
         closing ??= (async () => {
           shutdown.abort();
+          await watch.stop();
           await Promise.all([listener.close(), metricsListener?.close()]);
-          await running.stop();
+          await workers?.stop();
           await counts.close().catch(() => {});
           await storage.close();
         })();
@@ -201,25 +257,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 }
 
 /** What `prepareDatabase` and `seedDatabase` need: the database, its config, where messages go. */
-export type PrepareOptions = Pick<ServerOptions, "db" | "config" | "out" | "clock" | "passwordCost">;
+export type PrepareOptions = Pick<ServerOptions, "db" | "config" | "configSource" | "out" | "clock" | "passwordCost">;
 
 /**
- * Migrates the database and applies the config (idempotently), then closes it: what the
- * primary of `serve --processes N` does once before starting the processes, so that a bad
- * config or an unreachable database fails the start with one message, and the processes
- * do not all migrate at once. Prints the config's warnings.
+ * Migrates the database and applies the config (idempotently; without one, checks that the
+ * stored configuration loads and says which it is), then closes it: what the primary of
+ * `serve --processes N` does once before starting the processes (which then run with the
+ * stored configuration), so that a bad config or an unreachable database fails the start
+ * with one message, and the processes do not all migrate at once. Prints the config's warnings.
  *
  * @example
  * await prepareDatabase({ db: "./data/records.db", config, out: console.log });
  */
 export async function prepareDatabase(opts: PrepareOptions): Promise<void> {
   const out = opts.out ?? (() => {});
-  const config = opts.config ?? parseConfig({});
-  for (const warning of config.warnings) out(warning);
-  const storage = await openStorage(opts.db, config.database);
+  const config = opts.config;
+  if (config) for (const warning of config.warnings) out(warning);
+  const storage = await openStorage(opts.db, (config ?? parseConfig({})).database);
   try {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-    await applyConfig(storage, opts.clock ?? systemClock, config, passwords);
+    const start = await startConfig(storage, opts.clock ?? systemClock, config, { out, passwords, ...(opts.configSource ? { source: opts.configSource } : {}) });
+    if (!config) for (const warning of start.config.warnings) out(warning);
   } finally {
     await storage.close();
   }
@@ -248,6 +306,14 @@ export async function seedDatabase(opts: PrepareOptions): Promise<void> {
 function _metricsPortError(e: unknown, port: number): unknown {
   if ((e as NodeJS.ErrnoException)?.code !== "EADDRINUSE") return e;
   return new ConfigError(`config: "metrics.port" ${port} is in use on ${METRICS_HOST}: choose another port`);
+}
+
+function _announceResumed(resumed: number, out: (line: string) => void): void {
+  if (resumed > 0) out(`outbox: ${resumed} held job(s) resumed: their triggers are configured and active again`);
+}
+
+function _sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function _announceSeed(seeded: Awaited<ReturnType<typeof seedIfEmpty>>, out: (line: string) => void): void {

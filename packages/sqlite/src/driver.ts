@@ -127,6 +127,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listJobs: _async(outbox.list),
     outboxStats: _async(outbox.stats),
     retryJob: _async(outbox.retry),
+    resumeHeldJobs: _async(outbox.resumeHeld),
     getFile: _async(accounts.getFile),
     readChanges: _async(changeLog.read),
     readChangeHeads: _async(changeLog.heads),

@@ -24,6 +24,8 @@ export interface OutboxStore {
   list(filter: OutboxJobFilter): OutboxJob[];
   /** See `Storage.outboxStats`: both counts read in one snapshot. */
   stats(now: string): OutboxStats;
+  /** See `Storage.resumeHeldJobs`. */
+  resumeHeld(flock: string, trigger: string, action: string, now: string): number;
   /** See `Storage.retryJob`. */
   retry(flock: string, id: string, now: string): OutboxJob | "claimed" | undefined;
 }
@@ -70,6 +72,11 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
   const retryOne = client.prepare<[string, string, string, string]>(
     `UPDATE outbox SET status = 'pending', next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
      WHERE id = ? AND flock = ? AND status <> 'done' AND (claimed_until IS NULL OR claimed_until <= ?)`,
+  );
+  // By outbox_due_idx's (status) prefix: held jobs are few next to pending and done ones.
+  const resumeHeldSt = client.prepare<[string, string, string, string]>(
+    `UPDATE outbox SET status = 'pending', next_attempt_at = ?, first_attempt_at = NULL, claim_token = NULL, claimed_until = NULL
+     WHERE status = 'held' AND flock = ? AND "trigger" = ? AND action = ?`,
   );
   const oneJob = client.prepare<[string, string], OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ? AND flock = ?`);
   const retryTx = client.transaction((flock: string, id: string, now: string): OutboxJob | "claimed" | undefined => {
@@ -132,6 +139,9 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       });
       if (res.changes > 0) return "ok";
       return holder.get(id) ? "lost" : "missing";
+    },
+    resumeHeld(flock, trigger, action, now) {
+      return resumeHeldSt.run(now, flock, trigger, action).changes;
     },
     retry(flock, id, now) {
       return retryTx.immediate(flock, id, now);

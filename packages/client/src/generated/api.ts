@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * The flock's change feed as Server-Sent Events
-         * @description One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s.
+         * @description One event per committed record change: `id` is the flock's change sequence, `data` is `{uri, resource_type, state, version, changed_at, fields}`. Resume with the Last-Event-ID header or `since`; a position older than the retention answers 410 naming the oldest id kept. Heartbeat comments every 15 s (with an `id:` when a type filter skipped changes). At most `changes.maxFeedsPerKey` open feeds per API key and `changes.maxFeedsPerFlock` per flock (429). A revoked or expired key, or a key that lost the flock, ends the stream with `event: end` and data `{reason, detail, last_event_id}`.
          */
         get: operations["getApiV1ByFlockChanges"];
         put?: never;
@@ -674,7 +674,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a pending or dead delivery now (the console's "Retry now")
+         * Retry a pending, held or dead delivery now (the console's "Retry now")
          * @description Administrator keys only (a user whose flocks are ["*"]).
          */
         post: operations["postApiV1ByFlockOutboxByIdRetry"];
@@ -1910,7 +1910,7 @@ export interface components {
                 last_status: number | null;
                 next_attempt_at: string | null;
                 /** @enum {string} */
-                status: "pending" | "done" | "dead";
+                status: "pending" | "held" | "done" | "dead";
                 trigger: string;
             };
         };
@@ -1928,7 +1928,7 @@ export interface components {
                 last_status: number | null;
                 next_attempt_at: string | null;
                 /** @enum {string} */
-                status: "pending" | "done" | "dead";
+                status: "pending" | "held" | "done" | "dead";
                 trigger: string;
             }[];
         };
@@ -6037,8 +6037,8 @@ export interface operations {
             query?: {
                 /** @description 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description pending, done or dead */
-                status?: "pending" | "done" | "dead";
+                /** @description pending, held, done or dead */
+                status?: "pending" | "held" | "done" | "dead";
             };
             header?: never;
             path: {

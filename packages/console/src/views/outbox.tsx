@@ -1,12 +1,14 @@
 /**
  * @module views/outbox
- * Pending and dead jobs of the flock's outbox (webhooks, emails): attempts, last error,
- * next attempt, and "Retry now". The outbox is served to administrator keys only.
+ * Pending, held and dead jobs of the flock's outbox (webhooks, emails): attempts, last
+ * error (a held job's says why it is held), next attempt, and "Retry now". The outbox is
+ * served to administrator keys only.
  */
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { encodePart, textOf } from "../text.js";
+import { NoActiveTriggerWarning } from "./triggers.js";
 import { useLoad } from "./use-load.js";
 
 interface Job {
@@ -39,8 +41,9 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
   return (
     <section>
       <h1>Outbox of {flock}</h1>
+      <NoActiveTriggerWarning flock={flock} />
       <div class="row" role="group" aria-label="Status">
-        {["pending", "dead", "done"].map((s) => (
+        {["pending", "held", "dead", "done"].map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
             {s}
           </button>
@@ -52,6 +55,9 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
       {error && <p class="error" role="alert">{error}</p>}
       {message && <p role="status">{message}</p>}
       {value && value.jobs.length === 0 && <p>No {status} jobs.</p>}
+      {status === "held" && value && value.jobs.length > 0 && (
+        <p role="status">Held jobs wait for their trigger, which is missing or inactive in the applied configuration; each is delivered once the trigger is back.</p>
+      )}
       <div class="scroll">
         <table>
           <thead>

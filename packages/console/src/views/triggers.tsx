@@ -1,6 +1,8 @@
 /**
  * @module views/triggers
- * The flock's triggers (from the server's config), one row per trigger and action.
+ * The flock's triggers (from the configuration applied to the database), one row per
+ * trigger and action, and a warning when the flock records events but has no active
+ * trigger (nothing is then delivered for them); the outbox view shows the same warning.
  */
 import { api } from "../api.js";
 import { encodePart, textOf } from "../text.js";
@@ -15,6 +17,7 @@ export function Triggers({ flock }: { flock: string }) {
     <section>
       <h1>Triggers of {flock}</h1>
       {error && <p class="error" role="alert">{error}</p>}
+      <NoActiveTriggerWarning flock={flock} />
       {value && rows.length === 0 && <p>No triggers are configured for this flock (see the config file's "triggers").</p>}
       <div class="scroll">
         <table>
@@ -41,5 +44,28 @@ export function Triggers({ flock }: { flock: string }) {
         </table>
       </div>
     </section>
+  );
+}
+
+/**
+ * "Events but no active trigger": shown when the flock has data events and none of its
+ * triggers is active, so the events are recorded but nothing is queued or delivered.
+ */
+export function NoActiveTriggerWarning({ flock }: { flock: string }) {
+  const { value } = useLoad(async () => {
+    const path = `/${encodeURIComponent(flock)}`;
+    const [triggers, events] = await Promise.all([
+      api<Record<string, TriggerRow[]>>(`${path}/triggers/`),
+      api<{ total: number }>(`${path}/data_event/?page_size=1`),
+    ]);
+    const active = Object.values(triggers).flat().filter((t) => t.active !== false).length;
+    return { active, events: events.total };
+  }, [flock]);
+  if (!value || value.active > 0 || value.events === 0) return null;
+  return (
+    <p class="error" role="status">
+      Warning: {flock} has {value.events} data event{value.events === 1 ? "" : "s"} but no active trigger: events are recorded, but no webhook or email
+      is queued for them. Apply a configuration with triggers (records-service config apply FILE).
+    </p>
   );
 }

@@ -94,6 +94,32 @@ export function describeOutbox(h: Harness): void {
       expect((await s.retryJob(F1, testId(2, "c"), stamp(70))) as OutboxJob).toMatchObject({ status: "pending", nextAttemptAt: stamp(70) });
     });
 
+    h.it("a job finished as held is not claimed; resumeHeldJobs makes the trigger's held jobs due once, and only those", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const other = { trigger: "contact_updated" };
+      await s.apply({ outbox: [job(1, 0), job(2, 0), job(3, 0, other), job(4, 0, { flock: F2 }), job(5, 0, { action: "send-email" })] });
+      const why = "trigger contact_created with action send-json-webhook is not configured or not active";
+      const held = { status: "held" as const, attempts: 1, nextAttemptAt: stamp(0), firstAttemptAt: stamp(2), lastError: why, lastStatus: 503 };
+      const taken = await s.claimDueJobs(stamp(5), 10, claim(1));
+      expect(taken).toHaveLength(5);
+      for (const j of taken) expect(await s.finishJob(j.id, claim(1).token, held)).toBe(true);
+      expect(await s.claimDueJobs(stamp(10_001), 10, claim(2))).toEqual([]);
+      expect((await s.listJobs({ status: "held" })).map((j) => j.id)).toEqual([5, 4, 3, 2, 1].map((n) => testId(n, "c")));
+      expect((await s.listJobs({ status: "held" }))[0]).toMatchObject({ lastError: why, claimedUntil: null });
+
+      expect(await s.resumeHeldJobs(F1, "contact_created", "send-json-webhook", stamp(20))).toBe(2);
+      // A second process resuming the same trigger finds nothing left to resume.
+      expect(await s.resumeHeldJobs(F1, "contact_created", "send-json-webhook", stamp(21))).toBe(0);
+      expect(await s.resumeHeldJobs(F1, "no_such_trigger", "send-json-webhook", stamp(21))).toBe(0);
+      const pending = await s.listJobs({ status: "pending" });
+      expect(pending).toEqual([2, 1].map((n) => job(n, 20, { ...held, status: "pending", nextAttemptAt: stamp(20), firstAttemptAt: null })));
+      expect((await s.listJobs({ status: "held" })).map((j) => j.id)).toEqual([5, 4, 3].map((n) => testId(n, "c")));
+      expect((await s.claimDueJobs(stamp(20), 10, claim(3))).map((j) => j.id)).toEqual([testId(1, "c"), testId(2, "c")]);
+      // An operator's retry takes a held job too.
+      expect((await s.retryJob(F2, testId(4, "c"), stamp(30))) as OutboxJob).toMatchObject({ status: "pending", nextAttemptAt: stamp(30) });
+    });
+
     h.it("a claimed job is not claimed again until its claim lapses; then its old token is refused", async () => {
       const s = h.storage();
       await seedFlocks(s);

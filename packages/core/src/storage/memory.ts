@@ -307,6 +307,17 @@ export function createMemoryStorage(): Storage {
       });
       return true;
     },
+    async resumeHeldJobs(flock, trigger, action, now) {
+      let n = 0;
+      for (const [id, j] of jobs) {
+        if (j.status !== "held" || j.flock !== flock || j.trigger !== trigger || j.action !== action) continue;
+        claims.delete(id);
+        jobs.set(id, { ...j, status: "pending", nextAttemptAt: now, firstAttemptAt: null, claimedUntil: null });
+        n += 1;
+      }
+      if (n > 0) generation += 1;
+      return n;
+    },
     async retryJob(flock, id, now) {
       const job = jobs.get(id);
       if (!job || job.flock !== flock || job.status === "done") return undefined;

@@ -123,8 +123,12 @@ export interface ChangeSet {
   attribution?: Attribution;
 }
 
-/** Where an outbox job stands: waiting (first try or a retry), delivered, or given up. */
-export type OutboxStatus = "pending" | "done" | "dead";
+/**
+ * Where an outbox job stands: waiting (first try or a retry), delivered, given up (the
+ * receiver never accepted within the retry window), or held (its trigger is missing or
+ * inactive in the configuration: kept, not attempted, until `resumeHeldJobs` for it).
+ */
+export type OutboxStatus = "pending" | "done" | "dead" | "held";
 
 /**
  * One action to run for one data event and one trigger: the durable outbox entry. It is
@@ -489,7 +493,15 @@ export interface Storage {
    */
   outboxStats(now: string): Promise<OutboxStats>;
   /**
-   * An operator's "retry now": job `id` of `flock`, pending or dead, becomes pending and due
+   * Held jobs of `flock` for `trigger` and `action` (their trigger is configured and active
+   * again) become pending and due at `now`, unclaimed, with `firstAttemptAt` cleared so the
+   * retry window starts afresh (time spent held is not the receiver's); attempts and last
+   * error are kept. One statement, so any number of processes may call it at once; returns
+   * how many jobs it resumed.
+   */
+  resumeHeldJobs(flock: string, trigger: string, action: string, now: string): Promise<number>;
+  /**
+   * An operator's "retry now": job `id` of `flock`, pending, held or dead, becomes pending and due
    * at `now` (its attempts and last error kept). Resolves the job as it now is; "claimed"
    * when a live claim holds it (an attempt is running: nothing changes); undefined when
    * the flock has no such job or it was delivered (done).

@@ -63,6 +63,11 @@ export interface ImportProgress {
 export interface ImportReport extends ImportProgress {
   /** The first 100 refused rows, by line. */
   refusals: { line: number; reason: string }[];
+  /**
+   * With `events`: data events recorded for which no active trigger queued an action, by
+   * event (trigger) name, so the caller can warn that nothing will be delivered for them.
+   */
+  unqueued: Record<string, number>;
 }
 
 /**
@@ -92,7 +97,7 @@ export async function importRecords(
   if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
   _checkType(ctx.resourceTypes, defaultType);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? IMPORT_BATCH_SIZE));
-  const report: ImportReport = { read: 0, created: 0, updated: 0, skipped: 0, refused: 0, refusals: [] };
+  const report: ImportReport = { read: 0, created: 0, updated: 0, skipped: 0, refused: 0, refusals: [], unqueued: {} };
   const refuse = (line: number, reason: string) => {
     report.refused += 1;
     if (report.refusals.length < 100) report.refusals.push({ line, reason });
@@ -142,7 +147,7 @@ export async function importRecords(
     }
     if (writes.length > 0) {
       try {
-        if (opts.events) await commitChanges(ctx, { records: writes });
+        if (opts.events) _countUnqueued(await commitChanges(ctx, { records: writes }), report.unqueued);
         else await ctx.storage.apply({ records: writes });
         report.created += created;
         report.updated += updated;
@@ -189,6 +194,15 @@ interface _Planned {
   line: number;
   record: StoredRecord;
   input: Record<string, unknown>;
+}
+
+/** Adds the committed events that queued no job to `into`, by name. */
+function _countUnqueued(result: { events: readonly StoredRecord[]; jobs: readonly { dataEventId: string }[] }, into: Record<string, number>): void {
+  const queued = new Set(result.jobs.map((j) => j.dataEventId));
+  for (const e of result.events) {
+    if (queued.has(e.id) || typeof e.data.name !== "string") continue;
+    into[e.data.name] = (into[e.data.name] ?? 0) + 1;
+  }
 }
 
 function _progress(r: ImportReport): ImportProgress {

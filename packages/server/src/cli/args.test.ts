@@ -162,6 +162,18 @@ describe("parseCommand", () => {
       env: {},
       expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined }, allowExistingData: true },
     },
+    {
+      name: "config apply",
+      argv: ["config", "apply", "records.json", "--db", "x.db"],
+      env: {},
+      expected: { kind: "config-apply", db: "x.db", file: "records.json" },
+    },
+    {
+      name: "config show with DATABASE_URL",
+      argv: ["config", "show"],
+      env: { DATABASE_URL: "postgres://root@127.0.0.1:5432/records" },
+      expected: { kind: "config-show", db: "postgres://root@127.0.0.1:5432/records" },
+    },
   ])("parses $name", ({ argv, env, expected }) => {
     expect(parseCommand(argv, env)).toEqual(expected);
   });
@@ -179,6 +191,9 @@ describe("parseCommand", () => {
     { argv: ["export", "-h"], text: USAGE.export },
     { argv: ["backup", "--help"], text: USAGE.backup },
     { argv: ["restore", "-h"], text: USAGE.restore },
+    { argv: ["config", "--help"], text: USAGE["config apply"] },
+    { argv: ["config", "apply", "-h"], text: USAGE["config apply"] },
+    { argv: ["config", "show", "--help"], text: USAGE["config show"] },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
@@ -187,8 +202,8 @@ describe("parseCommand", () => {
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import, openapi, backup or restore' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi|backup|restore (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)" },
     { argv: ["backup"], message: "missing option: records-service backup --to DIR [--db FILE] [--keep N]" },
     { argv: ["backup", "--to", "b", "--keep", "0"], message: 'bad value: --keep must be an integer from 1 to 10000, got "0"' },
     { argv: ["backup", "--to", "b", "--keep", "two"], message: 'bad value: --keep must be an integer from 1 to 10000, got "two"' },
@@ -234,6 +249,11 @@ describe("parseCommand", () => {
     { argv: ["jobs", "--db", "postgresql//x"], message: `bad --db "postgresql//x": not a valid PostgreSQL URL; ${DB_FORMS}` },
     { argv: ["copy", "--from", "file:a.db", "--to", "postgres://h/d"], message: `bad --from "file:a.db": give a SQLite file as a plain path (./data/records.db), not a file: URL; ${DB_FORMS}` },
     { argv: ["serve", "--config="], message: "bad value: --config must not be empty" },
+    { argv: ["config"], message: "missing subcommand: records-service config apply FILE | config show" },
+    { argv: ["config", "edit"], message: 'unknown subcommand "config edit": expected "config apply" or "config show"' },
+    { argv: ["config", "apply"], message: "missing argument: records-service config apply FILE [--db PATH]" },
+    { argv: ["config", "apply", "a.json", "b.json"], message: 'records-service config apply: unexpected argument "b.json"' },
+    { argv: ["config", "show", "a.json"], message: 'records-service config show: unexpected argument "a.json"' },
     { argv: ["flock", "add"], message: "missing argument: records-service flock add ID [--name NAME]" },
     { argv: ["flock", "add", "Demo"], message: 'bad flock identifier "Demo": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },
     { argv: ["flock", "add", "_x"], message: 'bad flock identifier "_x": expected 1 to 63 of a-z 0-9 _ -, starting with a letter or digit' },

@@ -40,7 +40,9 @@ export type Command =
   | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
   | { kind: "openapi" }
   | { kind: "backup"; db: string; to: string; keep: number }
-  | { kind: "restore"; db: string; file: string; force: boolean };
+  | { kind: "restore"; db: string; file: string; force: boolean }
+  | { kind: "config-apply"; db: string; file: string }
+  | { kind: "config-show"; db: string };
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -59,7 +61,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|copy|export|import|openapi|backup|restore (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -75,6 +77,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
     }
     return first === "flock" ? _flockAdd(argv.slice(2), env) : _userAdd(argv.slice(2), env);
   }
+  if (first === "config") return _config(second, argv.slice(2), env);
   if (first === "card-url") return _cardUrl(argv.slice(1), env);
   if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
@@ -84,7 +87,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "openapi") return _openapi(argv.slice(1));
   if (first === "backup") return _backup(argv.slice(1), env);
   if (first === "restore") return _restore(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, copy, export, import, openapi, backup or restore`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -231,7 +234,7 @@ function _webhookSecret(args: string[], env: CliEnv): Command {
 }
 
 /** Statuses `jobs --status` accepts, and the most jobs it lists. */
-const _JOB_STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
+const _JOB_STATUSES: readonly OutboxStatus[] = ["pending", "held", "done", "dead"];
 const _JOBS_MAX = 1000;
 
 function _jobs(args: string[], env: CliEnv): Command {
@@ -249,6 +252,25 @@ function _jobs(args: string[], env: CliEnv): Command {
   const limit = v.limit === undefined ? 50 : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
   if (!(limit >= 1 && limit <= _JOBS_MAX)) throw new UsageError(`bad --limit ${JSON.stringify(v.limit)}: expected an integer from 1 to ${_JOBS_MAX}`);
   return { kind: "jobs", db: _db(v.db, env), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
+}
+
+function _config(sub: string | undefined, args: string[], env: CliEnv): Command {
+  if (sub === "--help" || sub === "-h") return { kind: "help", text: USAGE["config apply"] };
+  if (sub === "apply") {
+    const { values: v, positionals } = _parse(args, "config apply", { ...DB, ...HELP }, 1);
+    if (v.help) return { kind: "help", text: USAGE["config apply"] };
+    const file = positionals[0];
+    if (file === undefined || file.trim() === "") throw new UsageError("missing argument: records-service config apply FILE [--db PATH]");
+    return { kind: "config-apply", db: _db(v.db, env), file };
+  }
+  if (sub === "show") {
+    const { values: v } = _parse(args, "config show", { ...DB, ...HELP }, 0);
+    if (v.help) return { kind: "help", text: USAGE["config show"] };
+    return { kind: "config-show", db: _db(v.db, env) };
+  }
+  throw new UsageError(
+    sub === undefined ? "missing subcommand: records-service config apply FILE | config show" : `unknown subcommand "config ${sub}": expected "config apply" or "config show"`,
+  );
 }
 
 /** parseArgs, strict, with at most `maxPositionals` arguments; its errors become one-line `UsageError`s. */

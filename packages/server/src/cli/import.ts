@@ -7,11 +7,12 @@
  * line, and the counts on stdout. Exit 1 when any row was refused.
  */
 import { createReadStream, statSync } from "node:fs";
-import { createRecordEngine, isRecordsError, systemAttribution, systemClock } from "@records-service/core";
+import { createRecordEngine, isRecordsError, systemAttribution, systemClock, type Storage, type TriggerConfig } from "@records-service/core";
 import cliProgress from "cli-progress";
 import { importRecords } from "../bulk-io/import-records.js";
 import { CsvHeaderError, detectFormat, readCsv, readNdjson } from "../bulk-io/read-rows.js";
 import { loadConfig } from "../config.js";
+import { readAppliedConfig, storedConfigToConfig } from "../config/stored.js";
 import { triggerProvider } from "../runtime/triggers.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
@@ -20,11 +21,13 @@ import { withExistingStorage } from "./storage.js";
 
 /** Runs the import; resolves with the exit code. */
 export async function runImport(cmd: Extract<Command, { kind: "import" }>, io: CliIo): Promise<number> {
-  const triggers = cmd.events && cmd.config !== undefined ? loadConfig(cmd.config).triggers : [];
+  const fileTriggers = cmd.events && cmd.config !== undefined ? loadConfig(cmd.config).triggers : undefined;
   const fromStdin = cmd.file === "-";
   if (fromStdin && !io.stdin) throw new Error("import -: no stdin to read");
   const size = fromStdin ? undefined : statSync(cmd.file).size; // a missing file fails here, before the database opens
   return withExistingStorage(cmd.db, async (storage) => {
+    // The triggers in force: the --config file's, else the configuration applied to the database.
+    const triggers = cmd.events ? (fileTriggers ?? (await _appliedTriggers(storage))) : [];
     // The command has no account: the change log names its writes by the marker system:import.
     const engine = createRecordEngine({ storage, clock: systemClock, triggers: triggerProvider(triggers) }).withAttribution(systemAttribution("import"));
     const counted = _counting(fromStdin ? io.stdin! : createReadStream(cmd.file));
@@ -50,6 +53,13 @@ export async function runImport(cmd: Extract<Command, { kind: "import" }>, io: C
     } finally {
       progress.stop();
     }
+    // One line per flock and event: recorded, but nothing will be delivered for it.
+    for (const [name, n] of Object.entries(report.unqueued)) {
+      io.err(
+        `import: warning: flock ${cmd.flock} has no active trigger for ${name}: ${n} ${name} event(s) recorded, no action queued ` +
+          `(triggers come from ${cmd.config ?? "the configuration applied to the database; see records-service config show"})`,
+      );
+    }
     const seconds = (performance.now() - started) / 1000;
     io.out(
       `${report.created} created, ${report.updated} updated, ${report.skipped} skipped (already stored${cmd.update ? ", unchanged" : ""}), ` +
@@ -60,6 +70,11 @@ export async function runImport(cmd: Extract<Command, { kind: "import" }>, io: C
 }
 
 // --- internal ---
+
+async function _appliedTriggers(storage: Storage): Promise<readonly TriggerConfig[]> {
+  const stored = await readAppliedConfig(storage);
+  return stored ? storedConfigToConfig(stored).triggers : [];
+}
 
 interface _Progress {
   update(bytes: number, rows: number, seconds: number): void;

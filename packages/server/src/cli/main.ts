@@ -7,6 +7,7 @@ import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
 import { runBackup, runRestore } from "./backup.js";
 import { runCardUrl } from "./card-url.js";
+import { runConfigApply, runConfigShow } from "./config.js";
 import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
 import { runOpenApi } from "./openapi.js";
@@ -52,6 +53,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runWebhookSecret(cmd, io);
       case "jobs":
         return await runJobs(cmd, io);
+      case "config-apply":
+        return await runConfigApply(cmd, io);
+      case "config-show":
+        return await runConfigShow(cmd, io);
       case "copy":
         return await runCopy(cmd, io);
       // Loaded when asked for: other commands (serve) need neither the CSV parser nor the progress bar.

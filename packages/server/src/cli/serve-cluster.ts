@@ -3,7 +3,8 @@
  * `records-service serve --processes N`: N HTTP processes on one port over one database
  * (node:cluster; the primary accepts connections and hands them round-robin to the
  * processes). The primary serves nothing itself. It migrates the database and applies the
- * config once, starts the processes (each runs the ordinary `serve`, see cli/serve),
+ * config once, starts the processes (each runs the ordinary `serve`, see cli/serve, with
+ * the configuration applied to the database, and takes up later applies without restart),
  * prints one `listening on` line when all of them listen, and creates the first admin on
  * an empty database only then, so the credentials are printed once. The processes share
  * the primary's stdout: one access log stream (each line names its `pid`). A process that
@@ -42,7 +43,7 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   let config: Config | undefined;
   try {
     config = cmd.config === undefined ? undefined : loadConfig(cmd.config);
-    await prepareDatabase({ db: cmd.db, out: io.out, ...(config ? { config } : {}) });
+    await prepareDatabase({ db: cmd.db, out: io.out, ...(config ? { config, configSource: cmd.config! } : {}) });
   } catch (e) {
     io.err(startFailure(e, cmd));
     return EXIT_FAILED;

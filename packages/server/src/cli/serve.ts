@@ -46,7 +46,9 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       seed: !worker,
       // The primary serves metrics.port with every process's series (cli/serve-cluster).
       metricsViaPrimary: worker,
-      ...(cmd.config === undefined ? {} : { config: loadConfig(cmd.config) }),
+      // One of N processes runs with the configuration the primary applied (stored), never
+      // its own copy of the file: a process replaced later must not undo a newer apply.
+      ...(cmd.config === undefined || worker ? {} : { config: loadConfig(cmd.config), configSource: cmd.config }),
       // --clock wins over the config file's `clock`.
       ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
       ...(cmd.allowExistingData ? { allowExistingData: true } : {}),

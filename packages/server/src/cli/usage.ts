@@ -14,8 +14,9 @@ Serves the Records Service API over HTTP.
                   postgresql//x, mysql://..., file:...) is refused (exit 2)
   --port N        TCP port, 0 picks a free one (default $PORT or 8080)
   --host H        interface to listen on (default $HOST or 127.0.0.1)
-  --config FILE   JSON config applied at start: secret, flocks, users, templates, triggers,
-                  scheduler, webhooks, throttle, database, mail
+  --config FILE   JSON config applied at start (as config apply does): secret, flocks,
+                  users, templates, triggers, scheduler, webhooks, throttle, database, mail;
+                  without it, the configuration last applied to the database is used
   --processes N   HTTP processes on the one port over the one database (a file or
                   PostgreSQL, not :memory:), 1 to 256; auto: one per core (default 1).
                   A process that ends is replaced; access log lines then name their pid
@@ -66,11 +67,30 @@ give that flock's receivers; it signs nothing else. It is derived from the secre
 config file's "secret" when --config names one, else the database's; a new secret gives
 every flock a new key. Fails (exit 1) if the flock is in neither.`;
 
-const JOBS = `Usage: records-service jobs [--db PATH] [--status pending|done|dead] [--flock ID] [--limit N]
+const JOBS = `Usage: records-service jobs [--db PATH] [--status pending|held|done|dead] [--flock ID] [--limit N]
 
 Lists the outbox (webhook deliveries and emails queued by triggers), newest first, with
-their attempts: status, attempts, next attempt, last HTTP status and last error.
+their attempts: status, attempts, next attempt, last HTTP status and last error. A held
+job's trigger is missing or inactive in the applied configuration: it is delivered once
+the trigger is back (records-service config apply); dead means the receiver never
+accepted it within the retry window.
 --limit defaults to 50 (at most 1000).`;
+
+const CONFIG_APPLY = `Usage: records-service config apply FILE [--db PATH]
+
+Applies a JSON config file (the form serve --config reads) to the database: the secret,
+flocks and users are written, and the whole configuration (triggers, templates, resource
+types, limits and the other settings) is stored as the applied configuration, a new
+revision when it differs from the one in force. Every running server on the database takes
+it up within seconds, without restart; a server started without --config runs with it.
+A bad file changes nothing (exit 1, naming the key).`;
+
+const CONFIG_SHOW = `Usage: records-service config show [--db PATH]
+
+Prints the configuration applied to the database as JSON: its revision, when it was
+applied and from which file, and the configuration itself with secrets redacted (the
+secret, users' passwords, credentials in the SMTP URL and in webhook URLs). Exit 1 when
+no configuration was ever applied.`;
 
 const COPY = `Usage: records-service copy --from PATH --to postgres://user@host:5432/name [--resume] [--batch N]
 
@@ -142,6 +162,8 @@ Commands:
   card-url    print a member's signed card link
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
+  config apply  apply a config file to the database (every server takes it up)
+  config show   print the applied configuration, secrets redacted
   copy        copy a SQLite database into PostgreSQL
   export      write a flock's records as NDJSON
   import      read records from NDJSON or CSV into a flock
@@ -166,6 +188,10 @@ ${WEBHOOK_SECRET}
 
 ${JOBS}
 
+${CONFIG_APPLY}
+
+${CONFIG_SHOW}
+
 ${COPY}
 
 ${EXPORT}
@@ -188,6 +214,8 @@ export const USAGE = {
   "card-url": CARD_URL,
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
+  "config apply": CONFIG_APPLY,
+  "config show": CONFIG_SHOW,
   copy: COPY,
   export: EXPORT,
   import: IMPORT,

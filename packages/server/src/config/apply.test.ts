@@ -31,7 +31,7 @@ describe("applyConfig", () => {
 
   it("creates the flocks, users and secret", async () => {
     const applied = await applyConfig(storage, clock, parseConfig(CONFIG));
-    expect(applied).toEqual({ secret: CONFIG.secret, flocksCreated: ["demo", "club"], flocksRenamed: [] });
+    expect(applied).toEqual({ secret: CONFIG.secret, flocksCreated: ["demo", "club"], flocksRenamed: [], secretChanged: false });
     expect(await storage.listFlocks()).toEqual([
       { identifier: "club", name: "club", created: "2026-01-15T10:00:00.000000" },
       { identifier: "demo", name: "Demo Society", created: "2026-01-15T10:00:00.000000" },
@@ -53,7 +53,7 @@ describe("applyConfig", () => {
     await storage.putApiKey({ tokenHash: hashToken("member"), username: "club member", created: "x", expires: null });
     clock.advance(60_000);
     const again = await applyConfig(storage, clock, config);
-    expect(again).toEqual({ secret: CONFIG.secret, flocksCreated: [], flocksRenamed: [] });
+    expect(again).toEqual({ secret: CONFIG.secret, flocksCreated: [], flocksRenamed: [], secretChanged: false });
     expect(await storage.listFlocks()).toEqual(before.flocks);
     expect(await storage.getUser("ada@example.org")).toEqual(before.ada);
     expect(await storage.getUser("club member")).toEqual(before.member);

@@ -21,6 +21,8 @@ export interface AppliedConfig {
   secret: string;
   flocksCreated: string[];
   flocksRenamed: string[];
+  /** The config's `secret` replaced a different stored one. */
+  secretChanged: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function applyConfig(
   const existing = new Map((await storage.listFlocks()).map((f) => [f.identifier, f]));
   checkFlocksExist(config, new Set(existing.keys()));
 
-  const secret = await _applySecret(storage, config.secret);
+  const { secret, changed: secretChanged } = await _applySecret(storage, config.secret);
   const flocksCreated: string[] = [];
   const flocksRenamed: string[] = [];
   for (const f of config.flocks) {
@@ -61,15 +63,17 @@ export async function applyConfig(
       throw e;
     }
   }
-  return { secret, flocksCreated, flocksRenamed };
+  return { secret, flocksCreated, flocksRenamed, secretChanged };
 }
 
 // --- internal ---
 
-async function _applySecret(storage: Storage, configured: string | undefined): Promise<string> {
-  if (configured === undefined) return storedSecret(storage);
+async function _applySecret(storage: Storage, configured: string | undefined): Promise<{ secret: string; changed: boolean }> {
+  if (configured === undefined) return { secret: await storedSecret(storage), changed: false };
   // The config is the operator's word: a new value rotates the key (old card links and
   // webhook signatures stop verifying, which is what rotating a key is for).
+  const before = await storage.getSetting(SECRET_SETTING);
+  if (before === configured) return { secret: configured, changed: false };
   await storage.putSetting(SECRET_SETTING, configured);
-  return configured;
+  return { secret: configured, changed: before !== undefined };
 }

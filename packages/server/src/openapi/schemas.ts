@@ -57,7 +57,7 @@ const _OUTBOX_JOB = v.object({
   trigger: str,
   action: str,
   data_event: str,
-  status: v.picklist(["pending", "done", "dead"]),
+  status: v.picklist(["pending", "held", "done", "dead"]),
   attempts: v.number(),
   next_attempt_at: v.nullable(timestamp),
   first_attempt_at: v.nullable(timestamp),

@@ -3,8 +3,8 @@
  * `GET /:flock/outbox/`: the flock's queued and finished actions (webhook deliveries,
  * emails) with their attempts, newest first, for operators. Administrator keys only
  * (users whose flocks are `["*"]`): receivers' errors can reveal integration details that a
- * flock's staff key need not see. `POST /:flock/outbox/:id/retry/` makes a pending or dead
- * job due now (one more attempt; the worker's rules then apply as to any attempt).
+ * flock's staff key need not see. `POST /:flock/outbox/:id/retry/` makes a pending, held
+ * or dead job due now (one more attempt; the worker's rules then apply as to any attempt).
  */
 import {
   badRequest,
@@ -27,10 +27,11 @@ import { documented, queryParam } from "../openapi/describe.js";
 export const OUTBOX_LIST_DEFAULT = 100;
 export const OUTBOX_LIST_MAX = 1000;
 
-const _STATUSES: readonly OutboxStatus[] = ["pending", "done", "dead"];
+const _STATUSES: readonly OutboxStatus[] = ["pending", "held", "done", "dead"];
 
 /**
- * The outbox route. Query: `status` (`pending`, `done`, `dead`), `limit` (1 to 1000,
+ * The outbox route. Query: `status` (`pending`, `held`, `done`, `dead`; a held job's
+ * `last_error` says why it is held), `limit` (1 to 1000,
  * default 100). Answer: `{"jobs": [{id, delivery_id, trigger, action, data_event, status,
  * attempts, next_attempt_at, first_attempt_at, last_error, last_status, created}]}`.
  *
@@ -48,7 +49,7 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
       summary: "The flock's webhook and email deliveries",
       auth: "admin",
       query: [
-        queryParam("status", "pending, done or dead", { type: "string", enum: ["pending", "done", "dead"] }),
+        queryParam("status", "pending, held, done or dead", { type: "string", enum: ["pending", "held", "done", "dead"] }),
         queryParam(`limit`, `1 to ${OUTBOX_LIST_MAX} (default ${OUTBOX_LIST_DEFAULT})`, { type: "integer", minimum: 1, maximum: OUTBOX_LIST_MAX }),
       ],
       ok: { status: 200, description: "the jobs, newest first", schema: "OutboxJobs" },
@@ -67,7 +68,7 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
     "/:flock/outbox/:id/retry",
     documented({
       tag: "events",
-      summary: "Retry a pending or dead delivery now (the console's \"Retry now\")",
+      summary: "Retry a pending, held or dead delivery now (the console's \"Retry now\")",
       auth: "admin",
       ok: { status: 200, description: "the job, pending and due now", schema: "OutboxJobRetried" },
       errors: [403, 404, 409],
@@ -78,7 +79,7 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
     const flock = c.req.param("flock");
     const id = c.req.param("id");
     const job = await storage.retryJob(flock, id, formatTimestamp(clock.now()));
-    if (job === undefined) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending or dead outbox job ${JSON.stringify(id.slice(0, 40))}`);
+    if (job === undefined) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending, held or dead outbox job ${JSON.stringify(id.slice(0, 40))}`);
     if (job === "claimed") throw conflict("job in progress", `job ${id} is being attempted by a server process right now; its outcome decides what comes next`);
     return c.json({ job: jobView(job) });
   });

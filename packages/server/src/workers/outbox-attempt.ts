@@ -4,7 +4,8 @@
  * the action's handler, and record the outcome in one `finishJob` transaction, under the
  * job's claim: on success with the action's tag on the data event (and the handler's
  * changes), on failure with the next attempt's time, or `dead` once the retry window is
- * over. If the claim was lost meanwhile (this process stalled past its lease and another
+ * over. A job whose trigger is not (or no longer) configured and active is `held`, not
+ * attempted: it resumes when the trigger is back. If the claim was lost meanwhile (this process stalled past its lease and another
  * took the job over), the outcome is dropped: the other process's is the one recorded.
  */
 import {
@@ -46,10 +47,22 @@ export interface AttemptDeps {
 
 /**
  * How an attempt ended: `done` (delivered, or had already run), `retry` (scheduled
- * again), `dead` (gave up), `left` (cut short by shutdown; still pending, released),
- * `lost` (the claim had passed to another process; nothing recorded).
+ * again), `dead` (gave up), `held` (its trigger is missing or inactive: kept until it is
+ * back), `left` (cut short by shutdown; still pending, released), `lost` (the claim had
+ * passed to another process; nothing recorded).
  */
-export type AttemptResult = "done" | "retry" | "dead" | "left" | "lost";
+export type AttemptResult = "done" | "retry" | "dead" | "held" | "left" | "lost";
+
+/**
+ * Why a job is held (its `last_error` while held).
+ *
+ * @example
+ * heldReason({ trigger: "contact_created", action: "send-json-webhook" })
+ * // "held: trigger contact_created with action send-json-webhook is not configured or not active; ..."
+ */
+export function heldReason(job: Pick<OutboxJob, "trigger" | "action">): string {
+  return `held: trigger ${job.trigger} with action ${job.action} is not configured or not active; delivered once it is back (records-service config apply)`;
+}
 
 /** How many times a success is recorded again after the data event changed under it. */
 const TAG_RETRIES = 3;
@@ -73,7 +86,9 @@ export async function attemptJob(deps: AttemptDeps, job: OutboxJob, token: strin
   const trigger = deps.engine.context
     .triggers(job.flock)
     .find((t) => t.flock === job.flock && t.trigger === job.trigger && t.action === job.action && t.active);
-  if (!trigger) return _give(deps, job, token, `trigger ${job.trigger} with action ${job.action} is no longer configured or active`);
+  // Configuration, not the receiver: the job waits, held, until its trigger is back (see
+  // runtime/resume-held), rather than dying of a restart without the config file.
+  if (!trigger) return _hold(deps, job, token, heldReason(job));
   const handler = deps.registry.get(job.action);
   if (!handler) return _give(deps, job, token, `this server has no handler for action ${job.action}`);
   const flock = await storage.getFlock(job.flock);
@@ -172,6 +187,11 @@ function _same(job: OutboxJob, over: Partial<OutboxJobUpdate>): OutboxJobUpdate 
     lastStatus: job.lastStatus,
     ...over,
   };
+}
+
+async function _hold(deps: AttemptDeps, job: OutboxJob, token: string, why: string): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {
+  const update = _same(job, { status: "held", lastError: why });
+  return (await deps.engine.context.storage.finishJob(job.id, token, update)) ? { result: "held", update } : { result: "lost" };
 }
 
 async function _give(deps: AttemptDeps, job: OutboxJob, token: string, why: string): Promise<{ result: AttemptResult; update?: OutboxJobUpdate }> {

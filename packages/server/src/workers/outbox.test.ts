@@ -15,11 +15,12 @@ import { createActionRegistry } from "../actions/registry.js";
 import { verifyRecordsSignature, verifyStandardSignature } from "../actions/signature.js";
 import { createWebhookActions } from "../actions/webhook.js";
 import { webhookKey } from "../config/keys.js";
-import { attemptJob } from "./outbox-attempt.js";
+import { resumeHeldJobs } from "../runtime/resume-held.js";
+import { attemptJob, heldReason } from "./outbox-attempt.js";
 import { createOutboxRunner } from "./outbox.js";
 import { claimOne, fakeFetch, HOOK, outboxSetup, SECRET, TEST_CLAIM } from "./outbox-test-helpers.js";
 
-const SUMMARY = { done: 0, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 };
+const SUMMARY = { done: 0, retry: 0, dead: 0, held: 0, left: 0, errors: 0, lost: 0 };
 /** What flock demo's receivers hold (`records-service webhook-secret demo`). */
 const KEY = webhookKey(SECRET, "demo");
 
@@ -159,13 +160,28 @@ describe("outbox worker: delivery", () => {
 });
 
 describe("outbox worker: jobs that cannot run", () => {
-  it("gives up on a trigger that is no longer configured or active", async () => {
-    const { engine, storage, runner, seen, triggers } = await outboxSetup();
+  it("holds a job whose trigger is inactive or missing, and delivers it once when the trigger is back", async () => {
+    const { engine, storage, runner, seen, triggers, clock, out } = await outboxSetup();
+    const configured = triggers.list;
     await engine.create("demo", "person", {});
-    triggers.list = triggers.list.map((t) => ({ ...t, active: false }));
-    expect(await runner.runOnce()).toEqual({ ...SUMMARY, dead: 1 });
+    triggers.list = configured.map((t) => ({ ...t, active: false }));
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, held: 1 });
     expect(seen).toEqual([]);
-    expect((await storage.listJobs({}))[0]?.lastError).toContain("no longer configured or active");
+    const [held] = await storage.listJobs({});
+    expect(held).toMatchObject({ status: "held", attempts: 0, lastError: heldReason(held!) });
+    expect(out.join("\n")).toContain("held: trigger contact_created with action send-json-webhook is not configured or not active");
+    // Held jobs are not claimed again, whatever the time.
+    clock.advance(7 * 86_400_000);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    triggers.list = [];
+    expect(await resumeHeldJobs(storage, clock, triggers.list)).toBe(0);
+    triggers.list = configured;
+    expect(await resumeHeldJobs(storage, clock, triggers.list)).toBe(1);
+    expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
+    expect(await resumeHeldJobs(storage, clock, triggers.list)).toBe(0);
+    expect(await runner.runOnce()).toEqual(SUMMARY);
+    expect(seen).toHaveLength(1);
+    expect((await storage.listJobs({}))[0]).toMatchObject({ status: "done", attempts: 1, deliveryId: held!.deliveryId });
   });
 
   it("gives up at once on a URL the action refuses (http without allowInsecureUrls)", async () => {

@@ -47,6 +47,8 @@ export interface OutboxRunSummary {
   done: number;
   retry: number;
   dead: number;
+  /** Jobs whose trigger is missing or inactive: held until it is back. */
+  held: number;
   left: number;
   /** Attempts that threw (e.g. the database failed); their jobs stay as they were. */
   errors: number;
@@ -65,7 +67,7 @@ export interface OutboxRunner {
  *
  * @example
  * const runner = createOutboxRunner({ ...deps, batchSize: 50, concurrency: 8, out: console.log });
- * await runner.runOnce(); // { done: 1, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 }
+ * await runner.runOnce(); // { done: 1, retry: 0, dead: 0, held: 0, left: 0, errors: 0, lost: 0 }
  */
 export function createOutboxRunner(
   deps: AttemptDeps & {
@@ -86,7 +88,7 @@ export function createOutboxRunner(
   const storage = deps.engine.context.storage;
   return {
     async runOnce() {
-      const summary: OutboxRunSummary = { done: 0, retry: 0, dead: 0, left: 0, errors: 0, lost: 0 };
+      const summary: OutboxRunSummary = { done: 0, retry: 0, dead: 0, held: 0, left: 0, errors: 0, lost: 0 };
       const seen = new Set<string>();
       while (!deps.signal?.aborted && !deps.halt?.aborted) {
         const token = newLeaseOwner();
@@ -153,6 +155,7 @@ export function createSettlingOutboxWorker(ctx: WorkerContext, opts: OutboxWorke
 function _describe(job: OutboxJob, result: AttemptResult, error: string | null, next: string): string {
   const what = `outbox: ${job.action} for ${job.trigger} (delivery ${job.deliveryId}, attempt ${job.attempts + 1})`;
   if (result === "retry") return `${what} failed: ${error ?? "unknown error"}; next attempt at ${next}`;
+  if (result === "held") return `outbox: ${job.action} for ${job.trigger} (delivery ${job.deliveryId}) ${error ?? "held"}`;
   return `${what} gave up: ${error ?? "unknown error"}`;
 }
 
