@@ -39,6 +39,7 @@ import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
+import { createEventRoutes } from "./routes/events.js";
 import { createFileRoutes } from "./routes/files.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
@@ -189,6 +190,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/files/v1", createFileRoutes(storage, clock));
   app.route("/search/v2", createSearchRoutes(engine));
   app.route("/audit/v2", createAuditRoutes(engine));
+  app.route("/events/v2", createEventRoutes(engine));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 
