@@ -35,6 +35,7 @@ import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.
 import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
 import { createSearchRoutes } from "./routes/search.js";
+import { createSegmentRoutes } from "./routes/segments.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
@@ -191,6 +192,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/search/v2", createSearchRoutes(engine));
   app.route("/audit/v2", createAuditRoutes(engine));
   app.route("/events/v2", createEventRoutes(engine));
+  app.route("/segments/v2", createSegmentRoutes(engine));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 

@@ -120,6 +120,36 @@ const _SESSION = v.object({
   last_updated: timestamp,
 });
 
+const _SEGMENT = v.object({
+  uid: str,
+  uri: str,
+  name: nullableStr,
+  description: nullableStr,
+  display_value: str,
+  resource_type: nullableStr,
+  segment_type: v.pipe(str, v.description("dynamic, static, hybrid or auxiliary")),
+  rules: v.pipe(v.union([openObject, v.array(v.unknown())]), v.description("as stored: list parameters as keys, or [{field, operator, value}]")),
+  uris_include: v.array(v.unknown()),
+  uris_exclude: v.array(v.unknown()),
+  active: v.boolean(),
+  view_context: v.array(v.unknown()),
+  parent_segment: nullableStr,
+  tags: v.array(v.unknown()),
+  system_segment: v.boolean(),
+  legacy_uid: v.unknown(),
+  email_marketing_sync: v.boolean(),
+  record_state: str,
+  created: timestamp,
+  last_updated: timestamp,
+  user_interface: v.object({
+    can_create_segment: v.boolean(),
+    can_edit_segment: v.boolean(),
+    can_delete_segment: v.boolean(),
+    can_restore_segment: v.boolean(),
+    policy_name: v.null(),
+  }),
+});
+
 /** The gateway components, by name. */
 export const GATEWAY_SCHEMAS = {
   EventList: v.object({ bookings: v.array(_SUMMARY), ...paged }),
@@ -147,5 +177,11 @@ export const GATEWAY_SCHEMAS = {
       }),
     ),
   }),
-  OpenPacket: v.pipe(openObject, v.description("A gateway packet.")),
+  SegmentList: v.object({ segments: v.array(_SEGMENT), ...paged }),
+  SegmentPacket: _SEGMENT,
+  SegmentCount: v.object({
+    count: v.pipe(v.number(), v.description("the segment's members now")),
+    description: nullableStr,
+    segment: v.pipe(str, v.description("the segment's URI")),
+  }),
 };
