@@ -193,7 +193,7 @@ describe("v2 paths answer errors as {title, description}", () => {
     const t = await createTestApp();
     const res = await t.call("GET", "/api/v2/alpha/nothing/here/at/all/");
     expect(res.status).toBe(404);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 });
 

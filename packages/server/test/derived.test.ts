@@ -33,14 +33,14 @@ describe("GET /api/v{1,2}/{flock}/{type}/{id}/display", () => {
     const { ada } = await seedPeople(t);
     const res = await t.call("GET", `/api/v2/alpha/person/${ada}/display`, { key });
     expect(res.status).toBe(status);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 
   it("v2 display of an unknown record is a v2 404", async () => {
     const t = await createV2TestApp();
     const res = await t.call("GET", "/api/v2/alpha/person/0123456789abcdef01234567/display", { key: KEYS.alice });
     expect(res.status).toBe(404);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 });
 
@@ -125,7 +125,7 @@ describe("GET /api/v2/{flock}/{type}/{id}/avatar", () => {
     const { ada } = await seedPeople(t);
     const res = await t.call("GET", `/api/v2/alpha/person/${ada}/avatar${query}`, drop ? {} : { key });
     expect(res.status).toBe(status);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 
   it("answers 404 for an unknown record", async () => {
@@ -171,6 +171,8 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
       expect(await res.json()).toEqual({
         title: "signature missing",
         description: "a signature parameter is required",
+        error: "signature missing",
+        type: "unauthorized",
         link: { href: "/docs/v2#signed-member-cards", rel: "help", text: expect.any(String) },
       });
     }
@@ -193,7 +195,7 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
     const res = await t.call("GET", `/api/v2/alpha/member/${ids.adaMember}/card/?signature=${signature(ids)}`);
     expect(res.status).toBe(401);
     const body = (await res.json()) as Record<string, any>;
-    expect(body).toMatchObject({ title: "signature invalid", link: { href: "/docs/v2#signed-member-cards", rel: "help" } });
+    expect(body).toMatchObject({ title: "signature invalid", error: "signature invalid", type: "unauthorized", link: { href: "/docs/v2#signed-member-cards", rel: "help" } });
     expect(typeof body.description).toBe("string");
   });
 
@@ -205,7 +207,7 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
     expect(unsigned.status).toBe(401);
     const signed = await t.call("GET", `/api/v2/alpha/member/${unknown}/card/?signature=${sign(unknown)}`);
     expect(signed.status).toBe(404);
-    expect(Object.keys((await signed.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await signed.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
     const noFlock = await t.call("GET", `/api/v2/ghost/member/${unknown}/card/?signature=${sign(unknown, "ghost")}`);
     expect(noFlock.status).toBe(404);
   });

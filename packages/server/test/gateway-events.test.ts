@@ -121,7 +121,7 @@ describe.each(EVERY_ADAPTER)("events gateway on %s", (name) => {
     const t = await setup();
     const res = await t.call("GET", `/events/v2/alpha?${query}`, { key: KEYS.alice });
     expect(res.status).toBe(400);
-    expect(await json(res)).toMatchObject({ title: expect.stringMatching(/invalid page/) });
+    expect(await json(res)).toMatchObject({ title: expect.stringMatching(/bad page/), error: expect.stringMatching(/bad page/), type: "bad_request" });
   });
 
   run("bookings/{state}: the six states, and 400 for another word", async () => {

@@ -184,7 +184,7 @@ describe.each(["v1", "v2"] as const)("bounds on %s", (surface) => {
     expect(res.status).toBe(c.status);
     const body = (await res.json()) as Record<string, string>;
     const [error, detail] = surface === "v1" ? [body.error, body.error_detail] : [body.title, body.description];
-    expect(Object.keys(body).sort()).toEqual(surface === "v1" ? ["error", "error_detail"] : ["description", "title"]);
+    expect(Object.keys(body).sort()).toEqual(surface === "v1" ? ["error", "error_detail"] : ["description", "error", "title", "type"]);
     expect(error).toBe(c.error);
     expect(detail).toMatch(c.detail);
     expect(writes()).toBe(0);

@@ -108,7 +108,7 @@ describe.each(PREFIXES)("%s", (prefix) => {
     const before = await t.engine.get("alpha", "reservation", mine);
     const res = await t.call("DELETE", `${prefix}/alpha/reservation/${mine}/?cancellation_reason=second`, { key: KEYS.member });
     expect(res.status).toBe(409);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
     expect(await t.engine.get("alpha", "reservation", mine)).toEqual(before);
     expect(await events(t, "reservation_cancelled")).toHaveLength(1);
   });
@@ -158,7 +158,7 @@ describe.each(PREFIXES)("%s", (prefix) => {
     const { t } = await setup();
     const res = await t.call("GET", `${prefix}/${flock}/reservations/`, { key });
     expect(res.status).toBe(status);
-    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "title"]);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(["description", "error", "title", "type"]);
   });
 
   it("answers 404 when no person has the caller's email", async () => {

@@ -79,7 +79,7 @@ describe("v2 record paths", () => {
     const res = await t.call("GET", path, { key });
     expect(res.status).toBe(status);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(["description", "title"]);
+    expect(Object.keys(body).sort()).toEqual(["description", "error", "title", "type"]);
     expect(typeof body.title).toBe("string");
     expect(typeof body.description).toBe("string");
   });
@@ -93,12 +93,12 @@ describe("v2 record paths", () => {
     const restore = await t.call("POST", `/api/v2/alpha/person/${id}/restore/`, { key: KEYS.alice });
     expect(restore.status).toBe(409);
     const restoreBody = (await restore.json()) as Record<string, unknown>;
-    expect(Object.keys(restoreBody).sort()).toEqual(["description", "title"]);
+    expect(Object.keys(restoreBody).sort()).toEqual(["description", "error", "title", "type"]);
 
     const put = await t.call("PUT", `/api/v2/alpha/person/${id}/`, { key: KEYS.alice, json: { shoe: 1 } });
     expect(put.status).toBe(400);
     const putBody = (await put.json()) as Record<string, unknown>;
-    expect(Object.keys(putBody).sort()).toEqual(["description", "title"]);
+    expect(Object.keys(putBody).sort()).toEqual(["description", "error", "title", "type"]);
     expect(putBody.description).toContain("shoe");
 
     expect(await (await t.call("GET", `/api/v2/alpha/person/${id}/`, { key: KEYS.alice })).json()).toEqual(before);

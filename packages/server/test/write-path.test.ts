@@ -61,7 +61,7 @@ describe.each(["v1", "v2"] as const)("one path for writes on %s", (surface) => {
     expect(upload.status).toBe(400);
     const [jsonAnswer, uploadAnswer] = [await json.json(), await upload.json()];
     expect(uploadAnswer).toEqual(jsonAnswer);
-    expect(Object.keys(uploadAnswer as object).sort()).toEqual(surface === "v1" ? ["error", "error_detail"] : ["description", "title"]);
+    expect(Object.keys(uploadAnswer as object).sort()).toEqual(surface === "v1" ? ["error", "error_detail"] : ["description", "error", "title", "type"]);
     expect(uploadAnswer).toMatchObject(surface === "v1" ? { error } : { title: error });
     expect(writes()).toBe(0);
     expect(await snapshot(t.storage)).toBe(before);

@@ -84,6 +84,8 @@ describe("401 bodies", () => {
     expect(signatureMissingBody()).toEqual({
       title: "signature missing",
       description: "a signature parameter is required",
+      error: "signature missing",
+      type: "unauthorized",
       link: { href: SIGNATURE_HELP_HREF, rel: "help", text: expect.any(String) },
     });
   });
@@ -91,6 +93,7 @@ describe("401 bodies", () => {
   it("invalid: its own title and a description", () => {
     const body = signatureInvalidBody("/help");
     expect(body.title).toBe("signature invalid");
+    expect(body).toMatchObject({ error: "signature invalid", type: "unauthorized" });
     expect(body.description.length).toBeGreaterThan(0);
     expect(body.link).toEqual({ href: "/help", rel: "help", text: expect.any(String) });
   });

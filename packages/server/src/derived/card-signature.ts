@@ -13,10 +13,12 @@ import { cardKey } from "../config/keys.js";
 /** The outcome of a signature check: the route answers 401 for anything but `ok`. */
 export type SignatureCheck = "ok" | "missing" | "invalid";
 
-/** The 401 body of a signed resource (`{title, description, link}`, the v2 error shape). */
+/** The 401 body of a signed resource (the v2 error shape `{title, description, error, type}` plus a help link). */
 export interface SignatureErrorBody {
   title: "signature missing" | "signature invalid";
   description: string;
+  error: "signature missing" | "signature invalid";
+  type: "unauthorized";
   link: { href: string; rel: "help"; text: string };
 }
 
@@ -73,6 +75,8 @@ export function signatureMissingBody(helpHref: string = SIGNATURE_HELP_HREF): Si
   return {
     title: "signature missing",
     description: "a signature parameter is required",
+    error: "signature missing",
+    type: "unauthorized",
     link: { href: helpHref, rel: "help", text: HELP_TEXT },
   };
 }
@@ -82,6 +86,8 @@ export function signatureInvalidBody(helpHref: string = SIGNATURE_HELP_HREF): Si
   return {
     title: "signature invalid",
     description: "the signature does not match this member card; ask for a new signed link",
+    error: "signature invalid",
+    type: "unauthorized",
     link: { href: helpHref, rel: "help", text: HELP_TEXT },
   };
 }

@@ -1,17 +1,10 @@
 /**
  * @module gateway/read-all
  * Reads for the gateways: every live record of a type matching list-query parameters
- * (walked with the storage's cursor, so no offset paging), the live records that reference
- * one URI through a named field, and one live record of a named type (404 otherwise).
+ * (walked with the storage's cursor, so no offset paging), and the reference forms
+ * (URIs with or without their final slash) used to find records that name another.
  */
-import {
-  isRecordsError,
-  notFound,
-  parseListQuery,
-  recordUri,
-  type RecordEngine,
-  type StoredRecord,
-} from "@records-service/core";
+import { parseListQuery, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
 
 /** Records read per storage step while walking. */
 const SCAN_STEP = 1000;
@@ -59,22 +52,6 @@ export function canonicalUri(uri: string): string {
 export function refOf(value: unknown): string | undefined {
   const raw = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).ref : value;
   return typeof raw === "string" && raw.startsWith("/") ? canonicalUri(raw) : undefined;
-}
-
-/**
- * The live record `{flock}/{type}/{id}`; a deleted, absent or malformed one is a 404 whose
- * text names the type (`what`, default the type).
- */
-export async function liveRecord(engine: RecordEngine, flock: string, type: string, id: string, what = type): Promise<StoredRecord> {
-  const missing = () => notFound("not found", `no ${what} ${JSON.stringify(id.slice(0, 80))} in flock ${JSON.stringify(flock)}`);
-  let record: StoredRecord;
-  try {
-    record = await engine.get(flock, type, id);
-  } catch (e) {
-    throw isRecordsError(e) && e.code === "not_found" ? missing() : e;
-  }
-  if (record.state !== "updated") throw missing();
-  return record;
 }
 
 /** The URI of a stored record. */

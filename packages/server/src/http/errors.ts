@@ -1,8 +1,9 @@
 /**
  * @module http/errors
  * The one place that turns a thrown error into a response. v1 paths answer
- * `{error, error_detail}`; v2 and signed-resource paths answer `{title, description}`
- * (contract, "Behaviour the spec leaves open"). No stack trace ever leaves the process.
+ * `{error, error_detail}`; v2, gateway, self-service and signed-resource paths answer
+ * `{title, description, error, type}` (spec v2-gateway section 0: `error` repeats `title`,
+ * `type` is the status's machine-readable code). No stack trace ever leaves the process.
  */
 import { isRecordsError } from "@records-service/core";
 import type { Context } from "hono";
@@ -51,7 +52,53 @@ export function describeError(err: unknown): ErrorInfo {
   };
 }
 
-/** True for paths whose errors take the v2 shape: `/api/v2/...`, `/selfservice/v2/...`. */
+/** The machine-readable `type` of a v2 error body, by status (spec v2-gateway section 0). */
+export const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  410: "gone",
+  413: "payload_too_large",
+  429: "rate_limited",
+  500: "server_error",
+  501: "not_implemented",
+  503: "unavailable",
+};
+
+/** The v2 error body's fields. */
+export interface ErrorBodyV2 {
+  title: string;
+  description: string;
+  error: string;
+  type: string;
+}
+
+/**
+ * The `type` of a status: its entry in `ERROR_TYPES`, else the class's (`bad_request` for
+ * other 4xx, `server_error` for other 5xx).
+ */
+export function errorType(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "bad_request");
+}
+
+/**
+ * The v2 error body for a status and texts.
+ *
+ * @example
+ * v2ErrorBody(404, "not found", "no booking 'x' in flock demo")
+ * // {"title":"not found","description":"no booking 'x' in flock demo","error":"not found","type":"not_found"}
+ */
+export function v2ErrorBody(status: number, title: string, description: string): ErrorBodyV2 {
+  return { title, description, error: title, type: errorType(status) };
+}
+
+/**
+ * True for paths whose errors take the v2 shape: `/api/v2/...`, `/selfservice/v2/...` and
+ * every gateway surface (`/search/v2`, `/audit/v2`, `/events/v2`, `/segments/v2`, ...).
+ */
 export function isV2Path(path: string): boolean {
   return path.split("/")[2] === "v2";
 }
@@ -62,10 +109,11 @@ export function isV2Path(path: string): boolean {
  * @example
  * errorResponse(c, { status: 404, error: "not found", detail: "no record 'x'" })
  * // v1: 404 {"error":"not found","error_detail":"no record 'x'"}
+ * // v2: 404 {"title":"not found","description":"no record 'x'","error":"not found","type":"not_found"}
  */
 export function errorResponse(c: Context, info: ErrorInfo): Response {
   const body = isV2Path(c.req.path)
-    ? { title: info.error, description: info.detail }
+    ? v2ErrorBody(info.status, info.error, info.detail)
     : { error: info.error, error_detail: info.detail };
   return c.json(body, info.status, info.headers);
 }

@@ -102,8 +102,14 @@ export const COMPONENT_SCHEMAS = {
     v.description("The error body of every /api/v1 path (and of /files/v1)."),
   ),
   ErrorV2: v.pipe(
-    v.object({ title: str, description: str, link: v.optional(v.object({ href: str, rel: str, text: str })) }),
-    v.description("The error body of every /api/v2 and /selfservice/v2 path, signed resources included."),
+    v.object({
+      title: str,
+      description: str,
+      error: v.pipe(str, v.description("the same text as title")),
+      type: v.pipe(str, v.description("machine-readable: bad_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, gone, payload_too_large, rate_limited, server_error, not_implemented, unavailable")),
+      link: v.optional(v.object({ href: str, rel: str, text: str })),
+    }),
+    v.description("The error body of every /api/v2, gateway (/search/v2, /audit/v2, /events/v2, ...) and /selfservice/v2 path, signed resources included."),
   ),
   Message: v.object({ message: str }),
   CardLink: v.pipe(v.object({ url: str }), v.description("The member's signed card link (opens without a key).")),

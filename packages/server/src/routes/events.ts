@@ -25,8 +25,9 @@ import { eventPacket, summaryPacket, ticketTypeEntry, ticketsByType } from "../g
 import { readBookingData, readOneBooking, recordsByUri } from "../gateway/events/read.js";
 import { expandedTicket, namedUris, sessions } from "../gateway/events/tickets.js";
 import { parseBookingState, selectBookings, type BookingSelection } from "../gateway/events/window.js";
-import { gatewayParams, pageOf, readPaging } from "../gateway/params.js";
-import { liveRecord, uriOf } from "../gateway/read-all.js";
+import { pageInfo, pageOf, readGatewayParams, readPaging } from "../gateway/params.js";
+import { uriOf } from "../gateway/read-all.js";
+import { liveRecord } from "../gateway/records.js";
 
 /** `page_size` of the event lists when none is given. */
 export const EVENTS_DEFAULT_PAGE_SIZE = 250;
@@ -48,14 +49,12 @@ export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
   const list = (selection: (c: Context<AppEnv>) => BookingSelection) => async (c: Context<AppEnv>) => {
-    const params = await gatewayParams(c);
-    const paging = readPaging(params, EVENTS_DEFAULT_PAGE_SIZE);
+    const paging = readPaging(await readGatewayParams(c), EVENTS_DEFAULT_PAGE_SIZE);
     const chosen = selection(c);
     const flock = c.req.param("flock")!;
-    const page = pageOf(await selectBookings(engine, flock, chosen, formatDate(clock.now())), paging);
-    const data = await readBookingData(engine, flock, page.items);
-    const { items: _items, ...counts } = page;
-    return c.json({ bookings: data.map(summaryPacket), ...counts });
+    const selected = await selectBookings(engine, flock, chosen, formatDate(clock.now()));
+    const data = await readBookingData(engine, flock, pageOf(selected, paging));
+    return c.json({ bookings: data.map(summaryPacket), ...pageInfo(selected.length, paging) });
   };
 
   for (const path of ["/:flock", "/:flock/bookings"]) {
@@ -103,7 +102,7 @@ export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
       ...guard,
       async (c) => {
         const flock = c.req.param("flock")!;
-        const input = readAttendanceInput(await gatewayParams(c), flock);
+        const input = readAttendanceInput(await readGatewayParams(c), flock);
         const data = await _bookingData(engine, c);
         const named = await recordsByUri(engine, flock, [...namedUris(data.tickets), input.personUri]);
         return c.json(await updateAttendance(actingEngine(c, engine), data, input, named));

@@ -9,13 +9,14 @@
  * | GET | `/:flock/find?name=` | active segments whose name contains `name` (case ignored), by name, paged |
  * | GET | `/:flock/segment/:uid/count` | `{count, description, segment}` |
  */
-import { badRequest, type RecordEngine } from "@records-service/core";
+import type { RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
-import { gatewayParams, pageOf, readPaging } from "../gateway/params.js";
-import { liveRecord, readAll, uriOf } from "../gateway/read-all.js";
+import { pageInfo, pageOf, readGatewayParams, readPaging, requiredParam } from "../gateway/params.js";
+import { readAll, uriOf } from "../gateway/read-all.js";
+import { liveRecord } from "../gateway/records.js";
 import { countSegment } from "../gateway/segments/members.js";
 import { isActiveSegment, segmentPacket } from "../gateway/segments/packet.js";
 
@@ -49,16 +50,14 @@ export function createSegmentRoutes(engine: RecordEngine): Hono<AppEnv> {
     }),
     ...guard,
     async (c) => {
-      const params = await gatewayParams(c);
+      const params = await readGatewayParams(c);
       const paging = readPaging(params, SEGMENTS_DEFAULT_PAGE_SIZE);
-      const name = params.name?.trim();
-      if (!name) throw badRequest("missing name", "name is required: the text to look for in segment names");
+      const name = requiredParam(params, "name", "the text to look for in segment names").trim();
       const needle = name.toLowerCase();
       const found = (await readAll(engine, c.req.param("flock")!, "segment", [["name__near", name]]))
         .filter((s) => isActiveSegment(s) && typeof s.data.name === "string" && s.data.name.toLowerCase().includes(needle))
         .sort((a, b) => _cmp(String(a.data.name), String(b.data.name)) || _cmp(a.id, b.id));
-      const { items, ...counts } = pageOf(found, paging);
-      return c.json({ segments: items.map(segmentPacket), ...counts });
+      return c.json({ segments: pageOf(found, paging).map(segmentPacket), ...pageInfo(found.length, paging) });
     },
   );
 

@@ -75,7 +75,7 @@ describe.each(EVERY_ADAPTER)("PDF member card on %s", (name) => {
     for (const [path, key, status] of cases) {
       const res = await t.call("GET", path, key ? { key } : {});
       expect(res.status, path).toBe(status);
-      expect(Object.keys((await res.json()) as object).sort(), path).toEqual(["description", "title"]);
+      expect(Object.keys((await res.json()) as object).sort(), path).toEqual(["description", "error", "title", "type"]);
     }
   });
 });

@@ -6,6 +6,7 @@
  * change feed, data events and triggers see it). No such ticket: 404, nothing written.
  */
 import { badRequest, notFound, parseRecordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import type { GatewayParams } from "../params.js";
 import { canonicalUri, uriOf } from "../read-all.js";
 import type { BookingData } from "./packet.js";
 import { ticketCounts } from "./stock.js";
@@ -21,14 +22,14 @@ export interface AttendanceInput {
  * `person_uri` (a person URI of `flock`) and `status` (one of `ATTENDANCE_STATUSES`) from
  * the request's parameters; a missing or bad one is a 400 naming it.
  */
-export function readAttendanceInput(params: Record<string, string | undefined>, flock: string): AttendanceInput {
-  const raw = params.person_uri?.trim();
+export function readAttendanceInput(params: Pick<GatewayParams, "get">, flock: string): AttendanceInput {
+  const raw = params.get("person_uri")?.trim();
   if (!raw) throw badRequest("missing person_uri", "person_uri is required: the URI of the attendee (/{flock}/person/{id}/)");
   const uri = parseRecordUri(canonicalUri(raw));
   if (!uri || uri.type !== "person" || uri.flock !== flock) {
     throw badRequest("invalid person_uri", `person_uri must be a person URI of flock ${JSON.stringify(flock)} (/${flock}/person/{id}/), not ${JSON.stringify(raw.slice(0, 100))}`);
   }
-  const status = params.status?.trim();
+  const status = params.get("status")?.trim();
   if (!status) throw badRequest("missing status", `status is required: one of ${ATTENDANCE_STATUSES.join(", ")}`);
   if (!(ATTENDANCE_STATUSES as readonly string[]).includes(status)) {
     throw badRequest("invalid status", `status must be one of ${ATTENDANCE_STATUSES.join(", ")}, not ${JSON.stringify(status.slice(0, 40))}`);
