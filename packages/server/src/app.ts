@@ -42,6 +42,7 @@ import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createEventRoutes } from "./routes/events.js";
 import { createFileRoutes } from "./routes/files.js";
+import { createInvoiceRoutes } from "./routes/invoices.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
@@ -54,6 +55,7 @@ import { createTriggerRoutes } from "./routes/triggers.js";
 import { createReferenceRoutes } from "./routes/reference.js";
 import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
+import type { InvoicingConfig } from "./config/schema.js";
 import { openApiDocument } from "./openapi/document.js";
 
 /** Options of `createApp`. Only `engine` is required. */
@@ -100,6 +102,8 @@ export interface AppOptions {
   changes?: ChangesRouteOptions;
   /** The built console to serve at `/console/` (default: `@records-service/console`'s `dist/`). */
   consoleDist?: string;
+  /** The flocks' invoicing settings (config `invoicing`), shown in each invoice's `config`. Default: none. */
+  invoicing?: readonly InvoicingConfig[];
 }
 
 /**
@@ -193,6 +197,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/audit/v2", createAuditRoutes(engine));
   app.route("/events/v2", createEventRoutes(engine));
   app.route("/segments/v2", createSegmentRoutes(engine));
+  app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 

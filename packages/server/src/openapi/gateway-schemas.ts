@@ -150,6 +150,60 @@ const _SEGMENT = v.object({
   }),
 });
 
+const _MONEY = v.pipe(v.number(), v.description("in major units, rounded to 2 decimals"));
+
+const _INVOICE = v.object({
+  id: v.pipe(str, v.description("invoice_number if stored, else the uid")),
+  invoice_uri: str,
+  date: v.nullable(date),
+  buyer_ref: nullableStr,
+  billing_contact: nullableStr,
+  buyer: v.object({
+    buyer_name: nullableStr,
+    buyer_email: nullableStr,
+    buyer_telephone: nullableStr,
+    buyer_address: v.nullable(v.array(v.unknown())),
+    buyer_locality: nullableStr,
+    buyer_region: nullableStr,
+    buyer_postal_code: nullableStr,
+    buyer_country: nullableStr,
+    buyer_vat_number: nullableStr,
+  }),
+  context: nullableStr,
+  invoice_currency: str,
+  currency: v.pipe(str, v.description("the same as invoice_currency (deprecated by the vendor)")),
+  line_items: v.array(
+    v.looseObject({
+      name: v.optional(v.unknown()),
+      price: v.optional(v.unknown()),
+      currency: str,
+      quantity: v.number(),
+      tax_rate: v.number(),
+      total_before_tax: _MONEY,
+      tax_total: _MONEY,
+      total: _MONEY,
+      total_float: _MONEY,
+      tax_total_float: _MONEY,
+    }),
+  ),
+  total_before_tax: _MONEY,
+  tax_total: _MONEY,
+  total_tax: _MONEY,
+  total: _MONEY,
+  total_paid: _MONEY,
+  total_scheduled: _MONEY,
+  number_of_payments: v.number(),
+  due: v.pipe(v.number(), v.description("total - total_paid (an amount)")),
+  payment_reference_uri: nullableStr,
+  status: str,
+  purchase_order_no: nullableStr,
+  for_the_attention_of: nullableStr,
+  signature: str,
+  signed_invoice_uri: str,
+  links: v.array(v.object({ rel: str, href: str, filename: str, prompt: str })),
+  config: v.looseObject({ flock_name: str, default_currency: str, template: str }),
+});
+
 /** The gateway components, by name. */
 export const GATEWAY_SCHEMAS = {
   EventList: v.object({ bookings: v.array(_SUMMARY), ...paged }),
@@ -177,6 +231,7 @@ export const GATEWAY_SCHEMAS = {
       }),
     ),
   }),
+  Invoice: _INVOICE,
   SegmentList: v.object({ segments: v.array(_SEGMENT), ...paged }),
   SegmentPacket: _SEGMENT,
   SegmentCount: v.object({

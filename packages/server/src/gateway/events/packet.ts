@@ -181,7 +181,8 @@ export function numberOf(v: unknown): number | undefined {
 
 /** Rounded to 2 decimals, half away from zero. */
 export function money(n: number): number {
-  return (Math.sign(n) * Math.round(Math.abs(n) * 100)) / 100;
+  // toPrecision first: 2.345 * 100 is 234.49999999999997 in binary, and must round as 234.5.
+  return (Math.sign(n) * Math.round(Number((Math.abs(n) * 100).toPrecision(15)))) / 100;
 }
 
 /** A stored currency, lower-case; the default when absent. */
