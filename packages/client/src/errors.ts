@@ -1,7 +1,7 @@
 /**
  * @module errors
  * One error class for every answer that is not a success: its HTTP status and the body as
- * the server sent it (v1 `{error, error_detail}` or v2 `{title, description}`).
+ * the server sent it (v1 `{error, error_detail}` or v2 `{title, description, error, type}`).
  */
 import type { ErrorV1, ErrorV2 } from "./types.js";
 
@@ -18,8 +18,9 @@ export class RecordsApiError extends Error {
 
   constructor(init: { status: number; body: unknown; method: string; url: string }) {
     const body = _errorBody(init.body);
-    const title = body ? ("error" in body ? body.error : body.title) : `HTTP ${init.status}`;
-    const detail = body ? ("error" in body ? body.error_detail : body.description) : "";
+    // v2 bodies carry `error` too (the same text as title): `error_detail` tells the shapes apart.
+    const title = body ? ("error_detail" in body ? body.error : body.title) : `HTTP ${init.status}`;
+    const detail = body ? ("error_detail" in body ? body.error_detail : body.description) : "";
     super(`${init.method} ${init.url}: ${init.status} ${title}${detail ? `: ${detail}` : ""}`);
     this.status = init.status;
     this.body = body;

@@ -5,6 +5,7 @@
  */
 export { createClient, type ClientOptions, type Credentials, type RecordsClient, type SelfServiceApi, type ClockApi, type BulkAction } from "./client.js";
 export { RecordsApiError } from "./errors.js";
+export type { EventsApi, SegmentsApi, InvoicesApi, BookingState, AttendanceStatus, InvoiceType, GatewayPaging } from "./gateway.js";
 export type { Change, ChangesApi, SubscribeOptions, Subscription } from "./changes.js";
 export { query, Query, MODIFIERS, SMART_DATES, type Modifier, type SmartDate, type FilterValue, type MetaField } from "./query.js";
 export type { RecordsApi, FileUpload, Surface } from "./records.js";
