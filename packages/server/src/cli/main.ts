@@ -6,6 +6,7 @@
 import { openFailure } from "../storage-open.js";
 import { parseCommand, UsageError } from "./args.js";
 import { runCardUrl } from "./card-url.js";
+import { runInvoiceUrl } from "./invoice-url.js";
 import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
 import { runOpenApi } from "./openapi.js";
@@ -47,6 +48,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runUserRevoke(cmd, io);
       case "card-url":
         return await runCardUrl(cmd, io);
+      case "invoice-url":
+        return await runInvoiceUrl(cmd, io);
       case "webhook-secret":
         return await runWebhookSecret(cmd, io);
       case "jobs":

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { killAll, startCli } from "./spawn-cli.js";
+import { killAll, runCliToEnd, startCli } from "./spawn-cli.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "records-events-e2e-"));
 afterAll(() => {
@@ -90,5 +90,12 @@ describe("an event from creation to attendance, through the CLI's server", { tim
     expect((await call("GET", "/events/v2/club/bookings/past")).body.bookings.map((b: any) => b.uri)).toEqual([booking]);
     p.child.kill("SIGTERM");
     expect(await p.exited()).toBe(0);
+
+    // The CLI prints the same signed link from the database's secret.
+    const printed = await runCliToEnd(["invoice-url", "club", "order", ticket.split("/")[3]!, "--db", join(tmp, "records.db"), "--base-url", url]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toEqual([`${url}${invoice.body.signed_invoice_uri}`]);
+    const missing = await runCliToEnd(["invoice-url", "club", "invoice", ticket.split("/")[3]!, "--db", join(tmp, "records.db")]);
+    expect(missing.code).toBe(1);
   });
 });
