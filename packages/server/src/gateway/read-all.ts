@@ -10,6 +10,12 @@ import { parseListQuery, recordUri, type RecordEngine, type StoredRecord } from 
 const SCAN_STEP = 1000;
 
 /**
+ * Most records read as referencing one URI (a booking's tickets, an invoice's payments):
+ * far above any real event or invoice, so nothing is cut short in practice.
+ */
+export const MAX_REFERENCING = 1_000_000;
+
+/**
  * Every live (not deleted) record of `type` in `flock` matching `params` (the generic
  * list's filter parameters), in creation order.
  *
@@ -31,16 +37,25 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
 }
 
 /**
- * The filter parameters matching a reference field that holds `uri`, written with or
- * without its final slash (clients write both).
+ * The live records that reference `uri` (a record URI) in any field, in creation order,
+ * read through the storage's reference index (`listReferencing`): one indexed look-up,
+ * where a filter on a field would compare every record's value.
+ *
+ * @example
+ * const refs = await referencing(engine, "demo", "/demo/booking/…/");
+ * const tickets = holding(refs, "ticket", "booking_ref", "/demo/booking/…/");
  */
-export function refParams(field: string, uris: readonly string[]): [string, string][] {
-  const out: [string, string][] = [];
-  for (const uri of uris) {
-    const canonical = canonicalUri(uri);
-    out.push([`${field}__or`, canonical], [`${field}__or`, canonical.slice(0, -1)]);
-  }
-  return out;
+export async function referencing(engine: RecordEngine, flock: string, uri: string): Promise<StoredRecord[]> {
+  const found = await engine.context.storage.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
+  return found
+    .filter((r) => r.state === "updated")
+    .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Those of `records` of `type` whose `field` holds `uri`. */
+export function holding(records: readonly StoredRecord[], type: string, field: string, uri: string): StoredRecord[] {
+  const canonical = canonicalUri(uri);
+  return records.filter((r) => r.type === type && refOf(r.data[field]) === canonical);
 }
 
 /** A URI with its final slash (the stored, canonical form). */

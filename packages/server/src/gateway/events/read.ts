@@ -2,15 +2,12 @@
  * @module gateway/events/read
  * Gathers what the events gateway's answers are built from: for each booking, its ticket
  * types (the live `bookable` records whose `booking_ref` is the booking, and those its own
- * `bookable_refs` lists, each once) and its live tickets. A page of bookings is read in a
- * few queries, not one per booking.
+ * `bookable_refs` lists, each once) and its live tickets, found through the storage's
+ * reference index (one look-up per booking).
  */
 import { parseRecordUri, type RecordEngine, type RecordKey, type StoredRecord } from "@records-service/core";
-import { canonicalUri, readAll, refOf, refParams, uriOf } from "../read-all.js";
+import { canonicalUri, holding, referencing, refOf, uriOf } from "../read-all.js";
 import { compareTicketTypes, type BookingData } from "./packet.js";
-
-/** Bookings per query: each takes two values (with and without the final slash) of a multi-value filter (at most 100). */
-const BOOKINGS_PER_QUERY = 50;
 
 /**
  * The ticket types and tickets of each booking, keyed by the booking's URI, in `bookings` order.
@@ -25,14 +22,11 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
     types.set(uriOf(b), new Map());
     tickets.set(uriOf(b), []);
   }
-  for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
-    const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
-    for (const t of await readAll(engine, flock, "bookable", refParams("booking_ref", uris))) {
-      types.get(refOf(t.data.booking_ref) ?? "")?.set(uriOf(t), t);
-    }
-    for (const t of await readAll(engine, flock, "ticket", refParams("booking_ref", uris))) {
-      tickets.get(refOf(t.data.booking_ref) ?? "")?.push(t);
-    }
+  for (const b of bookings) {
+    const uri = uriOf(b);
+    const refs = await referencing(engine, flock, uri);
+    for (const t of holding(refs, "bookable", "booking_ref", uri)) types.get(uri)!.set(uriOf(t), t);
+    tickets.get(uri)!.push(...holding(refs, "ticket", "booking_ref", uri));
   }
   await _addListedTypes(engine, flock, bookings, types);
   return bookings.map((booking) => ({

@@ -10,7 +10,7 @@ import { notFound, type RecordEngine, type StoredRecord } from "@records-service
 import { currencyOf, dateOf, numberOf } from "../events/packet.js";
 import { recordsByUri } from "../events/read.js";
 import { ticketCounts, ticketUnits } from "../events/stock.js";
-import { readAll, refOf, refParams, uriOf } from "../read-all.js";
+import { holding, referencing, refOf, uriOf } from "../read-all.js";
 import type { InvoiceSource } from "./invoice.js";
 import type { InvoiceType } from "./signature.js";
 
@@ -52,8 +52,9 @@ async function _record(engine: RecordEngine, flock: string, type: InvoiceType, u
   throw notFound("not found", `no ${type} invoice ${JSON.stringify(uid.slice(0, 60))} in flock ${flock}`);
 }
 
-async function _payments(engine: RecordEngine, flock: string, params: [string, string][], keep: (p: StoredRecord) => boolean = () => true) {
-  return (await readAll(engine, flock, "payment", params)).filter((p) => ticketCounts(p) && keep(p));
+/** The counted, live payments whose `field` holds `uri`. */
+async function _payments(engine: RecordEngine, flock: string, field: string, uri: string, keep: (p: StoredRecord) => boolean = () => true) {
+  return holding(await referencing(engine, flock, uri), "payment", field, uri).filter((p) => ticketCounts(p) && keep(p));
 }
 
 async function _buyer(engine: RecordEngine, flock: string, uri: string | null): Promise<StoredRecord | undefined> {
@@ -76,7 +77,7 @@ async function _fromInvoice(engine: RecordEngine, r: StoredRecord): Promise<Invo
     context: refOf(d.context_ref) ?? (typeof d.context_ref === "string" ? d.context_ref : null),
     currency: currencyOf(d.currency),
     lines,
-    payments: await _payments(engine, r.flock, refParams("invoice_ref", [uriOf(r)])),
+    payments: await _payments(engine, r.flock, "invoice_ref", uriOf(r)),
   };
 }
 
@@ -100,7 +101,7 @@ async function _fromMembership(engine: RecordEngine, r: StoredRecord): Promise<I
     context: uriOf(r),
     currency,
     lines: [{ name: planName, price, quantity: 1, ref: uriOf(r) }],
-    payments: await _payments(engine, r.flock, refParams("membership_ref", [uriOf(r)])),
+    payments: await _payments(engine, r.flock, "membership_ref", uriOf(r)),
   };
 }
 
@@ -108,8 +109,9 @@ async function _fromOrder(engine: RecordEngine, named: StoredRecord): Promise<In
   const flock = named.flock;
   const booking = refOf(named.data.booking_ref) ?? null;
   const buyerUri = refOf(named.data.buyer_ref) ?? null;
+  const bookingRefs = booking ? await referencing(engine, flock, booking) : [];
   const tickets = booking
-    ? (await readAll(engine, flock, "ticket", refParams("booking_ref", [booking]))).filter((t) => ticketCounts(t) && (refOf(t.data.buyer_ref) ?? null) === buyerUri)
+    ? holding(bookingRefs, "ticket", "booking_ref", booking).filter((t) => ticketCounts(t) && (refOf(t.data.buyer_ref) ?? null) === buyerUri)
     : ticketCounts(named)
       ? [named]
       : [];
@@ -131,10 +133,8 @@ async function _fromOrder(engine: RecordEngine, named: StoredRecord): Promise<In
   }
   const ticketUris = new Set(tickets.map(uriOf));
   const byTicket: StoredRecord[] = [];
-  const listed = [...ticketUris];
-  // 50 URIs a query: each is matched with and without its final slash (at most 100 values a filter).
-  for (let i = 0; i < listed.length; i += 50) byTicket.push(...(await _payments(engine, flock, refParams("ticket_ref", listed.slice(i, i + 50)))));
-  const byBooking = booking && buyerUri ? await _payments(engine, flock, refParams("booking_ref", [booking]), (p) => refOf(p.data.person_ref) === buyerUri) : [];
+  for (const uri of ticketUris) byTicket.push(...(await _payments(engine, flock, "ticket_ref", uri)));
+  const byBooking = booking && buyerUri ? holding(bookingRefs, "payment", "booking_ref", booking).filter((p) => ticketCounts(p) && refOf(p.data.person_ref) === buyerUri) : [];
   const payments = new Map([...byTicket, ...byBooking].filter((p) => refOf(p.data.ticket_ref) === undefined || ticketUris.has(refOf(p.data.ticket_ref)!)).map((p) => [p.id, p]));
   const dates = tickets.map((t) => dateOf(t.data.purchase_date) ?? t.created.slice(0, 10)).sort();
   return {
