@@ -5,6 +5,7 @@
  * self-service account), sends `APPLICATION` on every call, and retries 429s.
  */
 import { createChangesApi, type ChangesApi } from "./changes.js";
+import { createEventsApi, createInvoicesApi, createSegmentsApi, type EventsApi, type InvoicesApi, type SegmentsApi } from "./gateway.js";
 import { createRequester, type RequestOptions, type RetryOptions } from "./http.js";
 import { createRecordsApi, type RecordsApi, type Surface } from "./records.js";
 import { createTask, type Task } from "./tasks.js";
@@ -69,6 +70,12 @@ export interface RecordsClient {
   clock: ClockApi;
   /** The flock's change feed: `client.changes("demo").subscribe((c) => ...)`. */
   changes(flock: string): ChangesApi;
+  /** The events gateway (`/events/v2`): events, ticket types and stock, tickets, attendance. */
+  events(flock: string): EventsApi;
+  /** The segments gateway (`/segments/v2`): find by name, count. */
+  segments(flock: string): SegmentsApi;
+  /** The invoices gateway (`/invoices/v2`): keyed and signed invoices. */
+  invoices(flock: string): InvoicesApi;
 }
 
 /** Self-service reservations. */
@@ -178,6 +185,9 @@ export function createClient(opts: ClientOptions): RecordsClient {
       };
     },
     changes: (flock) => createChangesApi(request, flock, sleep),
+    events: (flock) => createEventsApi(request, flock),
+    segments: (flock) => createSegmentsApi(request, flock),
+    invoices: (flock) => createInvoicesApi(request, (method, path, o = {}) => send(method, path, o), flock),
     clock: {
       now: async () => (await request<Schemas["ClockNow"]>("GET", "/api/v1/_clock/")).now,
       advance: (by) => request("POST", "/api/v1/_clock/advance/", { json: by }),

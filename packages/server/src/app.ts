@@ -37,11 +37,14 @@ import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
 import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
+import { createSegmentRoutes } from "./routes/segments.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
+import { createEventRoutes } from "./routes/events.js";
 import { createFileRoutes } from "./routes/files.js";
+import { createInvoiceRoutes } from "./routes/invoices.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
@@ -55,6 +58,7 @@ import { createTriggerRoutes } from "./routes/triggers.js";
 import { createReferenceRoutes } from "./routes/reference.js";
 import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
+import type { InvoicingConfig } from "./config/schema.js";
 import { openApiDocument } from "./openapi/document.js";
 import { createMetricsRoutes } from "./metrics/metrics-routes.js";
 import { createRequestMetrics } from "./metrics/request-metrics.js";
@@ -113,6 +117,8 @@ export interface AppOptions {
   metrics?: { metrics: ServiceMetrics; token?: string | undefined };
   /** The workers running in this process, for `GET /api/v1/health/` (default none). */
   workers?: () => readonly string[];
+  /** The flocks' invoicing settings (config `invoicing`), shown in each invoice's `config`. Default: none. */
+  invoicing?: readonly InvoicingConfig[];
 }
 
 /**
@@ -214,6 +220,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/files/v1", createFileRoutes(storage, clock));
   app.route("/search/v2", createSearchRoutes(engine));
   app.route("/audit/v2", createAuditRoutes(engine));
+  app.route("/events/v2", createEventRoutes(engine));
+  app.route("/segments/v2", createSegmentRoutes(engine));
+  app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 

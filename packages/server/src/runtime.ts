@@ -174,6 +174,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         secret,
         unattributedPerMinute: config.throttle.unattributedPerMinute,
         keyTtlHours: config.auth.keyTtlHours,
+        invoicing: config.invoicing,
         ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
         ...(opts.log ? { log: opts.log } : {}),
       });

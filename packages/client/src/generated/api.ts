@@ -1497,6 +1497,173 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/v2/{flock}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events from 14 days ago to 90 days ahead
+         * @description Bookings whose days overlap the window (dates inclusive, on the service clock), ordered by start date, start time, title. Drafts and cancelled events are listed with their status.
+         */
+        get: operations["getEventsV2ByFlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event (the event packet) */
+        get: operations["getEventsV2ByFlockBookingByUid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's attendance: one session per counted ticket */
+        get: operations["getEventsV2ByFlockBookingByUidAttendance"];
+        /**
+         * Set one attendee's attendance
+         * @description Writes `attendance` on every counted ticket of the event whose attendee is `person_uri`. Parameters in the query or in a JSON or form body (the body wins). No such ticket: 404 (create the ticket first for a walk-in).
+         */
+        put: operations["putEventsV2ByFlockBookingByUidAttendance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/attendance/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's attendance: one session per counted ticket */
+        get: operations["getEventsV2ByFlockBookingByUidAttendanceAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/available_tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's ticket types with their stock */
+        get: operations["getEventsV2ByFlockBookingByUidAvailableTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/tickets/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every ticket of an event, cancelled ones included */
+        get: operations["getEventsV2ByFlockBookingByUidTicketsAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events from 14 days ago to 90 days ahead
+         * @description Bookings whose days overlap the window (dates inclusive, on the service clock), ordered by start date, start time, title. Drafts and cancelled events are listed with their status.
+         */
+        get: operations["getEventsV2ByFlockBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/bookings/{state}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events in a state: all, future, past, running, current or draft */
+        get: operations["getEventsV2ByFlockBookingsByState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/bookings/{uid}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's attendance: one session per counted ticket */
+        get: operations["getEventsV2ByFlockBookingsByUidAttendance"];
+        /**
+         * Set one attendee's attendance
+         * @description Writes `attendance` on every counted ticket of the event whose attendee is `person_uri`. Parameters in the query or in a JSON or form body (the body wins). No such ticket: 404 (create the ticket first for a walk-in).
+         */
+        put: operations["putEventsV2ByFlockBookingsByUidAttendance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/v1/{flock}/{fileId}/{filename}": {
         parameters: {
             query?: never;
@@ -1506,6 +1673,46 @@ export interface paths {
         };
         /** An uploaded file */
         get: operations["getFilesV1ByFlockByFileIdByFilename"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/v2/{flock}/{invoice_type}/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One invoice: an invoice record, a membership or an order
+         * @description invoice_type is invoice (an invoice record), membership (a member or membership record) or order (any ticket of the order). A member token reads only invoices whose buyer is the member's own person.
+         */
+        get: operations["getInvoicesV2ByFlockByInvoiceTypeByUid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/v2/{flock}/{invoice_type}/{uid}/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One invoice through its signed link (no key)
+         * @description The signature is the lower-case hex HMAC-SHA256 of {flock}/{invoice_type}/{uid} keyed with the invoice key (derived from the server's secret); a core key reads it in the keyed answer. Wrong signature: 401 signature invalid. Deleting the record revokes the link (404).
+         */
+        get: operations["getInvoicesV2ByFlockByInvoiceTypeByUidBySignature"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1557,6 +1764,43 @@ export interface paths {
         };
         /** Search persons by fields (the find rules), every match */
         get: operations["getSearchV2ByFlockPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find active segments by name */
+        get: operations["getSegmentsV2ByFlockFind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many records a segment holds now
+         * @description Runs the segment's rules through the generic list's filter code. A rule the filter code refuses is a 400 naming it.
+         */
+        get: operations["getSegmentsV2ByFlockSegmentByUidCount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1640,6 +1884,31 @@ export interface components {
             total: number;
             unattributed: number;
         };
+        AvailableTickets: {
+            available_tickets: {
+                access_code: string | null;
+                allocated: number;
+                /** @description the price with two decimals, as text */
+                amount: string;
+                /** @description total - allocated - reserved, never below 0; null = unlimited */
+                available: number | null;
+                available_from_date: string | null;
+                currency: string;
+                description: string | null;
+                member_only: boolean;
+                name: string | null;
+                number_of_attendees_per_ticket: string;
+                pricing: string | null;
+                reserved: number;
+                single_use: boolean;
+                sort_order: number;
+                tags: string[];
+                tax: string | null;
+                /** @description stock; null = unlimited */
+                total: number | null;
+                uri: string;
+            }[];
+        };
         BulkActionBody: {
             /** @enum {string} */
             action: "add_tag" | "remove_tag" | "set-single-field" | "set-single-field-on-last-membership";
@@ -1722,6 +1991,313 @@ export interface components {
             /** @description machine-readable: bad_request, unauthorized, forbidden, not_found, method_not_allowed, conflict, gone, payload_too_large, rate_limited, server_error, not_implemented, unavailable */
             type: string;
         };
+        EventAttendance: {
+            booking: {
+                bookable_refs: string[];
+                cancelled: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                date_range: string | null;
+                display_value: string;
+                end_date: string | null;
+                end_datetime: string | null;
+                end_time: string | null;
+                formatted_title: string;
+                has_available_tickets: boolean;
+                has_cancelled: boolean;
+                has_ticketed_event: boolean;
+                is_sold_out: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                maximum_ticket_price: number | null;
+                minimum_ticket_price: number | null;
+                multi_day: boolean;
+                /** @constant */
+                resource_type: "booking";
+                start_date: string | null;
+                start_datetime: string | null;
+                start_time: string | null;
+                status: string | null;
+                ticket_type_income: {
+                    [key: string]: number;
+                };
+                ticket_types: {
+                    [key: string]: {
+                        access_code: string | null;
+                        allocated: number;
+                        /** @description the price with two decimals, as text */
+                        amount: string;
+                        /** @description total - allocated - reserved, never below 0; null = unlimited */
+                        available: number | null;
+                        available_from_date: string | null;
+                        currency: string;
+                        description: string | null;
+                        member_only: boolean;
+                        name: string | null;
+                        number_of_attendees_per_ticket: string;
+                        pricing: string | null;
+                        reserved: number;
+                        single_use: boolean;
+                        sort_order: number;
+                        tags: string[];
+                        tax: string | null;
+                        /** @description stock; null = unlimited */
+                        total: number | null;
+                        uri: string;
+                    };
+                };
+                ticketed_event: boolean;
+                title: string | null;
+                total_stock: number | null;
+                total_stock_allocated: number;
+                total_stock_available: number | null;
+                uid: string;
+                uri: string;
+                user_interface: {
+                    [key: string]: boolean;
+                };
+            };
+            booking_uri: string;
+            sessions: {
+                attendee_email: string | null;
+                attendee_name: string | null;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                display_value: string | null;
+                guest: boolean;
+                guest_ref: string | null;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                legacy_uid: unknown;
+                person_ref: string | null;
+                record_state: string;
+                /** @description the recorded attendance, or accepted when none is */
+                status: string;
+                ticket: string | null;
+                ticket_ref: string;
+                uid: string;
+                uri: string;
+            }[];
+        };
+        EventAttendanceUpdated: {
+            attendance: {
+                attendance: {
+                    attendee_email: string | null;
+                    attendee_name: string | null;
+                    booking_ref: {
+                        display_value: string;
+                        ref: string;
+                    };
+                    guest: boolean;
+                    legacy_uid: unknown;
+                    person_ref: {
+                        display_value: string;
+                        ref: string;
+                    } | null;
+                    status: string;
+                    ticket_ref: string;
+                };
+                uri: string;
+            }[];
+            booking_ref: string;
+            person_ref: string;
+            status: string;
+        };
+        EventList: {
+            bookings: {
+                cancelled: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                date_range: string | null;
+                display_value: string;
+                end_date: string | null;
+                end_datetime: string | null;
+                end_time: string | null;
+                formatted_title: string;
+                has_available_tickets: boolean;
+                is_sold_out: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                maximum_ticket_price: number | null;
+                minimum_ticket_price: number | null;
+                multi_day: boolean;
+                /** @constant */
+                resource_type: "booking";
+                start_date: string | null;
+                start_datetime: string | null;
+                start_time: string | null;
+                status: string | null;
+                ticketed_event: boolean;
+                title: string | null;
+                uid: string;
+                uri: string;
+            }[];
+            page: number;
+            page_size: number;
+            pages: number;
+            total: number;
+        };
+        /** @description Every stored data field of the booking, as stored, plus these computed fields. */
+        EventPacket: {
+            bookable_refs: string[];
+            cancelled: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            created: string;
+            date_range: string | null;
+            display_value: string;
+            end_date: string | null;
+            end_datetime: string | null;
+            end_time: string | null;
+            formatted_title: string;
+            has_available_tickets: boolean;
+            has_cancelled: boolean;
+            has_ticketed_event: boolean;
+            is_sold_out: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            last_updated: string;
+            maximum_ticket_price: number | null;
+            minimum_ticket_price: number | null;
+            multi_day: boolean;
+            /** @constant */
+            resource_type: "booking";
+            start_date: string | null;
+            start_datetime: string | null;
+            start_time: string | null;
+            status: string | null;
+            ticket_type_income: {
+                [key: string]: number;
+            };
+            ticket_types: {
+                [key: string]: {
+                    access_code: string | null;
+                    allocated: number;
+                    /** @description the price with two decimals, as text */
+                    amount: string;
+                    /** @description total - allocated - reserved, never below 0; null = unlimited */
+                    available: number | null;
+                    available_from_date: string | null;
+                    currency: string;
+                    description: string | null;
+                    member_only: boolean;
+                    name: string | null;
+                    number_of_attendees_per_ticket: string;
+                    pricing: string | null;
+                    reserved: number;
+                    single_use: boolean;
+                    sort_order: number;
+                    tags: string[];
+                    tax: string | null;
+                    /** @description stock; null = unlimited */
+                    total: number | null;
+                    uri: string;
+                };
+            };
+            ticketed_event: boolean;
+            title: string | null;
+            total_stock: number | null;
+            total_stock_allocated: number;
+            total_stock_available: number | null;
+            uid: string;
+            uri: string;
+            user_interface: {
+                [key: string]: boolean;
+            };
+        };
+        EventTickets: {
+            booking: {
+                bookable_refs: string[];
+                cancelled: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                date_range: string | null;
+                display_value: string;
+                end_date: string | null;
+                end_datetime: string | null;
+                end_time: string | null;
+                formatted_title: string;
+                has_available_tickets: boolean;
+                has_cancelled: boolean;
+                has_ticketed_event: boolean;
+                is_sold_out: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                maximum_ticket_price: number | null;
+                minimum_ticket_price: number | null;
+                multi_day: boolean;
+                /** @constant */
+                resource_type: "booking";
+                start_date: string | null;
+                start_datetime: string | null;
+                start_time: string | null;
+                status: string | null;
+                ticket_type_income: {
+                    [key: string]: number;
+                };
+                ticket_types: {
+                    [key: string]: {
+                        access_code: string | null;
+                        allocated: number;
+                        /** @description the price with two decimals, as text */
+                        amount: string;
+                        /** @description total - allocated - reserved, never below 0; null = unlimited */
+                        available: number | null;
+                        available_from_date: string | null;
+                        currency: string;
+                        description: string | null;
+                        member_only: boolean;
+                        name: string | null;
+                        number_of_attendees_per_ticket: string;
+                        pricing: string | null;
+                        reserved: number;
+                        single_use: boolean;
+                        sort_order: number;
+                        tags: string[];
+                        tax: string | null;
+                        /** @description stock; null = unlimited */
+                        total: number | null;
+                        uri: string;
+                    };
+                };
+                ticketed_event: boolean;
+                title: string | null;
+                total_stock: number | null;
+                total_stock_allocated: number;
+                total_stock_available: number | null;
+                uid: string;
+                uri: string;
+                user_interface: {
+                    [key: string]: boolean;
+                };
+            };
+            booking_uri: string;
+            tickets: {
+                amount: number | null;
+                attendance: string | null;
+                booking: string;
+                booking_display: string;
+                buyer: string | null;
+                buyer_display: string | null;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                currency: string | null;
+                date: string | null;
+                display_value: string;
+                formatted_title: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                number_of_attendees: number;
+                person_ref: string | null;
+                purchase_date: string;
+                quantity: number;
+                record_state: string;
+                status: string | null;
+                ticket_id: string;
+                ticket_type: string | null;
+                ticket_type_display: string | null;
+                uid: string;
+                uri: string;
+            }[];
+        };
         FileUpdate: {
             errors: {
                 [key: string]: unknown;
@@ -1791,6 +2367,78 @@ export interface components {
                 /** @description background workers running in it: outbox, scheduler, tasks */
                 workers: string[];
             };
+        };
+        Invoice: {
+            billing_contact: string | null;
+            buyer: {
+                buyer_address: unknown[] | null;
+                buyer_country: string | null;
+                buyer_email: string | null;
+                buyer_locality: string | null;
+                buyer_name: string | null;
+                buyer_postal_code: string | null;
+                buyer_region: string | null;
+                buyer_telephone: string | null;
+                buyer_vat_number: string | null;
+            };
+            buyer_ref: string | null;
+            config: {
+                default_currency: string;
+                flock_name: string;
+                template: string;
+            };
+            context: string | null;
+            /** @description the same as invoice_currency (deprecated by the vendor) */
+            currency: string;
+            date: string | null;
+            /** @description total - total_paid (an amount) */
+            due: number;
+            for_the_attention_of: string | null;
+            /** @description invoice_number if stored, else the uid */
+            id: string;
+            invoice_currency: string;
+            invoice_uri: string;
+            line_items: {
+                currency: string;
+                name?: unknown;
+                price?: unknown;
+                quantity: number;
+                tax_rate: number;
+                /** @description in major units, rounded to 2 decimals */
+                tax_total: number;
+                /** @description in major units, rounded to 2 decimals */
+                tax_total_float: number;
+                /** @description in major units, rounded to 2 decimals */
+                total: number;
+                /** @description in major units, rounded to 2 decimals */
+                total_before_tax: number;
+                /** @description in major units, rounded to 2 decimals */
+                total_float: number;
+            }[];
+            links: {
+                filename: string;
+                href: string;
+                prompt: string;
+                rel: string;
+            }[];
+            number_of_payments: number;
+            payment_reference_uri: string | null;
+            purchase_order_no: string | null;
+            signature: string;
+            signed_invoice_uri: string;
+            status: string;
+            /** @description in major units, rounded to 2 decimals */
+            tax_total: number;
+            /** @description in major units, rounded to 2 decimals */
+            total: number;
+            /** @description in major units, rounded to 2 decimals */
+            total_before_tax: number;
+            /** @description in major units, rounded to 2 decimals */
+            total_paid: number;
+            /** @description in major units, rounded to 2 decimals */
+            total_scheduled: number;
+            /** @description in major units, rounded to 2 decimals */
+            total_tax: number;
         };
         ListElement: {
             _id: null;
@@ -2342,6 +2990,89 @@ export interface components {
         ReservationList: {
             person_uri: string;
             reservations: unknown[];
+        };
+        SegmentCount: {
+            /** @description the segment's members now */
+            count: number;
+            description: string | null;
+            /** @description the segment's URI */
+            segment: string;
+        };
+        SegmentList: {
+            page: number;
+            page_size: number;
+            pages: number;
+            segments: {
+                active: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                description: string | null;
+                display_value: string;
+                email_marketing_sync: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                legacy_uid: unknown;
+                name: string | null;
+                parent_segment: string | null;
+                record_state: string;
+                resource_type: string | null;
+                /** @description as stored: list parameters as keys, or [{field, operator, value}] */
+                rules: {
+                    [key: string]: unknown;
+                } | unknown[];
+                /** @description dynamic, static, hybrid or auxiliary */
+                segment_type: string;
+                system_segment: boolean;
+                tags: unknown[];
+                uid: string;
+                uri: string;
+                uris_exclude: unknown[];
+                uris_include: unknown[];
+                user_interface: {
+                    can_create_segment: boolean;
+                    can_delete_segment: boolean;
+                    can_edit_segment: boolean;
+                    can_restore_segment: boolean;
+                    policy_name: null;
+                };
+                view_context: unknown[];
+            }[];
+            total: number;
+        };
+        SegmentPacket: {
+            active: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            created: string;
+            description: string | null;
+            display_value: string;
+            email_marketing_sync: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            last_updated: string;
+            legacy_uid: unknown;
+            name: string | null;
+            parent_segment: string | null;
+            record_state: string;
+            resource_type: string | null;
+            /** @description as stored: list parameters as keys, or [{field, operator, value}] */
+            rules: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description dynamic, static, hybrid or auxiliary */
+            segment_type: string;
+            system_segment: boolean;
+            tags: unknown[];
+            uid: string;
+            uri: string;
+            uris_exclude: unknown[];
+            uris_include: unknown[];
+            user_interface: {
+                can_create_segment: boolean;
+                can_delete_segment: boolean;
+                can_edit_segment: boolean;
+                can_restore_segment: boolean;
+                policy_name: null;
+            };
+            view_context: unknown[];
         };
         SelfServiceSession: {
             bearer_token: string;
@@ -11001,6 +11732,844 @@ export interface operations {
             };
         };
     };
+    getEventsV2ByFlock: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description events per page, 1..1500 (default 250) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {bookings: [summary packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every stored field of the booking plus the computed ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPacket"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {booking, booking_uri, sessions} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendance"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    putEventsV2ByFlockBookingByUidAttendance: {
+        parameters: {
+            query?: {
+                /** @description the attendee's person URI (required) */
+                person_uri?: string;
+                /** @description invited, accepted, declined, attended or no-show (required) */
+                status?: "invited" | "accepted" | "declined" | "attended" | "no-show";
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor UpdatedEventAttendance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendanceUpdated"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidAttendanceAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {booking, booking_uri, sessions} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendance"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidAvailableTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {available_tickets: [entry]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailableTickets"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidTicketsAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {booking, booking_uri, tickets} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTickets"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookings: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description events per page, 1..1500 (default 250) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {bookings: [summary packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingsByState: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description events per page, 1..1500 (default 250) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                state: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {bookings: [summary packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingsByUidAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {booking, booking_uri, sessions} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendance"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    putEventsV2ByFlockBookingsByUidAttendance: {
+        parameters: {
+            query?: {
+                /** @description the attendee's person URI (required) */
+                person_uri?: string;
+                /** @description invited, accepted, declined, attended or no-show (required) */
+                status?: "invited" | "accepted" | "declined" | "attended" | "no-show";
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor UpdatedEventAttendance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendanceUpdated"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getFilesV1ByFlockByFileIdByFilename: {
         parameters: {
             query?: never;
@@ -11068,6 +12637,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getInvoicesV2ByFlockByInvoiceTypeByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                invoice_type: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getInvoicesV2ByFlockByInvoiceTypeByUidBySignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                invoice_type: string;
+                signature: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
                 };
             };
         };
@@ -11275,6 +12996,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadModel"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockFind: {
+        parameters: {
+            query?: {
+                /** @description text the segment's name contains, case ignored (required) */
+                name?: string;
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description segments per page, 1..1500 (default 25) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segments: [segment packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {count, description, segment} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentCount"];
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */

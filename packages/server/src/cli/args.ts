@@ -13,6 +13,7 @@ import { IMPORT_BATCH_SIZE } from "../bulk-io/import-records.js";
 import { CONFIG_DEFAULTS, FLOCK_ID_RE, MAX_BACKUPS_KEPT, RESERVED_FLOCK_IDS } from "../config/schema.js";
 import { checkDbValue } from "../db-value.js";
 import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
+import { INVOICE_TYPES, type InvoiceType } from "../gateway/invoices/signature.js";
 import { USAGE } from "./usage.js";
 
 /** Where the database lives unless `--db` says otherwise (relative to the working directory). */
@@ -33,6 +34,7 @@ export type Command =
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
   | { kind: "card-url"; db: string; flock: string; memberId: string; baseUrl: string }
+  | { kind: "invoice-url"; db: string; flock: string; invoiceType: InvoiceType; uid: string; baseUrl: string }
   | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
@@ -61,7 +63,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -79,6 +81,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   }
   if (first === "config") return _config(second, argv.slice(2), env);
   if (first === "card-url") return _cardUrl(argv.slice(1), env);
+  if (first === "invoice-url") return _invoiceUrl(argv.slice(1), env);
   if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
   if (first === "copy") return _copy(argv.slice(1));
@@ -87,7 +90,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "openapi") return _openapi(argv.slice(1));
   if (first === "backup") return _backup(argv.slice(1), env);
   if (first === "restore") return _restore(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -222,6 +225,23 @@ function _cardUrl(args: string[], env: CliEnv): Command {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
   return { kind: "card-url", db: _db(v.db, env), flock, memberId, baseUrl };
+}
+
+function _invoiceUrl(args: string[], env: CliEnv): Command {
+  const { values: v, positionals } = _parse(args, "invoice-url", { ...DB, ...HELP, "base-url": { type: "string" } }, 3);
+  if (v.help) return { kind: "help", text: USAGE["invoice-url"] };
+  const [flock, invoiceType, uid] = positionals;
+  if (flock === undefined || invoiceType === undefined || uid === undefined) {
+    throw new UsageError("missing argument: records-service invoice-url FLOCK TYPE UID [--db PATH] [--base-url URL]");
+  }
+  if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
+  if (!(INVOICE_TYPES as readonly string[]).includes(invoiceType)) throw new UsageError(`bad invoice type ${JSON.stringify(invoiceType)}: expected ${INVOICE_TYPES.join(", ")}`);
+  if (!/^[0-9a-f]{24}$/.test(uid)) throw new UsageError(`bad id ${JSON.stringify(uid)}: expected 24 lower-case hex characters`);
+  const baseUrl = v["base-url"] ?? DEFAULT_CARD_BASE_URL;
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) {
+    throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
+  }
+  return { kind: "invoice-url", db: _db(v.db, env), flock, invoiceType: invoiceType as InvoiceType, uid, baseUrl };
 }
 
 function _webhookSecret(args: string[], env: CliEnv): Command {

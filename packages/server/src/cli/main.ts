@@ -8,6 +8,7 @@ import { parseCommand, UsageError } from "./args.js";
 import { runBackup, runRestore } from "./backup.js";
 import { runCardUrl } from "./card-url.js";
 import { runConfigApply, runConfigShow } from "./config.js";
+import { runInvoiceUrl } from "./invoice-url.js";
 import { runCopy } from "./copy.js";
 import { runJobs } from "./jobs.js";
 import { runOpenApi } from "./openapi.js";
@@ -49,6 +50,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runUserRevoke(cmd, io);
       case "card-url":
         return await runCardUrl(cmd, io);
+      case "invoice-url":
+        return await runInvoiceUrl(cmd, io);
       case "webhook-secret":
         return await runWebhookSecret(cmd, io);
       case "jobs":

@@ -60,6 +60,14 @@ signed with the card key derived from the database's secret. --base-url is the s
 public origin (default http://127.0.0.1:8080). Fails (exit 1) if the flock or the member
 does not exist.`;
 
+const INVOICE_URL = `Usage: records-service invoice-url FLOCK TYPE UID [--db PATH] [--base-url URL]
+
+Prints the signed link of an invoice (GET /invoices/v2/FLOCK/TYPE/UID/SIGNATURE), which
+opens without a key. TYPE is invoice (an invoice record), membership (a member or
+membership record) or order (any ticket of the order). Signed with the invoice key derived
+from the database's secret. --base-url is the server's public origin (default
+http://127.0.0.1:8080). Fails (exit 1) if the flock or the record does not exist.`;
+
 const WEBHOOK_SECRET = `Usage: records-service webhook-secret FLOCK [--db PATH] [--config FILE]
 
 Prints the key that signs the flock's webhook deliveries (whsec_ and base64), the one to
@@ -160,6 +168,7 @@ Commands:
   user add    create or replace a user
   user revoke end every key and session of a user
   card-url    print a member's signed card link
+  invoice-url print an invoice's signed link
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
   config apply  apply a config file to the database (every server takes it up)
@@ -212,6 +221,7 @@ export const USAGE = {
   "user add": USER_ADD,
   "user revoke": USER_REVOKE,
   "card-url": CARD_URL,
+  "invoice-url": INVOICE_URL,
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
   "config apply": CONFIG_APPLY,

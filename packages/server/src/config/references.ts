@@ -23,6 +23,7 @@ export function resolveConsistency(parsed: Parsed): Config {
   _unique(parsed.templates, (t) => `${t.flock}/${t.name}`, (i) => ["templates", i, "name"]);
   _unique(parsed.resourceTypes, (r) => r.flock, (i) => ["resourceTypes", i, "flock"]);
   parsed.resourceTypes.forEach((r, i) => _unique(r.types.map((t) => ({ t })), (x) => x.t, (j) => ["resourceTypes", i, "types", j]));
+  _unique(parsed.invoicing, (r) => r.flock, (i) => ["invoicing", i, "flock"]);
   const templates = new Set(parsed.templates.map((t) => `${t.flock}/${t.name}`));
   try {
     const { triggers, warnings } = validateTriggers(parsed.triggers, {

@@ -251,6 +251,24 @@ const resourceTypesSchema = v.strictObject({
   ),
 });
 
+/** A flock's invoicing settings: the `config` object of its invoices (spec v2-gateway 2.2). */
+const invoicingSchema = v.strictObject({
+  flock: flockId,
+  address: v.optional(v.array(v.string())),
+  postal_code: v.optional(v.string()),
+  contact_details: v.optional(v.string()),
+  contact_email: v.optional(v.pipe(v.string(), v.email("must be an email address"))),
+  contact_phone: v.optional(v.string()),
+  logo_url: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
+  payment_details: v.optional(v.string()),
+  payment_detail_notes: v.optional(v.string()),
+  purchase_order_string: v.optional(v.string()),
+  tax_name: v.optional(v.string()),
+  vat_number: v.optional(v.string()),
+  default_currency: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{3}$/, "must be a lower-case ISO 4217 code (gbp, eur)"))),
+  template: v.optional(v.string()),
+});
+
 /** The whole config file. */
 export const configSchema = v.strictObject({
   secret: v.optional(
@@ -272,6 +290,8 @@ export const configSchema = v.strictObject({
   metrics: v.optional(metricsSchema, {}),
   mail: v.optional(mailSchema),
   backup: v.optional(backupSchema),
+  /** Per flock: what its invoices say about the issuer (address, contact, payment details). */
+  invoicing: v.optional(v.array(invoicingSchema), []),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
   clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
 });
@@ -297,6 +317,7 @@ export type ChangesConfig = Config["changes"];
 export type MetricsConfig = Config["metrics"];
 export type MailConfig = NonNullable<Config["mail"]>;
 export type BackupConfig = NonNullable<Config["backup"]>;
+export type InvoicingConfig = Config["invoicing"][number];
 
 // --- internal ---
 

@@ -7,6 +7,7 @@
  */
 import { AUDIT_ACTIONS, BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
 import * as v from "valibot";
+import { GATEWAY_SCHEMAS } from "./gateway-schemas.js";
 
 const str = v.string();
 const nullableStr = v.nullable(v.string());
@@ -277,6 +278,8 @@ export const COMPONENT_SCHEMAS = {
     now: timestamp,
     fired: v.pipe(v.record(v.string(), v.number()), v.description("how many data events of each name fell due and ran")),
   }),
+  // The events, segments and invoices gateways (openapi/gateway-schemas).
+  ...GATEWAY_SCHEMAS,
 };
 
 /** A component's name. */

@@ -1,0 +1,121 @@
+/**
+ * @module routes/events
+ * The hosted service's events gateway under `/events/v2/{flock}` (spec v2-gateway section
+ * 1), over the generic records: an event is a `booking`, its ticket types `bookable`s,
+ * each place a `ticket`. Core keys of the flock only; member tokens 403.
+ *
+ * | method | path | answer |
+ * |---|---|---|
+ * | GET | `/:flock`, `/:flock/bookings` | events from 14 days back to 90 ahead, paged |
+ * | GET | `/:flock/bookings/:state` | `all`, `future`, `past`, `running`, `current`, `draft`, paged |
+ * | GET | `/:flock/booking/:uid` | the event packet |
+ * | GET | `/:flock/booking/:uid/available_tickets` | the ticket types with their stock |
+ * | GET | `/:flock/booking/:uid/tickets/all` | every live ticket |
+ * | GET | `/:flock/booking/:uid/attendance/all` (and `…/attendance`, `/bookings/:uid/attendance`) | the sessions |
+ * | PUT | `/:flock/booking/:uid/attendance` (and `/bookings/:uid/attendance`) | sets one attendee's attendance |
+ */
+import { formatDate, type RecordEngine } from "@records-service/core";
+import { Hono, type Context } from "hono";
+import { actingEngine } from "../http/acting.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented, queryParam } from "../openapi/describe.js";
+import { readAttendanceInput, updateAttendance } from "../gateway/events/attendance.js";
+import { eventPacket, summaryPacket, ticketTypeEntry, ticketsByType } from "../gateway/events/packet.js";
+import { readBookingData, readOneBooking, recordsByUri } from "../gateway/events/read.js";
+import { expandedTicket, namedUris, sessions } from "../gateway/events/tickets.js";
+import { parseBookingState, selectBookings, type BookingSelection } from "../gateway/events/window.js";
+import { pageInfo, pageOf, readGatewayParams, readPaging } from "../gateway/params.js";
+import { uriOf } from "../gateway/read-all.js";
+import { liveRecord } from "../gateway/records.js";
+
+/** `page_size` of the event lists when none is given. */
+export const EVENTS_DEFAULT_PAGE_SIZE = 250;
+
+const _PAGING = [
+  queryParam("page", "1-based page number (default 1)", { type: "integer", minimum: 1 }),
+  queryParam("page_size", `events per page, 1..1500 (default ${EVENTS_DEFAULT_PAGE_SIZE})`, { type: "integer", minimum: 1, maximum: 1500 }),
+];
+
+/**
+ * The events gateway; mount under `/events/v2`.
+ *
+ * @example
+ * app.route("/events/v2", createEventRoutes(engine));
+ */
+export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+
+  const list = (selection: (c: Context<AppEnv>) => BookingSelection) => async (c: Context<AppEnv>) => {
+    const paging = readPaging(await readGatewayParams(c), EVENTS_DEFAULT_PAGE_SIZE);
+    const chosen = selection(c);
+    const flock = c.req.param("flock")!;
+    const selected = await selectBookings(engine, flock, chosen, formatDate(clock.now()));
+    const data = await readBookingData(engine, flock, pageOf(selected, paging));
+    return c.json({ bookings: data.map(summaryPacket), ...pageInfo(selected.length, paging) });
+  };
+
+  for (const path of ["/:flock", "/:flock/bookings"]) {
+    routes.get(path, documented({ tag: "gateway-events", summary: "Events from 14 days ago to 90 days ahead", description: "Bookings whose days overlap the window (dates inclusive, on the service clock), ordered by start date, start time, title. Drafts and cancelled events are listed with their status.", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }), ...guard, list(() => "window"));
+  }
+
+  routes.get("/:flock/bookings/:state", documented({ tag: "gateway-events", summary: "Events in a state: all, future, past, running, current or draft", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }), ...guard, list((c) => parseBookingState(c.req.param("state")!)));
+
+  routes.get("/:flock/booking/:uid", documented({ tag: "gateway-events", summary: "One event (the event packet)", auth: "key", ok: { status: 200, description: "every stored field of the booking plus the computed ones", schema: "EventPacket" }, errors: [403, 404] }), ...guard, async (c) => {
+    return c.json(eventPacket(await _bookingData(engine, c)));
+  });
+
+  routes.get("/:flock/booking/:uid/available_tickets", documented({ tag: "gateway-events", summary: "An event's ticket types with their stock", auth: "key", ok: { status: 200, description: "{available_tickets: [entry]}", schema: "AvailableTickets" }, errors: [403, 404] }), ...guard, async (c) => {
+    const data = await _bookingData(engine, c);
+    const byType = ticketsByType(data);
+    return c.json({ available_tickets: data.types.map((t) => ticketTypeEntry(t, byType.get(uriOf(t)) ?? [])) });
+  });
+
+  routes.get("/:flock/booking/:uid/tickets/all", documented({ tag: "gateway-events", summary: "Every ticket of an event, cancelled ones included", auth: "key", ok: { status: 200, description: "{booking, booking_uri, tickets}", schema: "EventTickets" }, errors: [403, 404] }), ...guard, async (c) => {
+    const data = await _bookingData(engine, c);
+    const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
+    return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), tickets: data.tickets.map((t) => expandedTicket(t, data, named)) });
+  });
+
+  for (const path of ["/:flock/booking/:uid/attendance/all", "/:flock/booking/:uid/attendance", "/:flock/bookings/:uid/attendance"]) {
+    routes.get(path, documented({ tag: "gateway-events", summary: "An event's attendance: one session per counted ticket", auth: "key", ok: { status: 200, description: "{booking, booking_uri, sessions}", schema: "EventAttendance" }, errors: [403, 404] }), ...guard, async (c) => {
+      const data = await _bookingData(engine, c);
+      const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
+      return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), sessions: sessions(data, named) });
+    });
+  }
+
+  for (const path of ["/:flock/booking/:uid/attendance", "/:flock/bookings/:uid/attendance"]) {
+    routes.put(
+      path,
+      documented({
+        tag: "gateway-events",
+        summary: "Set one attendee's attendance",
+        description: "Writes `attendance` on every counted ticket of the event whose attendee is `person_uri`. Parameters in the query or in a JSON or form body (the body wins). No such ticket: 404 (create the ticket first for a walk-in).",
+        auth: "key",
+        query: [queryParam("person_uri", "the attendee's person URI (required)"), queryParam("status", "invited, accepted, declined, attended or no-show (required)", { type: "string", enum: ["invited", "accepted", "declined", "attended", "no-show"] })],
+        ok: { status: 200, description: "vendor UpdatedEventAttendance", schema: "EventAttendanceUpdated" },
+        errors: [400, 403, 404],
+      }),
+      ...guard,
+      async (c) => {
+        const flock = c.req.param("flock")!;
+        const input = readAttendanceInput(await readGatewayParams(c), flock);
+        const data = await _bookingData(engine, c);
+        const named = await recordsByUri(engine, flock, [...namedUris(data.tickets), input.personUri]);
+        return c.json(await updateAttendance(actingEngine(c, engine), data, input, named));
+      },
+    );
+  }
+
+  return routes;
+}
+
+// --- internal ---
+
+async function _bookingData(engine: RecordEngine, c: Context<AppEnv>) {
+  const { flock, uid } = c.req.param() as { flock: string; uid: string };
+  return readOneBooking(engine, await liveRecord(engine, flock, "booking", uid));
+}

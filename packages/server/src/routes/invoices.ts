@@ -1,0 +1,123 @@
+/**
+ * @module routes/invoices
+ * One invoice as JSON (spec v2-gateway section 2), under `/invoices/v2/{flock}`: an
+ * `invoice` record, a membership or an order (any of its tickets names it).
+ *
+ * | method | path | who |
+ * |---|---|---|
+ * | GET | `/:flock/:invoice_type/:uid` | a core key of the flock; a member token for an invoice whose buyer is the member's own person (others 404) |
+ * | GET | `/:flock/:invoice_type/:uid/:signature` | anyone holding the signed link (a key sent with it is ignored); the signature is checked before anything is read |
+ */
+import { formatDate, notFound, RecordsError, badRequest, type RecordEngine } from "@records-service/core";
+import { Hono, type Context } from "hono";
+import { findCallerPerson } from "../auth/caller-person.js";
+import { accountEmail } from "../auth/usernames.js";
+import type { InvoicingConfig } from "../config/schema.js";
+import type { AppEnv } from "../http/env.js";
+import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { documented } from "../openapi/describe.js";
+import { invoiceAnswer, INVOICE_CONFIG_KEYS, type InvoiceConfig } from "../gateway/invoices/invoice.js";
+import { INVOICE_TYPES, invoiceKey, invoiceSignature, signedInvoicePath, verifyInvoiceSignature, type InvoiceType } from "../gateway/invoices/signature.js";
+import { pdfResourceType, readInvoiceSource } from "../gateway/invoices/sources.js";
+import { uriOf } from "../gateway/read-all.js";
+
+/** Options of the invoice routes. */
+export interface InvoiceRouteOptions {
+  /** The server's secret (the invoice key is derived from it). */
+  secret: () => Promise<string>;
+  /** The flocks' invoicing settings (config `invoicing`). */
+  invoicing?: readonly InvoicingConfig[];
+}
+
+/** Headers of every signed answer: the link is a bearer credential. */
+const _SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } as const;
+
+/**
+ * The invoice routes; mount under `/invoices/v2`.
+ *
+ * @example
+ * app.route("/invoices/v2", createInvoiceRoutes(engine, { secret }));
+ */
+export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions): Hono<AppEnv> {
+  const { storage, clock } = engine.context;
+  const routes = new Hono<AppEnv>({ strict: false });
+
+  const answer = async (flock: string, type: InvoiceType, uid: string, check?: (buyer: string | null) => Promise<void>) => {
+    const source = await readInvoiceSource(engine, flock, type, uid);
+    if (check) await check(source.buyerUri);
+    const key = invoiceKey(await opts.secret());
+    const flockRow = await storage.getFlock(flock);
+    return invoiceAnswer(source, {
+      today: formatDate(clock.now()),
+      link: { signature: invoiceSignature(key, flock, type, uid), signedPath: signedInvoicePath(key, flock, type, uid), pdfResourceType: pdfResourceType(source) },
+      config: _config(flock, flockRow?.name ?? flock, opts.invoicing ?? []),
+    });
+  };
+
+  routes.get(
+    "/:flock/:invoice_type/:uid",
+    documented({
+      tag: "finance",
+      summary: "One invoice: an invoice record, a membership or an order",
+      description: "invoice_type is invoice (an invoice record), membership (a member or membership record) or order (any ticket of the order). A member token reads only invoices whose buyer is the member's own person.",
+      auth: "keyOrSelfService",
+      ok: { status: 200, description: "vendor invoice", schema: "Invoice" },
+      errors: [400, 403, 404],
+    }),
+    createRequireKey(storage, clock, ["core", "self-service"]),
+    createRequireFlock(storage),
+    async (c) => {
+      const { flock, uid } = c.req.param() as { flock: string; uid: string };
+      const type = _invoiceType(c.req.param("invoice_type")!);
+      const user = c.get("user");
+      const check =
+        user.role === "self-service"
+          ? async (buyer: string | null) => {
+              const person = await findCallerPerson(engine, flock, accountEmail(user.username));
+              if (!person || buyer !== uriOf(person)) throw notFound("not found", `you have no ${type} invoice ${JSON.stringify(uid.slice(0, 60))}`);
+            }
+          : undefined;
+      return c.json(await answer(flock, type, uid, check));
+    },
+  );
+
+  routes.get(
+    "/:flock/:invoice_type/:uid/:signature",
+    documented({
+      tag: "finance",
+      summary: "One invoice through its signed link (no key)",
+      description: "The signature is the lower-case hex HMAC-SHA256 of {flock}/{invoice_type}/{uid} keyed with the invoice key (derived from the server's secret); a core key reads it in the keyed answer. Wrong signature: 401 signature invalid. Deleting the record revokes the link (404).",
+      auth: "none",
+      ok: { status: 200, description: "vendor invoice", schema: "Invoice" },
+      errors: [400, 401, 404],
+    }),
+    async (c: Context<AppEnv>) => {
+      const { flock, uid, signature } = c.req.param() as { flock: string; uid: string; signature: string };
+      const type = _invoiceType(c.req.param("invoice_type")!);
+      if (!verifyInvoiceSignature(invoiceKey(await opts.secret()), flock, type, uid, signature)) {
+        throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
+      }
+      if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
+      return c.json(await answer(flock, type, uid), 200, _SIGNED_HEADERS);
+    },
+  );
+
+  return routes;
+}
+
+// --- internal ---
+
+function _invoiceType(word: string): InvoiceType {
+  if ((INVOICE_TYPES as readonly string[]).includes(word)) return word as InvoiceType;
+  throw badRequest("invalid invoice_type", `${JSON.stringify(word.slice(0, 60))} is not an invoice type; use one of ${INVOICE_TYPES.join(", ")}`);
+}
+
+function _config(flock: string, name: string, all: readonly InvoicingConfig[]): InvoiceConfig {
+  const mine = all.find((x) => x.flock === flock) as Record<string, unknown> | undefined;
+  return {
+    flock_name: name,
+    default_currency: (mine?.default_currency as string | undefined) ?? "gbp",
+    ...Object.fromEntries(INVOICE_CONFIG_KEYS.map((k) => [k, mine?.[k] ?? null])),
+    template: (mine?.template as string | undefined) ?? "invoice-a4",
+  };
+}
