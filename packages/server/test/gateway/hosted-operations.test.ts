@@ -89,6 +89,9 @@ describe("the hosted gateway operations list", () => {
       if (anonymous.status !== 401) wrong.push(`${name(op)} without a key: ${anonymous.status}`);
       const member = await t.call(op.method, samplePath(op), { key: KEYS.member });
       if (member.status !== 403) wrong.push(`${name(op)} with a member token: ${member.status}`);
+      // Another flock's key (for the warehouse, which has no flock: a key that is not an administrator's).
+      const stranger = await t.call(op.method, samplePath(op), { key: KEYS.bob });
+      if (stranger.status !== 403) wrong.push(`${name(op)} with another flock's key: ${stranger.status}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -104,6 +107,15 @@ describe("the hosted gateway operations list", () => {
     );
     expect(differ).toEqual([]);
     expect([...rows.keys()].filter((n) => !HOSTED_OPERATIONS.some((op) => op.n === n))).toEqual([]);
+  });
+
+  it("refuses a sync partner the hosted service does not name with a 404, after auth", async () => {
+    expect((await t.call("POST", "/internal/v2/alpha/sync/xero/push/invoice", { key: KEYS.alice })).status).toBe(501);
+    const res = await t.call("POST", "/internal/v2/alpha/sync/acme/push/invoice", { key: KEYS.alice });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ title: "unknown partner", type: "not_found" });
+    expect((await t.call("POST", "/internal/v2/alpha/sync/acme/push/invoice")).status).toBe(401);
+    expect((await t.call("GET", "/public/v2/ghost/web")).status).toBe(404);
   });
 
   it("routeShape compares patterns by shape, so the checks above can fail", () => {
