@@ -38,6 +38,10 @@ import { createFindRoutes } from "./routes/find.js";
 import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
 import { createSegmentRoutes } from "./routes/segments.js";
+import { createVehicleSearchRoutes } from "./routes/vehicle-search.js";
+import { createEmailSenderRoutes } from "./routes/email-senders.js";
+import { createMembershipExtrasRoutes } from "./routes/membership-extras.js";
+import { createNotOfferedRoutes } from "./routes/not-offered.js";
 import { createContactTypeRoutes } from "./routes/contact-type.js";
 import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
 import { createDerivedRoutes } from "./routes/derived.js";
@@ -223,6 +227,11 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/events/v2", createEventRoutes(engine));
   app.route("/segments/v2", createSegmentRoutes(engine));
   app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
+  // Issue 21, P3: the internal paths served, the vehicle search, and the documented 501s.
+  app.route("/search/v2", createVehicleSearchRoutes(engine));
+  app.route("/internal/v2", createMembershipExtrasRoutes(engine));
+  app.route("/internal/v2", createEmailSenderRoutes(engine));
+  app.route("/", createNotOfferedRoutes(engine));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
   app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 

@@ -116,7 +116,7 @@ describe("the OpenAPI document", () => {
 describe("real answers match the documented schemas", () => {
   it("for a success sample of each area and a probe of every operation", async () => {
     // An advancer that only reports, so the clock paths answer as with --clock manual.
-    const t = await createV2TestApp({ clockAdvancer: { advance: async (to) => ({ now: to, fired: { expiring_2wk: 1 } }) } });
+    const t = await createV2TestApp({ clockAdvancer: { advance: async (to) => ({ now: to, fired: { expiring_2wk: 1 } }) } }, { flockResourceTypes: { alpha: ["vehicle"] } });
     const doc = (await (await t.call("GET", "/api/openapi.json")).json()) as Doc;
     const check = makeChecker(doc);
     const people = await seedPeople(t);
@@ -127,6 +127,9 @@ describe("real answers match the documented schemas", () => {
     await t.engine.delete("alpha", "journal", deleted);
     const card = new URL(cardUrl("http://x", SECRET, "alpha", people.adaMember));
     const form = (await t.engine.create("alpha", "form", { name: "Certificate" })).id;
+    const membershipType = (await t.engine.create("alpha", "membership_type", { name: "Junior" })).id;
+    const sender = (await t.engine.create("alpha", "email_sender", { email: "office@example.org", display_name: "Office", products: [], allow_for_all_users: false, specific_user_list: [] })).id;
+    await t.engine.create("alpha", "vehicle", { registration_number: "AB12 CDE" });
     await t.engine.create("alpha", "form_response", { form_ref: `/alpha/form/${form}/`, contact_ref: `/alpha/person/${people.ada}/`, status: "submitted" });
     const upload = () => {
       const form = new FormData();
@@ -201,6 +204,29 @@ describe("real answers match the documented schemas", () => {
       ["GET", "/api/v1/{flock}/user/{username}", "/api/v1/alpha/user/new@example.org/", k],
       ["GET", "/api/v1/{flock}/user/{username}/person", "/api/v1/alpha/user/member@example.org/person/", k],
       ["GET", "/search/v2/{flock}", "/search/v2/alpha?q=ada", k],
+      // Issue 21, P3: the internal paths served, the vehicle search and the documented 501s.
+      ["GET", "/internal/v2/{flock}/membership_type/{uid}/extras", `/internal/v2/alpha/membership_type/${membershipType}/extras`, k],
+      ["POST", "/internal/v2/{flock}/membership_type/{uid}/extras/additional_field", `/internal/v2/alpha/membership_type/${membershipType}/extras/additional_field`, { ...k, json: { label: "Size", description: "Shirt size", form_type: "select", options: ["S", "M"] } }],
+      ["POST", "/internal/v2/{flock}/membership_type/{uid}/extras/additional_field", `/internal/v2/alpha/membership_type/${membershipType}/extras/additional_field`, { ...k, json: { label: "Size" } }],
+      ["POST", "/internal/v2/{flock}/membership_type/{uid}/extras/condition", `/internal/v2/alpha/membership_type/${membershipType}/extras/condition`, { ...k, json: { key: "Age", value: "Under 18" } }],
+      ["DELETE", "/internal/v2/{flock}/membership_type/{uid}/extras/condition", `/internal/v2/alpha/membership_type/${membershipType}/extras/condition?key=Age`, k],
+      ["DELETE", "/internal/v2/{flock}/membership_type/{uid}/extras/additional_field", `/internal/v2/alpha/membership_type/${membershipType}/extras/additional_field?field=size`, k],
+      ["POST", "/internal/v2/{flock}/email_senders", "/internal/v2/alpha/email_senders", { ...k, json: { email: "news@example.org", display_name: "News", products: ["events"], allow_for_all_users: true, specific_user_list: [] } }],
+      ["POST", "/internal/v2/{flock}/email_senders", "/internal/v2/alpha/email_senders", { ...k, json: { email: "news@example.org", display_name: "News", products: ["events"], allow_for_all_users: true, specific_user_list: [] } }],
+      ["GET", "/internal/v2/{flock}/email_senders", "/internal/v2/alpha/email_senders", k],
+      ["GET", "/internal/v2/{flock}/email_sender/{uid}", `/internal/v2/alpha/email_sender/${sender}`, k],
+      ["PUT", "/internal/v2/{flock}/email_sender/{uid}", `/internal/v2/alpha/email_sender/${sender}`, { ...k, json: { display_name: "Office" } }],
+      ["DELETE", "/internal/v2/{flock}/email_sender/{uid}", `/internal/v2/alpha/email_sender/${sender}`, k],
+      ["GET", "/search/v2/{flock}/car", "/search/v2/alpha/car?registration_number=ab12cde", k],
+      ["GET", "/search/v2/{flock}/car", "/search/v2/alpha/car", k],
+      ["GET", "/search/v2/{flock}/car", "/search/v2/beta/car?registration_number=x", k],
+      ["POST", "/internal/v2/{flock}/user_policy/standard", "/internal/v2/alpha/user_policy/standard", k],
+      ["POST", "/internal/v2/{flock}/sync/{partner}/{action}/{data_type}", "/internal/v2/alpha/sync/xero/push/invoice", k],
+      ["POST", "/internal/v2/{flock}/sync/{partner}/{action}/{data_type}", "/internal/v2/alpha/sync/nobody/push/invoice", k],
+      ["POST", "/internal/v2/system/build/warehouse/{facet}", "/internal/v2/system/build/warehouse/person", k],
+      ["POST", "/internal/v2/system/build/warehouse/{facet}", "/internal/v2/system/build/warehouse/person", { key: KEYS.alice }],
+      ["GET", "/search/v2/{flock}/help", "/search/v2/alpha/help?q=x", k],
+      ["GET", "/public/v2/{flock}/web", "/public/v2/alpha/web?path=/", {}],
     ];
     // A probe of every documented operation: path parameters filled, no credentials.
     const fill: Record<string, string> = { flock: "alpha", type: "journal", id: "0".repeat(24), fileId: "0".repeat(24), filename: "a.txt", file: "none.js" };
@@ -235,8 +261,19 @@ describe("real answers match the documented schemas", () => {
       "GET /api/v1/{flock}/user",
       "GET /api/v1/{flock}/user/{username}",
       "GET /api/v1/{flock}/user/{username}/person",
+      "GET /internal/v2/{flock}/membership_type/{uid}/extras",
+      "POST /internal/v2/{flock}/membership_type/{uid}/extras/additional_field",
+      "DELETE /internal/v2/{flock}/membership_type/{uid}/extras/additional_field",
+      "POST /internal/v2/{flock}/email_senders",
+      "PUT /internal/v2/{flock}/email_sender/{uid}",
+      "DELETE /internal/v2/{flock}/email_sender/{uid}",
+      "GET /search/v2/{flock}/car",
     ]) {
       expect([...statuses.get(op)!].some((s) => s < 300), op).toBe(true);
+    }
+    // The P3 refusals reached their documented 501.
+    for (const op of ["POST /internal/v2/{flock}/user_policy/standard", "POST /internal/v2/{flock}/sync/{partner}/{action}/{data_type}", "POST /internal/v2/system/build/warehouse/{facet}", "GET /search/v2/{flock}/help", "GET /public/v2/{flock}/web"]) {
+      expect(statuses.get(op)?.has(501), op).toBe(true);
     }
   });
 });

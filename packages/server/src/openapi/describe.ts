@@ -47,6 +47,7 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   413: "the request body is larger than the server accepts",
   429: "throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds",
   503: "the database cannot be reached",
+  501: "known from the hosted description and not offered by this service (type not_implemented; docs/hosted-compat.md says why)",
 };
 
 /** The security requirement of each kind of caller (scheme names of `SECURITY_SCHEMES`). */

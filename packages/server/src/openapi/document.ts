@@ -28,6 +28,8 @@ const _TAGS: OpenAPIV3_1.TagObject[] = [
   { name: "audit", description: "A flock's and a record's history, and a record's provenance." },
   { name: "selfservice", description: "A member's own reservations (self-service token)." },
   { name: "forms", description: "A form's responses (form and sheep_form), newest first, references expanded." },
+  { name: "gateway-internal", description: "The hosted internal gateway this service serves: membership-type extras and email senders." },
+  { name: "not-offered", description: "Hosted operations deliberately not offered: each answers 501 (type not_implemented) after its auth checks." },
   { name: "events", description: "Triggers, the webhook outbox and bulk actions." },
   { name: "files", description: "Uploaded files." },
   { name: "gateway-events", description: "The events gateway (/events/v2): events, ticket types and stock, tickets and attendance, over booking, bookable and ticket records." },

@@ -211,6 +211,43 @@ export const COMPONENT_SCHEMAS = {
   }),
   LoggedOut: v.object({ status: str }),
   PreauthBody: v.object({ email: str, quick: v.optional(v.unknown()) }),
+  EmailSender: v.pipe(
+    v.object({ uid: str, email: v.nullable(str), display_name: v.nullable(str), products: v.array(str), allow_for_all_users: v.boolean(), specific_user_list: v.array(str) }),
+    v.description("An email sender (an email_sender record)."),
+  ),
+  EmailSenders: v.object({
+    senders: v.array(v.object({ uid: str, email: v.nullable(str), display_name: v.nullable(str), products: v.array(str), allow_for_all_users: v.boolean(), specific_user_list: v.array(str) })),
+    uids: v.array(v.object({ uid: str, email: v.nullable(str) })),
+  }),
+  EmailSenderBody: v.pipe(
+    v.object({ email: v.optional(str), display_name: v.optional(str), products: v.optional(v.array(str)), allow_for_all_users: v.optional(v.boolean()), specific_user_list: v.optional(v.array(str)) }),
+    v.description("POST: every field required; PUT: the fields to change. Also accepted in the query string or a form body (lists repeated or comma-separated)."),
+  ),
+  MembershipExtras: v.pipe(
+    v.object({
+      uri: str,
+      additional_fields: v.array(
+        v.object({ field: str, label: str, description: str, form_type: str, required: v.boolean(), options: v.optional(v.array(str)), dob_required: v.optional(v.boolean()) }),
+      ),
+      conditions: v.array(v.object({ key: str, value: str })),
+    }),
+    v.description("A membership type's extras: the additional fields its form asks and its conditions."),
+  ),
+  AdditionalFieldBody: v.object({
+    label: str,
+    description: str,
+    form_type: v.picklist(["checkbox", "date", "email", "multi-choice", "number", "person_record", "select", "tel", "text", "textarea"]),
+    field: v.optional(str),
+    required: v.optional(v.boolean()),
+    options: v.optional(v.array(str)),
+    dob_required: v.optional(v.boolean()),
+  }),
+  ConditionBody: v.object({ key: str, value: str }),
+  VehicleSearch: v.object({
+    matched_by: v.picklist(["registration_number", "engine_number", "identifying_number"]),
+    count: v.number(),
+    results: v.array(openObject),
+  }),
   MemberPreauth: v.pipe(
     v.object({ email: str, username: str, status: v.picklist(["active", "blocked"]), next_step: v.picklist(["password", "activation", "blocked"]) }),
     v.description("A member account exists. Nothing else is told: no names, never a password hash."),

@@ -18,10 +18,11 @@ export type V2TestApp = TestApp;
 
 /**
  * The v2 test app. `options` override createApp's (the engine is the test app's);
- * `call` adds the APPLICATION header unless `headers.application` is set (`""` sends none).
+ * `call` adds the APPLICATION header unless `headers.application` is set (`""` sends none);
+ * `setup` goes to createTestApp (extra resource types per flock, for instance).
  */
-export async function createV2TestApp(options: Partial<Omit<AppOptions, "engine">> = {}): Promise<V2TestApp> {
-  const t = await createTestApp();
+export async function createV2TestApp(options: Partial<Omit<AppOptions, "engine">> = {}, setup: Parameters<typeof createTestApp>[0] = {}): Promise<V2TestApp> {
+  const t = await createTestApp(setup);
   const app: Hono<AppEnv> = createApp({
     engine: t.engine,
     secret: SECRET,
