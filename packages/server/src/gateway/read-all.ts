@@ -37,7 +37,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
 }
 
 /**
- * The live records that reference `uri` (a record URI) in any field, in creation order,
+ * The live records that reference `uri` (a record URI) in any field, in insertion order,
  * read through the storage's reference index (`listReferencing`): one indexed look-up,
  * where a filter on a field would compare every record's value.
  *
@@ -47,9 +47,8 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
  */
 export async function referencing(engine: RecordEngine, flock: string, uri: string): Promise<StoredRecord[]> {
   const found = await engine.context.storage.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
-  return found
-    .filter((r) => r.state === "updated")
-    .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // In the storage's insertion order: records made in the same instant keep the order they were made in.
+  return found.filter((r) => r.state === "updated");
 }
 
 /** Those of `records` of `type` whose `field` holds `uri`. */
