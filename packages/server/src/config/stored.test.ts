@@ -86,6 +86,15 @@ describe("the applied configuration in the database", () => {
     expect(redactedConfig(plain).config).toEqual({ flocks: [{ identifier: "demo" }] });
   });
 
+  it("config show redacts the metrics token and keeps the rest of the metrics section", async () => {
+    const storage = createMemoryStorage();
+    const token = "scrape-token-0123456789";
+    const { stored } = (await recordAppliedConfig(storage, clock, parseConfig({ metrics: { enabled: true, token } }), { source: "m.json", secretChanged: false }))!;
+    const shown = redactedConfig(stored);
+    expect(JSON.stringify(shown)).not.toContain(token);
+    expect(shown.config).toMatchObject({ metrics: { enabled: true, token: REDACTED } });
+  });
+
   it("a stored setting this version cannot read is a ConfigError naming the way out", async () => {
     const storage = createMemoryStorage();
     await storage.putSetting(APPLIED_CONFIG_SETTING, "{not json");

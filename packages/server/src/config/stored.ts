@@ -131,7 +131,8 @@ export function storedConfigToConfig(stored: StoredConfig): Config {
 /**
  * The stored configuration as `config show` prints it: its revision, time and source, and
  * the document with every secret replaced by `[redacted]`: the root secret, users'
- * passwords, credentials in the SMTP URL, and credentials and query strings in webhook URLs.
+ * passwords, credentials in the SMTP URL, the metrics token, and credentials and query strings
+ * in webhook URLs.
  *
  * @example
  * JSON.stringify(redactedConfig(stored), null, 2)
@@ -141,6 +142,7 @@ export function redactedConfig(stored: StoredConfig): Record<string, unknown> {
   const config: Record<string, unknown> = stored.secretConfigured ? { secret: REDACTED, ...doc } : doc;
   if (Array.isArray(doc.users)) config.users = doc.users.map((u) => (_isObject(u) ? { ...u, password: REDACTED } : u));
   if (_isObject(doc.mail) && typeof doc.mail.smtp === "string") config.mail = { ...doc.mail, smtp: _redactUserinfo(doc.mail.smtp) };
+  if (_isObject(doc.metrics) && typeof doc.metrics.token === "string") config.metrics = { ...doc.metrics, token: REDACTED };
   if (Array.isArray(doc.triggers)) {
     config.triggers = doc.triggers.map((t) => (_isObject(t) && typeof t.url === "string" && t.url !== "" ? { ...t, url: redactUrl(t.url) } : t));
   }
