@@ -18,7 +18,8 @@ import cluster, { type Worker } from "node:cluster";
 import { loadConfig, type Config } from "../config.js";
 import { prepareDatabase, seedDatabase } from "../runtime.js";
 import { createRestartBackoff } from "../runtime/restart-backoff.js";
-import { describeDb } from "../storage-open.js";
+import { describeDb, openStorage } from "../storage-open.js";
+import { readAppliedConfig, storedConfigToConfig } from "../config/stored.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -44,6 +45,8 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   try {
     config = cmd.config === undefined ? undefined : loadConfig(cmd.config);
     await prepareDatabase({ db: cmd.db, out: io.out, ...(config ? { config, configSource: cmd.config! } : {}) });
+    // Without --config the processes run with the stored configuration: so does the primary's metrics port.
+    config ??= await _storedConfig(cmd.db);
   } catch (e) {
     io.err(startFailure(e, cmd));
     return EXIT_FAILED;
@@ -148,4 +151,17 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   await stopAll();
   io.out("records-service: stopped");
   return EXIT_OK;
+}
+
+// --- internal ---
+
+/** The configuration last applied to the database, if any (what the processes will run with). */
+async function _storedConfig(db: string): Promise<Config | undefined> {
+  const storage = await openStorage(db);
+  try {
+    const stored = await readAppliedConfig(storage);
+    return stored ? storedConfigToConfig(stored) : undefined;
+  } finally {
+    await storage.close();
+  }
 }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@records-service/postgres/testing";
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
 import { parseScrape } from "../helpers/scrape.js";
-import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
+import { killAll, runCliToEnd, startCli, type CliProcess } from "./spawn-cli.js";
 
 const TOKEN = "e2e-metrics-token-0123456789";
 const dir = mkdtempSync(join(tmpdir(), "records-metrics-"));
@@ -127,5 +127,17 @@ describe("metrics.port", () => {
     // The database's gauges are taken once, not summed over the processes.
     expect(m.samples("records_outbox_jobs").filter((s) => s.labels.status === "pending")).toHaveLength(1);
     expect(m.value("records_database_up")).toBe(1);
+  });
+
+  it("with serve --processes 2 and no --config, the primary serves the port of the stored configuration", { timeout: 180_000 }, async () => {
+    const db = join(mkdtempSync(join(dir, "db-")), "records.db");
+    const apply = await runCliToEnd(["config", "apply", config("stored", { enabled: true, port: 0 }), "--db", db]);
+    expect(apply.code).toBe(0);
+    const p = startCli(["serve", "--processes", "2", "--port", "0", "--db", db, "--quiet"]);
+    const listening = await p.line(/listening on http:\/\//, 120_000);
+    const pids = /2 processes: (\d+), (\d+)/.exec(listening)!.slice(1).sort();
+    const url = /metrics of every process at (\S+)/.exec(await p.line(/metrics of every process at/))![1]!;
+    const m = await scrape(url, undefined);
+    expect(m.samples("records_change_feed_subscribers").map((s) => s.labels.pid).sort()).toEqual(pids);
   });
 });
