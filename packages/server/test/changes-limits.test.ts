@@ -68,6 +68,21 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     await c.cancel();
   });
 
+  run("a HEAD request holds no place (its body is dropped unread, so a stream behind it would never end)", async () => {
+    const t = await setup();
+    for (let i = 0; i < 3; i++) {
+      const head = await t.call("HEAD", "/api/v1/alpha/changes/", { key: KEYS.alice });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toContain("text/event-stream");
+    }
+    expect((await t.call("HEAD", "/api/v1/alpha/changes/?since=99", { key: KEYS.alice })).status).toBe(400);
+    const a = await feed(t, "/api/v1/alpha/changes/");
+    const b = await feed(t, "/api/v1/alpha/changes/");
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await a.body!.cancel();
+    await b.body!.cancel();
+  });
+
   run("a refused position (400, 410) takes no place", async () => {
     const t = await setup();
     for (let i = 0; i < 3; i++) expect((await feed(t, "/api/v1/alpha/changes/?since=99")).status).toBe(400);

@@ -96,6 +96,12 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
     const flock = c.req.param("flock");
     // requireKey passed, so the header holds a key.
     const tokenHash = hashToken(bearerToken(c.req.header("authorization"))!);
+    if (c.req.method === "HEAD") {
+      // Hono answers HEAD with this handler and drops the body unread (never cancelled): a
+      // stream here would hold its lease and watch for good. Answer the checks, open nothing.
+      await openChanges(storage, flock, { ...(since !== undefined ? { since } : {}), hub });
+      return new Response(null, { status: 200, headers: SSE_HEADERS });
+    }
     let lease;
     try {
       lease = await leases.acquire(tokenHash, flock);
