@@ -83,6 +83,23 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     await b.body!.cancel();
   });
 
+  run("a heartbeat while an event waits for room never announces that event's id as the position", async () => {
+    const tiny = fakeTimers();
+    const t = await setupOn(name, { changes: { pollMs: 5, maxBufferBytes: 100, timers: tiny.timers } })();
+    await seed(t, "alpha", "journal", { n: 1 });
+    const res = await feed(t, "/api/v1/alpha/changes/?since=0");
+    // Unread: the opening position fits, the event (larger than the room left) waits.
+    await settle();
+    tiny.beat();
+    await settle();
+    const sse = readSse(res.body!);
+    const [event] = await sse.events(1);
+    expect(event!.id).toBe(1);
+    // A client cut off before the event arrived resumes after the last id it saw: still 0.
+    expect(sse.positions).toEqual([0]);
+    await sse.cancel();
+  });
+
   run("a refused position (400, 410) takes no place", async () => {
     const t = await setup();
     for (let i = 0; i < 3; i++) expect((await feed(t, "/api/v1/alpha/changes/?since=99")).status).toBe(400);
