@@ -139,6 +139,37 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     expect(sse.ends).toMatchObject([{ reason: "unauthorized" }]);
   });
 
+  run("a wake after a revoke does not take the answer of a check that read the key before it", async () => {
+    const t = await setup();
+    const sse = readSse((await feed(t, "/api/v1/alpha/changes/")).body!);
+    await sse.events(0);
+    // The heartbeat's check reads the key (still valid), and its answer is held back.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let armed = true;
+    const getApiKey = t.storage.getApiKey.bind(t.storage);
+    t.storage.getApiKey = async (hash) => {
+      const key = await getApiKey(hash);
+      if (armed) {
+        armed = false;
+        await held;
+      }
+      return key;
+    };
+    ticks.beat();
+    await settle();
+    expect(armed).toBe(false);
+    await t.storage.deleteApiKeysOf("alice");
+    await seed(t, "alpha", "journal", { n: 1 });
+    await settle();
+    release();
+    // The next event, or none when the stream ends first.
+    const events = await sse.events(1);
+    expect(events).toEqual([]);
+    expect(sse.ends).toMatchObject([{ reason: "unauthorized" }]);
+    await sse.cancel();
+  });
+
   run("ends at the heartbeat after the key expired by the service clock", async () => {
     const t = await setup();
     await t.storage.putApiKey({ tokenHash: hashToken("9".repeat(64)), username: "alice", created: "2026-01-15T10:00:00.000000", expires: "2026-01-15T11:00:00.000000" });
