@@ -68,6 +68,38 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     await c.cancel();
   });
 
+  run("a HEAD request holds no place (its body is dropped unread, so a stream behind it would never end)", async () => {
+    const t = await setup();
+    for (let i = 0; i < 3; i++) {
+      const head = await t.call("HEAD", "/api/v1/alpha/changes/", { key: KEYS.alice });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toContain("text/event-stream");
+    }
+    expect((await t.call("HEAD", "/api/v1/alpha/changes/?since=99", { key: KEYS.alice })).status).toBe(400);
+    const a = await feed(t, "/api/v1/alpha/changes/");
+    const b = await feed(t, "/api/v1/alpha/changes/");
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await a.body!.cancel();
+    await b.body!.cancel();
+  });
+
+  run("a heartbeat while an event waits for room never announces that event's id as the position", async () => {
+    const tiny = fakeTimers();
+    const t = await setupOn(name, { changes: { pollMs: 5, maxBufferBytes: 100, timers: tiny.timers } })();
+    await seed(t, "alpha", "journal", { n: 1 });
+    const res = await feed(t, "/api/v1/alpha/changes/?since=0");
+    // Unread: the opening position fits, the event (larger than the room left) waits.
+    await settle();
+    tiny.beat();
+    await settle();
+    const sse = readSse(res.body!);
+    const [event] = await sse.events(1);
+    expect(event!.id).toBe(1);
+    // A client cut off before the event arrived resumes after the last id it saw: still 0.
+    expect(sse.positions).toEqual([0]);
+    await sse.cancel();
+  });
+
   run("a refused position (400, 410) takes no place", async () => {
     const t = await setup();
     for (let i = 0; i < 3; i++) expect((await feed(t, "/api/v1/alpha/changes/?since=99")).status).toBe(400);
@@ -105,6 +137,37 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     const events = await sse.drain();
     expect(events).toEqual([]);
     expect(sse.ends).toMatchObject([{ reason: "unauthorized" }]);
+  });
+
+  run("a wake after a revoke does not take the answer of a check that read the key before it", async () => {
+    const t = await setup();
+    const sse = readSse((await feed(t, "/api/v1/alpha/changes/")).body!);
+    await sse.events(0);
+    // The heartbeat's check reads the key (still valid), and its answer is held back.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let armed = true;
+    const getApiKey = t.storage.getApiKey.bind(t.storage);
+    t.storage.getApiKey = async (hash) => {
+      const key = await getApiKey(hash);
+      if (armed) {
+        armed = false;
+        await held;
+      }
+      return key;
+    };
+    ticks.beat();
+    await settle();
+    expect(armed).toBe(false);
+    await t.storage.deleteApiKeysOf("alice");
+    await seed(t, "alpha", "journal", { n: 1 });
+    await settle();
+    release();
+    // The next event, or none when the stream ends first.
+    const events = await sse.events(1);
+    expect(events).toEqual([]);
+    expect(sse.ends).toMatchObject([{ reason: "unauthorized" }]);
+    await sse.cancel();
   });
 
   run("ends at the heartbeat after the key expired by the service clock", async () => {

@@ -74,7 +74,7 @@ export interface OpenedChanges {
   /** The id the feed resumes after. */
   after: number;
   /**
-   * Where the feed is now: the last id it yielded, or past it up to the head when the
+   * Where the feed is now: the last id its consumer took (asked for the next one after), or past it up to the head when the
    * changes after it were all skipped by the type filter. Resuming after it misses nothing.
    */
   position(): number;
@@ -145,8 +145,10 @@ async function* _follow(
     for (;;) {
       for (const row of page.changes) {
         if (opts.signal?.aborted) return;
-        state.after = row.id;
         yield toChangeEvent(row);
+        // Only once the consumer asks past it: while it holds the event (e.g. waiting for
+        // room to send it) the position must not claim it, or a resume would skip it.
+        state.after = row.id;
       }
       if (opts.signal?.aborted) return;
       if (page.changes.length < batch) {

@@ -94,6 +94,11 @@ describe("restrictedHostProblem", () => {
     ["https://127.0.0.1./hook", "127.0.0.1, a loopback address"],
     ["https://169.254.169.254./latest", "169.254.169.254, a link-local address"],
     ["http://0x7f.1./hook", "127.0.0.1, a loopback address"],
+    // Two dots leave the URL parser a name, so the IPv4 shorthands it would read without them are read after stripping.
+    ["http://127.1../hook", "127.0.0.1, a loopback address"],
+    ["http://2130706433../", "127.0.0.1, a loopback address"],
+    ["http://0x7f.0.0.1../", "127.0.0.1, a loopback address"],
+    ["http://0xa9fea9fe../latest", "169.254.169.254, a link-local address"],
   ])("refuses %s, naming %s and the rule", (url, what) => {
     expect(restrictedHostProblem(url)).toBe(
       `url ${JSON.stringify(url)} points at ${what}; webhook targets in private, loopback and link-local ranges are refused unless webhooks.allowPrivateTargets (or allowInsecureUrls) is set`,
@@ -118,6 +123,8 @@ describe("targetHost and isLoopbackName", () => {
     { input: "localhost.example.org.", host: "localhost.example.org", loopback: false },
     { input: "notlocalhost.", host: "notlocalhost", loopback: false },
     { input: "....", host: "", loopback: false },
+    { input: "127.1..", host: "127.0.0.1", loopback: false },
+    { input: "2130706433..", host: "127.0.0.1", loopback: false },
   ])("$input is judged as $host (loopback name: $loopback)", ({ input, host, loopback }) => {
     expect(targetHost(input)).toBe(host);
     expect(isLoopbackName(input)).toBe(loopback);

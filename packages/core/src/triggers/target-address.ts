@@ -78,7 +78,8 @@ export function restrictedHostProblem(url: string): string | null {
 /**
  * A URL's host as it is judged: lower-cased, without the trailing dots of a fully
  * qualified name, so `localhost.` is `localhost` and `10.0.0.1..` is `10.0.0.1` (the URL
- * parser already drops one dot after an IPv4 address, not after a name or a second dot).
+ * parser already drops one dot after an IPv4 address, not after a name or a second dot),
+ * and `127.1..` is `127.0.0.1`, as the parser reads `127.1`.
  *
  * @example
  * targetHost("LocalHost.") // "localhost"
@@ -87,7 +88,15 @@ export function targetHost(hostname: string): string {
   // A loop, not /\.+$/: that pattern backtracks quadratically over a long run of dots.
   let end = hostname.length;
   while (end > 0 && hostname.charCodeAt(end - 1) === 0x2e) end--;
-  return hostname.slice(0, end).toLowerCase();
+  const host = hostname.slice(0, end).toLowerCase();
+  if (end === hostname.length || host === "") return host;
+  // Without its dots the host may be an IPv4 shorthand the URL parser reads as an address
+  // (`127.1..` is a name to it, `127.1` is 127.0.0.1): read it again as the parser would.
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return host;
+  }
 }
 
 /**

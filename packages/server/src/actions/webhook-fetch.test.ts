@@ -59,7 +59,7 @@ describe("createWebhookFetch: where it connects", () => {
     expect(got.at(-1)).toMatchObject({ path: "/hook", body: '{"a":1}', headers: { "content-type": "application/json", "x-test": "1", "content-length": "7" } });
   });
 
-  it.each([`http://127.0.0.1:PORT/hook`, `http://[::ffff:127.0.0.1]:PORT/hook`, `http://0.0.0.0:PORT/hook`, `http://127.0.0.1.:PORT/hook`, `http://127.0.0.1..:PORT/hook`])(
+  it.each([`http://127.0.0.1:PORT/hook`, `http://[::ffff:127.0.0.1]:PORT/hook`, `http://0.0.0.0:PORT/hook`, `http://127.0.0.1.:PORT/hook`, `http://127.0.0.1..:PORT/hook`, `http://127.1..:PORT/hook`, `http://2130706433..:PORT/hook`])(
     "refuses a literal restricted address (%s) before connecting, without a lookup",
     async (template) => {
       const resolve = fixedResolver("93.184.215.14");

@@ -96,6 +96,12 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
     const flock = c.req.param("flock");
     // requireKey passed, so the header holds a key.
     const tokenHash = hashToken(bearerToken(c.req.header("authorization"))!);
+    if (c.req.method === "HEAD") {
+      // Hono answers HEAD with this handler and drops the body unread (never cancelled): a
+      // stream here would hold its lease and watch for good. Answer the checks, open nothing.
+      await openChanges(storage, flock, { ...(since !== undefined ? { since } : {}), hub });
+      return new Response(null, { status: 200, headers: SSE_HEADERS });
+    }
     let lease;
     try {
       lease = await leases.acquire(tokenHash, flock);
@@ -166,8 +172,8 @@ function _lastEventId(raw: string): number {
 
 /**
  * Checks a key and its flock again, as a request would (after syncing with other
- * processes' commits); concurrent checks of one key and flock (every feed woken by one
- * commit) share one lookup. Resolves why the feed must end, or undefined while it may go on.
+ * processes' commits); checks of one key and flock asked in the same turn (every feed woken
+ * by one commit) share one lookup. Resolves why the feed must end, or undefined while it may go on.
  */
 function _credentialChecks(storage: Storage, clock: Clock): (tokenHash: string, flock: string) => Promise<StreamEnd | undefined> {
   const inFlight = new Map<string, Promise<StreamEnd | undefined>>();
@@ -186,7 +192,13 @@ function _credentialChecks(storage: Storage, clock: Clock): (tokenHash: string, 
     const k = `${tokenHash} ${flock}`;
     let p = inFlight.get(k);
     if (!p) {
-      p = once(tokenHash, flock).finally(() => inFlight.delete(k));
+      // Joined only until it starts reading: the feeds one commit woke call in the same turn
+      // and share it, while a later caller (a wake after a revoke) never takes the answer of
+      // a check that read the key before its wake.
+      p = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        inFlight.delete(k);
+        return once(tokenHash, flock);
+      });
       inFlight.set(k, p);
     }
     return p;
