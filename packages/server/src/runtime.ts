@@ -142,6 +142,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const counts = createApplicationCounts({ storage, clock });
     // Ends every open change feed stream at shutdown, so closing need not wait for them.
     const shutdown = new AbortController();
+    // Feed places being given back as their streams end: awaited before the database closes.
+    const releases = new Set<Promise<void>>();
     let workers: WorkerGroup | undefined;
     const workerNames = () => workers?.names ?? [];
     // Metrics follow the configuration the process started with: one registry whose counters
@@ -165,6 +167,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ...(driver ? { clockAdvancer: driver.advancer } : {}),
         changes: {
           shutdown: shutdown.signal,
+          releases,
           maxFeedsPerKey: config.changes.maxFeedsPerKey,
           maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
           maxBufferBytes: config.changes.maxBufferBytes,
@@ -244,6 +247,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           shutdown.abort();
           await watch.stop();
           await Promise.all([listener.close(), metricsListener?.close()]);
+          await Promise.allSettled([...releases]);
           await workers?.stop();
           await counts.close().catch(() => {});
           await storage.close();

@@ -100,6 +100,24 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
     await sse.cancel();
   });
 
+  run("shutdown can await the places its streams give back, and they are free once settled", async () => {
+    const releases = new Set<Promise<void>>();
+    const shutdown = new AbortController();
+    const t = await setupOn(name, { changes: { pollMs: 5, maxFeedsPerKey: 2, timers: fakeTimers().timers, shutdown: shutdown.signal, releases } })();
+    const a = await feed(t, "/api/v1/alpha/changes/");
+    const b = await feed(t, "/api/v1/alpha/changes/");
+    expect([a.status, b.status]).toEqual([200, 200]);
+    shutdown.abort();
+    // The streams end; each gives its place back through `releases`, which shutdown awaits.
+    for (let i = 0; i < 50 && releases.size < 2; i++) await settle();
+    expect(releases.size).toBe(2);
+    await Promise.allSettled([...releases]);
+    // Both places are free at once: two more feeds of the key are let in (their streams end at once).
+    const again = [await feed(t, "/api/v1/alpha/changes/"), await feed(t, "/api/v1/alpha/changes/")];
+    expect(again.map((r) => r.status)).toEqual([200, 200]);
+    await Promise.all([a.body!.cancel(), b.body!.cancel(), ...again.map((r) => r.body!.cancel())]);
+  });
+
   run("a refused position (400, 410) takes no place", async () => {
     const t = await setup();
     for (let i = 0; i < 3; i++) expect((await feed(t, "/api/v1/alpha/changes/?since=99")).status).toBe(400);

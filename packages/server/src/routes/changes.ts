@@ -40,6 +40,11 @@ export interface ChangesRouteOptions {
   leases?: Omit<FeedLeasesOptions, "storage" | "maxPerKey" | "maxPerFlock">;
   /** Aborted at server shutdown: every open stream ends, so shutdown need not wait for them. */
   shutdown?: AbortSignal;
+  /**
+   * Gives back places under the caps still being written: shutdown awaits them before it
+   * closes the database, so a restart does not leave a minute of 429s behind it.
+   */
+  releases?: Set<Promise<void>>;
 }
 
 /** Longest list of types one request may name. */
@@ -111,7 +116,15 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
       return errorResponse(c, { status: 429, error: e.message, detail: e.detail, headers: { "Retry-After": String(Math.ceil(heartbeatMs / 1000)) } });
     }
     const done = new AbortController();
-    done.signal.addEventListener("abort", () => void lease.release(), { once: true });
+    done.signal.addEventListener(
+      "abort",
+      () => {
+        const released = lease.release();
+        opts.releases?.add(released);
+        void released.finally(() => opts.releases?.delete(released));
+      },
+      { once: true },
+    );
     const check = async () => {
       const lost = await credential(tokenHash, flock);
       if (lost) throw new StreamEndError(lost);
