@@ -193,6 +193,7 @@ const _UNDO: Record<string, string> = {
   "0005_change_feed": "DROP TABLE changes; DROP TABLE change_heads;",
   "0006_search": "DROP TABLE record_search;",
   "0007_change_attribution": "DROP INDEX changes_record_idx; ALTER TABLE changes DROP COLUMN actor; ALTER TABLE changes DROP COLUMN application;",
+  "0008_change_feed_type": "DROP INDEX changes_type_idx;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
