@@ -5,8 +5,6 @@
  * not dead, and are delivered once when the trigger is put back.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock, type OutboxJob } from "@records-service/core";
@@ -18,6 +16,7 @@ import { parseConfig } from "../src/config.js";
 import { recordAppliedConfig } from "../src/config/stored.js";
 import { startServer, type RunningServer } from "../src/runtime.js";
 import { openStorage } from "../src/storage-open.js";
+import { createPerson, startStatusReceiver } from "./e2e/config-helpers.js";
 
 const CHEAP = { N: 16, r: 1, p: 1 };
 const tmp = mkdtempSync(join(tmpdir(), "records-config-reload-"));
@@ -27,20 +26,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A loopback receiver answering `status.now` and recording (delivery id, status answered). */
+/** A loopback receiver answering `status.now` (503 at first), closed after the file. */
 async function receiver() {
-  const got: { id: string; status: number }[] = [];
-  const status = { now: 503 };
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      got.push({ id: String(req.headers["webhook-id"]), status: status.now });
-      res.writeHead(status.now).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  closers.push(() => new Promise((r) => server.close(r)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, status };
+  const hook = await startStatusReceiver(503);
+  closers.push(() => new Promise((r) => hook.server.close(r)));
+  return hook;
 }
 
 function configFile(hook: string, withTrigger: boolean) {
@@ -90,15 +80,6 @@ async function get(url: string, apiKey: string, path: string): Promise<unknown> 
   return res.json();
 }
 
-async function createPerson(url: string, apiKey: string, last: string): Promise<void> {
-  const res = await fetch(`${url}/api/v1/demo/person/`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, application: "test/reload", "content-type": "application/json" },
-    body: JSON.stringify({ first_name: "Ada", last_name: last }),
-  });
-  expect(res.status).toBe(201);
-}
-
 const DATABASES: [string, () => Promise<string | undefined>][] = [
   ["sqlite", async () => join(tmp, `db-${Math.random().toString(16).slice(2)}`, "records.db")],
   [
@@ -140,8 +121,8 @@ describe.each(DATABASES)("configuration applied to the database (%s)", (name, ma
     expect(Object.keys((await get(b.url, keyB, "triggers/")) as object)).toEqual(["contact_created"]);
 
     // The receiver refuses: both jobs stay due, retried every few hundred ms.
-    await createPerson(a.url, keyA, "One");
-    await createPerson(b.url, keyB, "Two");
+    await createPerson(a.url, keyA, "One", "test/reload");
+    await createPerson(b.url, keyB, "Two", "test/reload");
     await until("both jobs attempted", async () => new Set(hook.got.map((g) => g.id)).size === 2);
 
     await applyFrom(db, configFile(hook.url, false), "c2.json");
