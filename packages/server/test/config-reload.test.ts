@@ -16,7 +16,7 @@ import { parseConfig } from "../src/config.js";
 import { recordAppliedConfig } from "../src/config/stored.js";
 import { startServer, type RunningServer } from "../src/runtime.js";
 import { openStorage } from "../src/storage-open.js";
-import { createPerson, startStatusReceiver } from "./e2e/config-helpers.js";
+import { createPerson, pollUntil, startStatusReceiver } from "./e2e/config-helpers.js";
 
 const CHEAP = { N: 16, r: 1, p: 1 };
 const tmp = mkdtempSync(join(tmpdir(), "records-config-reload-"));
@@ -55,15 +55,7 @@ async function applyFrom(db: string, json: unknown, source: string): Promise<voi
   }
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | undefined | false>) => pollUntil(what, fn, 20_000);
 
 async function key(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/`, {

@@ -12,7 +12,7 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPerson, startStatusReceiver, writeConfigFile } from "./config-helpers.js";
+import { createPerson, pollUntil, startStatusReceiver, writeConfigFile } from "./config-helpers.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
 const SECRET = "e2e-config-db-secret-0123456789";
@@ -80,15 +80,7 @@ async function triggerNames(url: string, key: string): Promise<string[]> {
   return Object.keys((await res.json()) as object);
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = WAIT_MS): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false) => pollUntil(what, fn, WAIT_MS);
 
 /** `records-service jobs --status S` rows (header left out). */
 async function jobRows(db: string, status: string): Promise<string[]> {

@@ -1,8 +1,8 @@
 /**
  * @module test/e2e/config-helpers
  * What the configuration tests (config-reload, e2e config-db and webhooks) share: a loopback
- * webhook receiver whose answer the test switches, a numbered config file, and one person
- * created through the API.
+ * webhook receiver whose answer the test switches, a numbered config file, one person
+ * created through the API, and a bounded wait for what the processes do meanwhile.
  */
 import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -49,6 +49,17 @@ export async function createPerson(url: string, key: string, last: string, appli
     body: JSON.stringify({ first_name: "Ada", last_name: last }),
   });
   expect(res.status).toBe(201);
+}
+
+/** `fn`'s first truthy answer, asked every 50 ms; throws naming `what` after `timeoutMs`. */
+export async function pollUntil<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 // --- internal ---
