@@ -12,7 +12,6 @@
  *   (claim, build the payload, sign, POST, record the outcome and the tag), against the
  *   same number of plain `fetch` POSTs to the same receiver at the same concurrency.
  */
-import { existsSync, renameSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -34,6 +33,7 @@ import { createActionRegistry } from "../../packages/server/src/actions/registry
 import { createWebhookActions } from "../../packages/server/src/actions/webhook.js";
 import { createOutboxRunner } from "../../packages/server/src/workers/outbox.js";
 import { computeDueEvents } from "../../packages/server/src/workers/scheduler-run.js";
+import { sqliteDataFile } from "../lib/data-file.js";
 import { round3, timePair } from "../lib/measure.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 
@@ -173,29 +173,20 @@ async function _rangePairs(storage: Storage, windows: readonly TriggerWindow[]):
 /** A file of `count` memberships, made once and reused (bench/.data/memberships-<count>-v1.db). */
 async function _membershipsFile(ctx: BenchContext, count: number): Promise<string> {
   const file = join(ctx.root, "bench", ".data", `memberships-${count}-v1.db`);
-  if (existsSync(file)) {
-    // Migrated to this version's schema first: the scenario opens it read-only.
-    await createSqliteStorage({ path: file }).close();
-    return file;
-  }
-  const partial = `${file}.partial`;
-  rmSync(partial, { force: true });
-  const storage = createSqliteStorage({ path: partial });
-  const started = performance.now();
-  await storage.createFlock({ identifier: FLOCK, name: "Bench", created: formatTimestamp(NOW) });
-  const batch = 10_000;
-  const created = formatTimestamp(NOW);
-  for (let from = 0; from < count; from += batch) {
-    const records: StoredRecord[] = [];
-    for (let i = from; i < Math.min(count, from + batch); i++) records.push(_membership(i, created));
-    await storage.apply({ records: records.map((record) => ({ kind: "insert", record })) });
-    if ((from / batch) % 10 === 0) ctx.log(`  memberships: ${from.toLocaleString("en")} of ${count.toLocaleString("en")}`);
-  }
-  await storage.close();
-  rmSync(`${partial}-wal`, { force: true });
-  rmSync(`${partial}-shm`, { force: true });
-  renameSync(partial, file);
-  ctx.log(`  memberships: seeded ${count.toLocaleString("en")} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  let started: number | undefined;
+  await sqliteDataFile(file, async (storage) => {
+    started = performance.now();
+    await storage.createFlock({ identifier: FLOCK, name: "Bench", created: formatTimestamp(NOW) });
+    const batch = 10_000;
+    const created = formatTimestamp(NOW);
+    for (let from = 0; from < count; from += batch) {
+      const records: StoredRecord[] = [];
+      for (let i = from; i < Math.min(count, from + batch); i++) records.push(_membership(i, created));
+      await storage.apply({ records: records.map((record) => ({ kind: "insert", record })) });
+      if ((from / batch) % 10 === 0) ctx.log(`  memberships: ${from.toLocaleString("en")} of ${count.toLocaleString("en")}`);
+    }
+  });
+  if (started !== undefined) ctx.log(`  memberships: seeded ${count.toLocaleString("en")} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return file;
 }
 

@@ -10,12 +10,13 @@
  *   around the bench's "today"), each with a ticket type and 10 tickets (100,000 tickets),
  *   made once in a file of its own. Target: p50 <= 20 ms (no baseline).
  */
-import { copyFileSync, existsSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { createFakeClock, createRecordEngine, formatDate, formatTimestamp, systemClock, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { createApp } from "../../packages/server/src/app.js";
 import { hashToken } from "../../packages/server/src/auth/tokens.js";
+import { sqliteDataFile } from "../lib/data-file.js";
 import { median, round3, timePair } from "../lib/measure.js";
 import { BENCH_TOKEN } from "../lib/seed.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
@@ -112,29 +113,19 @@ async function _eventsList(ctx: BenchContext): Promise<ScenarioResult[]> {
 /** The events file, made once: bookings over four years around NOW, a ticket type and 10 tickets each. */
 async function _eventsFile(ctx: BenchContext): Promise<string> {
   const file = join(ctx.root, "bench", ".data", `gateway-events-${BOOKINGS}-v1.db`);
-  if (existsSync(file)) {
-    await createSqliteStorage({ path: file }).close();
-    return file;
-  }
-  const partial = `${file}.partial`;
-  rmSync(partial, { force: true });
-  const storage = createSqliteStorage({ path: partial });
-  const created = formatTimestamp(NOW);
-  await storage.createFlock({ identifier: FLOCK, name: "Bench", created });
-  await storage.putUser({ username: "bench@example.org", passwordHash: "x", flocks: [FLOCK], role: "core", created });
-  await storage.putApiKey({ tokenHash: hashToken(BENCH_TOKEN), username: "bench@example.org", created, expires: null });
-  const batch = 500;
-  for (let from = 0; from < BOOKINGS; from += batch) {
-    const records: StoredRecord[] = [];
-    for (let i = from; i < Math.min(BOOKINGS, from + batch); i++) records.push(..._event(i, created));
-    await storage.apply({ records: records.map((record) => ({ kind: "insert", record })) });
-    if (from % 2000 === 0) ctx.log(`  gateway events: ${from.toLocaleString("en")} of ${BOOKINGS.toLocaleString("en")} bookings`);
-  }
-  await storage.close();
-  rmSync(`${partial}-wal`, { force: true });
-  rmSync(`${partial}-shm`, { force: true });
-  renameSync(partial, file);
-  return file;
+  return sqliteDataFile(file, async (storage) => {
+    const created = formatTimestamp(NOW);
+    await storage.createFlock({ identifier: FLOCK, name: "Bench", created });
+    await storage.putUser({ username: "bench@example.org", passwordHash: "x", flocks: [FLOCK], role: "core", created });
+    await storage.putApiKey({ tokenHash: hashToken(BENCH_TOKEN), username: "bench@example.org", created, expires: null });
+    const batch = 500;
+    for (let from = 0; from < BOOKINGS; from += batch) {
+      const records: StoredRecord[] = [];
+      for (let i = from; i < Math.min(BOOKINGS, from + batch); i++) records.push(..._event(i, created));
+      await storage.apply({ records: records.map((record) => ({ kind: "insert", record })) });
+      if (from % 2000 === 0) ctx.log(`  gateway events: ${from.toLocaleString("en")} of ${BOOKINGS.toLocaleString("en")} bookings`);
+    }
+  });
 }
 
 function _event(i: number, created: string): StoredRecord[] {

@@ -6,14 +6,14 @@
  * and show deleted records only when asked. A page past `maxDataLength` is cut by the server,
  * not sent whole.
  */
-import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { parseListQuery, type StoredRecord } from "@records-service/core";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createCatalog } from "./catalog.js";
 import { exec } from "./exec.js";
 import { upToDataLength } from "./read.js";
 import { createScanner } from "./scan.js";
-import { createTestDatabase, type TestDatabase } from "./testing.js";
+import { useTestStorage } from "../test/test-storage.js";
 
 const rec = (n: number, type: string, data: Record<string, unknown>, state: StoredRecord["state"] = "updated"): StoredRecord => ({
   id: n.toString(16).padStart(24, "0"),
@@ -28,16 +28,7 @@ const rec = (n: number, type: string, data: Record<string, unknown>, state: Stor
 });
 
 describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)", () => {
-  let db: TestDatabase;
-  let storage: Storage;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    storage = await db.emptyStorage();
-  });
-  afterAll(async () => {
-    await storage?.close();
-    await db?.drop();
-  });
+  const t = useTestStorage();
 
   it.each([
     { qs: "hit=yes", expected: [3, 40, 41, 97] },
@@ -47,8 +38,8 @@ describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)",
     { qs: "hit=yes&n__lt=41&mode=AND", expected: [3, 40] },
     { qs: "hit=yes&n=99&mode=OR", expected: [3, 40, 41, 97, 99] },
   ])("a scan with a window of 5 rids: ?$qs", async ({ qs, expected }) => {
-    await storage.close();
-    storage = await db.emptyStorage();
+    await t.storage.close();
+    t.storage = await t.db.emptyStorage();
     const hits = new Set([3, 40, 41, 97]);
     const records: StoredRecord[] = [];
     for (let n = 1; n <= 100; n++) {
@@ -57,8 +48,8 @@ describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)",
       const hit = hits.has(n);
       records.push(rec(n, type, { n, hit: hit ? "yes" : "no", tags: hit ? null : ["x"], name: hit ? "Yes" : "No" }));
     }
-    await storage.apply({ records: records.map((record) => ({ kind: "insert" as const, record })) });
-    const scan = createScanner(db.pool, createCatalog(), 5);
+    await t.storage.apply({ records: records.map((record) => ({ kind: "insert" as const, record })) });
+    const scan = createScanner(t.db.pool, createCatalog(), 5);
     const q = parseListQuery(new URLSearchParams(qs), { surface: "v1", now: new Date() });
     const seen: number[] = [];
     let cursor: string | null = null;
@@ -76,13 +67,13 @@ describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)",
 
   describe("equality pages and counts", () => {
     const list = (qs: string) =>
-      storage.listRecords("f1", "thing", parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") }));
+      t.storage.listRecords("f1", "thing", parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") }));
     const ids = (page: { records: StoredRecord[] }) => page.records.map((r) => Number.parseInt(r.id, 16));
 
     beforeAll(async () => {
-      await storage.close();
-      storage = await db.emptyStorage();
-      await storage.apply({
+      await t.storage.close();
+      t.storage = await t.db.emptyStorage();
+      await t.storage.apply({
         records: [
           rec(1, "thing", { tags: ["1", 1, true, "true"] }),
           rec(2, "thing", { tags: [1] }),
@@ -114,13 +105,13 @@ describe.skipIf(!inject("pgAvailable"))("scans and equality pages (PostgreSQL)",
   });
 
   it("cut a page of large records on the server soon after maxDataLength", async () => {
-    storage = await db.emptyStorage();
+    t.storage = await t.db.emptyStorage();
     const big = [...Array(40).keys()].map((n) => rec(n + 1, "big", { t: "x".repeat(10_000) }));
-    await storage.apply({ records: big.map((record) => ({ kind: "insert" as const, record })) });
+    await t.storage.apply({ records: big.map((record) => ({ kind: "insert" as const, record })) });
     const page = upToDataLength(sql`SELECT r.data FROM records r ORDER BY r.rid LIMIT 40`, 25_000);
     // Two rows fit, the third passes the budget and one more is kept for the caller's check.
-    expect((await exec(db.pool, page)).rows).toHaveLength(4);
+    expect((await exec(t.db.pool, page)).rows).toHaveLength(4);
     const query = { ...parseListQuery(new URLSearchParams("page_size=40"), { surface: "v1", now: new Date() }), maxDataLength: 25_000 };
-    await expect(storage.listRecords("f1", "big", query)).rejects.toMatchObject({ message: "answer too large" });
+    await expect(t.storage.listRecords("f1", "big", query)).rejects.toMatchObject({ message: "answer too large" });
   });
 });

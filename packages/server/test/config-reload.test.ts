@@ -5,8 +5,6 @@
  * not dead, and are delivered once when the trigger is put back.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { systemClock, type OutboxJob } from "@records-service/core";
@@ -18,6 +16,7 @@ import { parseConfig } from "../src/config.js";
 import { recordAppliedConfig } from "../src/config/stored.js";
 import { startServer, type RunningServer } from "../src/runtime.js";
 import { openStorage } from "../src/storage-open.js";
+import { createPerson, pollUntil, startStatusReceiver } from "./e2e/config-helpers.js";
 
 const CHEAP = { N: 16, r: 1, p: 1 };
 const tmp = mkdtempSync(join(tmpdir(), "records-config-reload-"));
@@ -27,20 +26,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A loopback receiver answering `status.now` and recording (delivery id, status answered). */
+/** A loopback receiver answering `status.now` (503 at first), closed after the file. */
 async function receiver() {
-  const got: { id: string; status: number }[] = [];
-  const status = { now: 503 };
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      got.push({ id: String(req.headers["webhook-id"]), status: status.now });
-      res.writeHead(status.now).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  closers.push(() => new Promise((r) => server.close(r)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, status };
+  const hook = await startStatusReceiver(503);
+  closers.push(() => new Promise((r) => hook.server.close(r)));
+  return hook;
 }
 
 function configFile(hook: string, withTrigger: boolean) {
@@ -65,15 +55,7 @@ async function applyFrom(db: string, json: unknown, source: string): Promise<voi
   }
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | undefined | false>) => pollUntil(what, fn, 20_000);
 
 async function key(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/`, {
@@ -88,15 +70,6 @@ async function get(url: string, apiKey: string, path: string): Promise<unknown> 
   const res = await fetch(`${url}/api/v1/demo/${path}`, { headers: { authorization: `Bearer ${apiKey}`, application: "test/reload" } });
   expect(res.status).toBe(200);
   return res.json();
-}
-
-async function createPerson(url: string, apiKey: string, last: string): Promise<void> {
-  const res = await fetch(`${url}/api/v1/demo/person/`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, application: "test/reload", "content-type": "application/json" },
-    body: JSON.stringify({ first_name: "Ada", last_name: last }),
-  });
-  expect(res.status).toBe(201);
 }
 
 const DATABASES: [string, () => Promise<string | undefined>][] = [
@@ -140,8 +113,8 @@ describe.each(DATABASES)("configuration applied to the database (%s)", (name, ma
     expect(Object.keys((await get(b.url, keyB, "triggers/")) as object)).toEqual(["contact_created"]);
 
     // The receiver refuses: both jobs stay due, retried every few hundred ms.
-    await createPerson(a.url, keyA, "One");
-    await createPerson(b.url, keyB, "Two");
+    await createPerson(a.url, keyA, "One", "test/reload");
+    await createPerson(b.url, keyB, "Two", "test/reload");
     await until("both jobs attempted", async () => new Set(hook.got.map((g) => g.id)).size === 2);
 
     await applyFrom(db, configFile(hook.url, false), "c2.json");

@@ -131,44 +131,25 @@ export function createServiceMetrics(opts: ServiceMetricsOptions): ServiceMetric
       this.set((await snapshot()) ? 1 : 0);
     },
   });
-  new Gauge({
+  _databaseGauge(registry, snapshot, {
     name: "records_outbox_jobs",
     help: "Outbox jobs by status (pending, held, dead; delivered jobs are not counted), in the whole database",
     labelNames: ["status"] as const,
-    registers: [registry],
-    aggregator: "first",
-    async collect() {
-      const s = await snapshot();
-      this.reset();
-      if (!s) return;
-      for (const status of REPORTED_JOB_STATUSES) this.set({ status }, 0);
-      for (const [status, n] of Object.entries(s.outbox.byStatus)) this.set({ status }, n ?? 0);
-    },
+  }, (gauge, s) => {
+    for (const status of REPORTED_JOB_STATUSES) gauge.set({ status }, 0);
+    for (const [status, n] of Object.entries(s.outbox.byStatus)) gauge.set({ status }, n ?? 0);
   });
-  new Gauge({
+  _databaseGauge(registry, snapshot, {
     name: "records_outbox_oldest_due_seconds",
     help: "How long the earliest pending job that is due has been waiting (0 when none is due), in the whole database",
-    registers: [registry],
-    aggregator: "first",
-    async collect() {
-      const s = await snapshot();
-      this.reset();
-      if (!s) return;
-      const due = s.outbox.oldestDueAt ? parseTimestamp(s.outbox.oldestDueAt) : undefined;
-      this.set(due ? Math.max(0, (s.at - due.getTime()) / 1000) : 0);
-    },
+  }, (gauge, s) => {
+    const due = s.outbox.oldestDueAt ? parseTimestamp(s.outbox.oldestDueAt) : undefined;
+    gauge.set(due ? Math.max(0, (s.at - due.getTime()) / 1000) : 0);
   });
-  new Gauge({
+  _databaseGauge(registry, snapshot, {
     name: "records_tasks_running",
     help: "Tasks (bulk actions and other long work) a process is running now, holding the task's lease, in the whole database",
-    registers: [registry],
-    aggregator: "first",
-    async collect() {
-      const s = await snapshot();
-      this.reset();
-      if (s) this.set(s.tasksRunning);
-    },
-  });
+  }, (gauge, s) => gauge.set(s.tasksRunning));
 
   return {
     registry,
@@ -237,6 +218,28 @@ async function _readDatabase(storage: Storage, clock: Clock): Promise<_DatabaseS
     // when the database does is no help in finding out that it did.
     return undefined;
   }
+}
+
+/**
+ * A gauge of the shared database, set by `fill` from this scrape's snapshot: every process
+ * reports the same value (merged as "first"), and none when the database could not be read.
+ */
+function _databaseGauge<T extends string = string>(
+  registry: Registry,
+  snapshot: () => Promise<_DatabaseSnapshot | undefined>,
+  opts: { name: string; help: string; labelNames?: readonly T[] },
+  fill: (gauge: Gauge<T>, s: _DatabaseSnapshot) => void,
+): void {
+  new Gauge<T>({
+    ...opts,
+    registers: [registry],
+    aggregator: "first",
+    async collect() {
+      const s = await snapshot();
+      this.reset();
+      if (s) fill(this, s);
+    },
+  });
 }
 
 /**

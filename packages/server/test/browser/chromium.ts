@@ -1,11 +1,13 @@
 /**
  * @module test/browser/chromium
  * What every browser suite shares: Debian's Chromium through playwright-core (skipped
- * locally when it is missing, required in CI, where `.ci/run` installs it), and JSON calls
- * to the server under test.
+ * locally when it is missing, required in CI, where `.ci/run` installs it), the server
+ * under test on memory at port 0, and JSON calls to it.
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { parseConfig } from "../../src/config.js";
+import { startServer, type RunningServer } from "../../src/runtime.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const IN_CI = !!process.env.CI && process.env.CI !== "false";
@@ -24,6 +26,16 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+}
+
+/** Starts a server on ":memory:" at port 0 with `config` (cheap password hashing, so signing in is fast). */
+export function startTestServer(config: unknown): Promise<RunningServer> {
+  return startServer({ db: ":memory:", host: "127.0.0.1", port: 0, passwordCost: { N: 1024, r: 8, p: 1 }, config: parseConfig(config) });
+}
+
+/** Signs `username` in at `base` and returns the API key. */
+export async function signIn(base: string, username: string, password: string): Promise<string> {
+  return ((await sendJson(base, "POST", "/api/v1/auth/", { username, password })) as { api_key: string }).api_key;
 }
 
 /** Sends JSON to `base + path` and returns the JSON answer; another status than `status` throws. */

@@ -6,9 +6,8 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
-import { startServer, type RunningServer } from "../../src/runtime.js";
-import { BROWSER_TESTS, launchChromium, sendJson } from "./chromium.js";
+import type { RunningServer } from "../../src/runtime.js";
+import { BROWSER_TESTS, launchChromium, sendJson, signIn, startTestServer } from "./chromium.js";
 
 const PASSWORD = "console test password";
 
@@ -17,20 +16,14 @@ describe.skipIf(!BROWSER_TESTS)("the console's warning about a flock without act
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer({
-      db: ":memory:",
-      host: "127.0.0.1",
-      port: 0,
-      passwordCost: { N: 1024, r: 8, p: 1 },
-      config: parseConfig({
-        flocks: [{ identifier: "demo", name: "Demo Society" }, { identifier: "club", name: "The Club" }],
-        users: [{ username: "admin@example.org", password: PASSWORD, flocks: ["*"] }],
-        webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 3_600_000 },
-        // club's one trigger is inactive: its events queue nothing either.
-        triggers: [{ flock: "club", trigger: "contact_created", action: "send-json-webhook", url: "http://127.0.0.1:9/hook", active: false }],
-      }),
+    server = await startTestServer({
+      flocks: [{ identifier: "demo", name: "Demo Society" }, { identifier: "club", name: "The Club" }],
+      users: [{ username: "admin@example.org", password: PASSWORD, flocks: ["*"] }],
+      webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 3_600_000 },
+      // club's one trigger is inactive: its events queue nothing either.
+      triggers: [{ flock: "club", trigger: "contact_created", action: "send-json-webhook", url: "http://127.0.0.1:9/hook", active: false }],
     });
-    const key = ((await sendJson(server.url, "POST", "/api/v1/auth/", { username: "admin@example.org", password: PASSWORD })) as { api_key: string }).api_key;
+    const key = await signIn(server.url, "admin@example.org", PASSWORD);
     await sendJson(server.url, "POST", "/api/v1/club/person/", { first_name: "Ada", last_name: "Lovelace" }, key, 201);
     browser = await launchChromium();
   }, 120_000);

@@ -7,9 +7,8 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
-import { startServer, type RunningServer } from "../../src/runtime.js";
-import { BROWSER_TESTS, idOf, launchChromium, sendJson } from "./chromium.js";
+import type { RunningServer } from "../../src/runtime.js";
+import { BROWSER_TESTS, idOf, launchChromium, sendJson, signIn, startTestServer } from "./chromium.js";
 import { lowContrast } from "./console-contrast.js";
 
 const PASSWORD = "console test password";
@@ -22,20 +21,14 @@ describe.skipIf(!BROWSER_TESTS)("the console's operator pages in headless Chromi
   let member: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      db: ":memory:",
-      host: "127.0.0.1",
-      port: 0,
-      passwordCost: { N: 1024, r: 8, p: 1 },
-      config: parseConfig({
-        flocks: [{ identifier: "demo", name: "Demo Society" }],
-        users: [{ username: "admin@example.org", password: PASSWORD, flocks: ["*"] }],
-        // A receiver that is never there: the delivery stays pending with its last error.
-        webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 3_600_000 },
-        triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: "http://127.0.0.1:9/hook", comment: "tell the CRM" }],
-      }),
+    server = await startTestServer({
+      flocks: [{ identifier: "demo", name: "Demo Society" }],
+      users: [{ username: "admin@example.org", password: PASSWORD, flocks: ["*"] }],
+      // A receiver that is never there: the delivery stays pending with its last error.
+      webhooks: { allowInsecureUrls: true, firstRetryDelayMs: 3_600_000 },
+      triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: "http://127.0.0.1:9/hook", comment: "tell the CRM" }],
     });
-    key = ((await _send("POST", "/api/v1/auth/", { username: "admin@example.org", password: PASSWORD })) as { api_key: string }).api_key;
+    key = await signIn(server.url, "admin@example.org", PASSWORD);
     person = _id(await _send("POST", "/api/v1/demo/person/", { first_name: "Ada", last_name: "Lovelace", tags: ["gala"] }, key));
     member = _id(await _send("POST", "/api/v1/demo/member/", { member: `/demo/person/${person}/`, membership_number: "M-1", start_date: "2026-01-01", end_date: "2030-12-31" }, key));
     browser = await launchChromium();

@@ -10,9 +10,8 @@
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
-import { startServer, type RunningServer } from "../../src/runtime.js";
-import { BROWSER_TESTS, launchChromium, sendJson } from "./chromium.js";
+import type { RunningServer } from "../../src/runtime.js";
+import { BROWSER_TESTS, launchChromium, sendJson, signIn, startTestServer } from "./chromium.js";
 
 const PASSWORD = "console test password";
 const IMG = fileURLToPath(new URL("../../../../docs/img/", import.meta.url));
@@ -23,17 +22,11 @@ describe.skipIf(!BROWSER_TESTS)("the console in headless Chromium", () => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startServer({
-      db: ":memory:",
-      host: "127.0.0.1",
-      port: 0,
-      passwordCost: { N: 1024, r: 8, p: 1 },
-      config: parseConfig({
-        flocks: [{ identifier: "demo", name: "Demo Society" }],
-        users: [{ username: "staff@example.org", password: PASSWORD, flocks: ["demo"] }],
-      }),
+    server = await startTestServer({
+      flocks: [{ identifier: "demo", name: "Demo Society" }],
+      users: [{ username: "staff@example.org", password: PASSWORD, flocks: ["demo"] }],
     });
-    key = ((await _send("POST", "/api/v1/auth/", { username: "staff@example.org", password: PASSWORD })) as { api_key: string }).api_key;
+    key = await signIn(server.url, "staff@example.org", PASSWORD);
     const people: [string, string][] = [
       ["Ada", "Lovelace"],
       ["Grace", "Lonsdale"],

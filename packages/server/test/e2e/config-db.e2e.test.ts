@@ -8,11 +8,11 @@
  * `import --events` warns when no active trigger would queue its events.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createPerson, pollUntil, startStatusReceiver, writeConfigFile } from "./config-helpers.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
 const SECRET = "e2e-config-db-secret-0123456789";
@@ -35,36 +35,22 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** A loopback receiver answering `status.now`; records each request's delivery id and the status answered. */
+/** A loopback receiver answering `status.now` (200 at first); records each request's delivery id and the status answered. */
 async function receiver() {
-  const got: { id: string; status: number }[] = [];
-  const status = { now: 200 };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      got.push({ id: String(req.headers["webhook-id"]), status: status.now });
-      res.writeHead(status.now).end();
-    });
-  });
-  receivers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, status };
+  const hook = await startStatusReceiver(200);
+  receivers.push(hook.server);
+  return hook;
 }
 
 function writeConfig(hook: string | undefined, extra: Record<string, unknown> = {}): string {
-  const file = join(tmp, `config-${++n}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      secret: SECRET,
-      flocks: [{ identifier: "demo", name: "Demo" }],
-      users: [{ username: "ada@example.org", password: PASSWORD, flocks: ["*"] }],
-      triggers: hook ? [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hook }] : [],
-      webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 150, retryWindowHours: 1 },
-      ...extra,
-    }),
-  );
-  return file;
+  return writeConfigFile(tmp, {
+    secret: SECRET,
+    flocks: [{ identifier: "demo", name: "Demo" }],
+    users: [{ username: "ada@example.org", password: PASSWORD, flocks: ["*"] }],
+    triggers: hook ? [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hook }] : [],
+    webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 150, retryWindowHours: 1 },
+    ...extra,
+  });
 }
 
 async function serve(db: string, config?: string): Promise<{ p: CliProcess; url: string }> {
@@ -88,30 +74,13 @@ async function login(url: string): Promise<string> {
   return ((await res.json()) as { api_key: string }).api_key;
 }
 
-async function createPerson(url: string, key: string, last: string): Promise<void> {
-  const res = await fetch(`${url}/api/v1/demo/person/`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, application: "e2e/config-db/1", "content-type": "application/json" },
-    body: JSON.stringify({ first_name: "Ada", last_name: last }),
-  });
-  expect(res.status).toBe(201);
-}
-
 async function triggerNames(url: string, key: string): Promise<string[]> {
   const res = await fetch(`${url}/api/v1/demo/triggers/`, { headers: { authorization: `Bearer ${key}`, application: "e2e/config-db/1" } });
   expect(res.status).toBe(200);
   return Object.keys((await res.json()) as object);
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = WAIT_MS): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false) => pollUntil(what, fn, WAIT_MS);
 
 /** `records-service jobs --status S` rows (header left out). */
 async function jobRows(db: string, status: string): Promise<string[]> {
@@ -135,7 +104,7 @@ describe("the applied configuration lives in the database (CLI)", { timeout: 300
     const db = join(tmp, `db-${++n}`, "records.db");
     const first = await serve(db, writeConfig(hook.url));
     expect(first.p.stdout).toContainEqual(expect.stringMatching(/^config: applied .*\(revision 1, from .*config-\d+\.json\)/));
-    await createPerson(first.url, await login(first.url), "Before");
+    await createPerson(first.url, await login(first.url), "Before", "e2e/config-db/1");
     await until("the job attempted", () => hook.got.length > 0);
     await stop(first.p);
 
@@ -145,7 +114,7 @@ describe("the applied configuration lives in the database (CLI)", { timeout: 300
     expect(said).toEqual([expect.stringMatching(/^config: using the configuration applied \S+Z \(revision 1, from .*config-\d+\.json; no --config given\)$/)]);
     const key = await login(second.url);
     expect(await triggerNames(second.url, key)).toEqual(["contact_created"]);
-    await createPerson(second.url, key, "After");
+    await createPerson(second.url, key, "After", "e2e/config-db/1");
     await until("both delivered once", () => deliveredOnce(hook.got, 2));
     expect(await jobRows(db, "dead")).toEqual([]);
     await stop(second.p);
@@ -158,8 +127,8 @@ describe("the applied configuration lives in the database (CLI)", { timeout: 300
     const withTrigger = writeConfig(hook.url);
     const { p, url } = await serve(db, withTrigger);
     const key = await login(url);
-    await createPerson(url, key, "One");
-    await createPerson(url, key, "Two");
+    await createPerson(url, key, "One", "e2e/config-db/1");
+    await createPerson(url, key, "Two", "e2e/config-db/1");
     await until("both jobs attempted", () => new Set(hook.got.map((g) => g.id)).size === 2);
 
     const removed = await runCliToEnd(["config", "apply", writeConfig(undefined), "--db", db]);
@@ -203,8 +172,8 @@ describe("the applied configuration lives in the database (CLI)", { timeout: 300
       await until(`${url} has the trigger`, async () => (await triggerNames(url, key)).length === 1);
     }
     // Each process queues and delivers for the trigger it took up.
-    await createPerson(a.url, keyA, "A");
-    await createPerson(b.url, keyB, "B");
+    await createPerson(a.url, keyA, "A", "e2e/config-db/1");
+    await createPerson(b.url, keyB, "B", "e2e/config-db/1");
     await until("both delivered once", () => deliveredOnce(hook.got, 2));
     await Promise.all([stop(a.p), stop(b.p)]);
   });

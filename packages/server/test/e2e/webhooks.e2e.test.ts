@@ -7,11 +7,12 @@
  */
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeConfigFile } from "./config-helpers.js";
 import { killAll, runCliToEnd, startCli, type CliProcess } from "./spawn-cli.js";
 
 const SECRET = "e2e-webhook-secret-0123456789";
@@ -51,21 +52,16 @@ async function receiver(answer: (i: number) => number | null): Promise<{ url: st
 }
 
 function writeConfig(hookUrl: string, extra: Record<string, unknown> = {}): string {
-  const file = join(tmp, `config-${++n}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      secret: SECRET,
-      flocks: [{ identifier: "demo", name: "Demo" }],
-      users: [{ username: "ada@example.org", password: "pw-for-e2e", flocks: ["demo"] }],
-      triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hookUrl }],
-      scheduler: { cron: "* * * * * *" },
-      // The receivers are on loopback over http: both flags (allowInsecureUrls alone would also let loopback through).
-      webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
-      ...extra,
-    }),
-  );
-  return file;
+  return writeConfigFile(tmp, {
+    secret: SECRET,
+    flocks: [{ identifier: "demo", name: "Demo" }],
+    users: [{ username: "ada@example.org", password: "pw-for-e2e", flocks: ["demo"] }],
+    triggers: [{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: hookUrl }],
+    scheduler: { cron: "* * * * * *" },
+    // The receivers are on loopback over http: both flags (allowInsecureUrls alone would also let loopback through).
+    webhooks: { allowInsecureUrls: true, allowPrivateTargets: true, firstRetryDelayMs: 200, retryWindowHours: 1 },
+    ...extra,
+  });
 }
 
 async function serve(db: string, config: string): Promise<{ p: CliProcess; url: string }> {
