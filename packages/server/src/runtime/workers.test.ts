@@ -1,6 +1,7 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine } from "@records-service/core";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
+import { backupWorker } from "../workers/backup.js";
 import { startWorkers, type WorkerContext, type WorkerFactory } from "./workers.js";
 
 function context(out: string[]): WorkerContext {
@@ -32,6 +33,21 @@ describe("startWorkers", () => {
     await group.stop();
     expect(events).toEqual(["start outbox", "start scheduler", "stop scheduler", "stop outbox"]);
     expect(group.names).toEqual([]);
+  });
+
+  it("a worker whose start answers false (nothing to do here) is neither listed nor stopped", async () => {
+    const events: string[] = [];
+    const idle: WorkerFactory = () => ({ name: "backup", start: () => false, stop: async () => void events.push("stop backup") });
+    const group = await startWorkers([recorder("outbox", events), idle], context([]));
+    expect(group.names).toEqual(["outbox"]);
+    await group.stop();
+    expect(events).toEqual(["start outbox", "stop outbox"]);
+  });
+
+  it("with no backup section the backup worker is not listed among the running", async () => {
+    const group = await startWorkers([backupWorker], context([]));
+    expect(group.names).toEqual([]);
+    await group.stop();
   });
 
   it("stops the started ones when a later one fails to start", async () => {

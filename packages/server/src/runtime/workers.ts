@@ -12,7 +12,8 @@ import type { Config } from "../config/schema.js";
 /** A background worker. `stop` must finish or abandon its current step, then resolve. */
 export interface Worker {
   readonly name: string;
-  start(): void | Promise<void>;
+  /** Starts the worker; `false` says it has nothing to do here (not listed among the running, never stopped). */
+  start(): void | false | Promise<void | false>;
   stop(): Promise<void>;
 }
 
@@ -99,7 +100,7 @@ export async function startWorkers(factories: readonly WorkerFactory[], ctx: Wor
   try {
     for (const factory of factories) {
       const worker = factory(ctx);
-      await worker.start();
+      if ((await worker.start()) === false) continue;
       started.push(worker);
     }
   } catch (e) {

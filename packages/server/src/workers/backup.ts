@@ -50,11 +50,12 @@ export function createBackupWorker(ctx: WorkerContext, options: BackupWorkerOpti
   return {
     name: "backup",
     start() {
-      if (!settings) return;
+      // Nothing to schedule: not a running worker (health and metrics do not list it).
+      if (!settings) return false;
       const db = ctx.db;
       if (db === undefined || db === ":memory:" || isDatabaseUrl(db)) {
         ctx.out(`backup: the config's backup section copies SQLite files; ${db === undefined || db === ":memory:" ? "an in-memory database has none" : "for PostgreSQL use pg_dump (docs/deploy.md, Backups)"}: no backups are made`);
-        return;
+        return false;
       }
       job = new Cron(settings.cron, { protect: true, timezone: "UTC" }, async (self: Cron) => {
         running = runBackupOccurrence(ctx, db, _occurrence(self, now()), now).then(
