@@ -58,12 +58,13 @@ describe.skipIf(!inject("pgAvailable"))("records-service on PostgreSQL", () => {
   }, 60_000);
 
   it.each([
-    { name: "jobs, no server", args: ["jobs", "--db", "postgres://nobody@127.0.0.1:9/records"], line: /^records-service: cannot reach PostgreSQL at 127\.0\.0\.1:9\/records: .*ECONNREFUSED/ },
-    { name: "serve, no server", args: ["serve", "--port", "0", "--db", "postgres://nobody:pw@127.0.0.1:9/records"], line: /^records-service: cannot reach PostgreSQL at 127\.0\.0\.1:9\/records: .*ECONNREFUSED/ },
-    { name: "flock add, bad URL", args: ["flock", "add", "x", "--db", "postgres://db.invalid:notaport/records"], line: /^records-service: invalid database URL/ },
-  ])("$name: exit 1 with one line", async ({ args, line }) => {
+    { name: "jobs, no server", code: 1, args: ["jobs", "--db", "postgres://nobody@127.0.0.1:9/records"], line: /^records-service: cannot reach PostgreSQL at 127\.0\.0\.1:9\/records: .*ECONNREFUSED/ },
+    { name: "serve, no server", code: 1, args: ["serve", "--port", "0", "--db", "postgres://nobody:pw@127.0.0.1:9/records"], line: /^records-service: cannot reach PostgreSQL at 127\.0\.0\.1:9\/records: .*ECONNREFUSED/ },
+    // A URL that does not parse is refused before anything is opened (a usage error: exit 2).
+    { name: "flock add, bad URL", code: 2, args: ["flock", "add", "x", "--db", "postgres://db.invalid:notaport/records"], line: /^bad --db "postgres:\/\/db\.invalid:notaport\/records": not a valid PostgreSQL URL; expected postgres:\/\/user/ },
+  ])("$name: exit $code with one line", async ({ code, args, line }) => {
     const run = await runCliToEnd(args);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(code);
     expect(run.stderr).toHaveLength(1);
     expect(run.stderr[0]).toMatch(line);
     expect(run.stderr[0]).not.toContain(":pw@");
