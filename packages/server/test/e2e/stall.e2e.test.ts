@@ -2,7 +2,7 @@
  * End to end (issue 15, point 4): no request stalls the server. The real CLI serves a
  * SQLite file; each worst-case request allowed by the limits (and each just past them) is
  * sent while `GET /api/v1/ping/` is asked again and again, and every ping must answer
- * within 100 ms.
+ * within 150 ms (see PING_BOUND_MS).
  *
  * What is measured is the server's event-loop blocking, not its throughput: the pings come
  * from a process of their own, the bodies are encoded before the clock starts and the
@@ -12,6 +12,12 @@
  * /proc/PID/task/PID/stat, 10 ms ticks). Where /proc is missing, the bound grows instead by the CPU
  * contention measured around the case (the wall time of 20 ms of CPU work over 20 ms). A
  * stall like the ones the limits remove (a second and more) fails either way.
+ *
+ * CPU time itself stretches on a loaded machine (shared caches and memory bandwidth: the
+ * same 10 MiB upload measured 39 ms of server CPU alone and 200 ms beside the rest of the
+ * suite, on the code before and after issue 20 alike). So the bound also grows by the CPU
+ * slowdown measured around each case: the CPU time of a fixed memory-bound workload in this
+ * process over the fastest it took in this run (`_cpuSlowdown`).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,8 +37,13 @@ import { hashToken } from "../../src/auth/tokens.js";
 import { MAX_BODY_PARTS, MAX_JSON_BODY_BYTES } from "../../src/http/limits.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
-/** The bound on one ping, in ms of an uncontended machine. */
-const PING_BOUND_MS = 100;
+/**
+ * The bound on one ping, in ms of an uncontended machine. The stalls it guards against last
+ * a second and more; the worst case allowed (a create of the largest record) takes 40 ms of
+ * CPU on a quiet machine and 100-110 ms beside the rest of the suite's e2e servers, so 150
+ * leaves room for the machine without letting a stall through.
+ */
+const PING_BOUND_MS = 150;
 const TOKEN = "b".repeat(64);
 const AT = "2026-01-15T10:00:00.000000";
 const MIB = 1024 * 1024;
@@ -57,6 +68,8 @@ const members = new Map<number, { member: string; person: string }>();
 const LONG_NAMES = [16_000, 250_000];
 
 beforeAll(async () => {
+  // The unloaded reference of `_cpuSlowdown`: the fastest of a few runs.
+  for (let i = 0; i < 5; i++) _cpuSlowdown();
   await _seed();
   server = startCli(["serve", "--db", db, "--port", "0", "--quiet"]);
   url = /listening on (http:\/\/\S+)/.exec(await server.line(/listening on http:\/\//, 30_000))![1]!;
@@ -150,10 +163,11 @@ const WORST_CASES: WorstCase[] = [
   ]),
 ];
 
-describe("no request stalls the server: pings answer within 100 ms during each worst case", () => {
+describe("no request stalls the server: pings answer within the bound during each worst case", () => {
   it.each(WORST_CASES)("$name", async (c) => {
     const requests = [await c.request(), await c.request()];
     const before = _contention();
+    const slowBefore = _cpuSlowdown();
     const { pings, result: statuses } = await _pingWhile(async () => {
       const out: number[] = [];
       for (const r of requests) out.push(await _send(r));
@@ -161,6 +175,8 @@ describe("no request stalls the server: pings answer within 100 ms during each w
     });
     // Measured on both sides of the case: the machine's load moves while it runs.
     const contention = Math.max(before, _contention());
+    const slowdown = Math.max(1, slowBefore, _cpuSlowdown());
+    const bound = PING_BOUND_MS * slowdown;
     const wall = pings.map((p) => p.wall);
     const withCpu = pings.every((p) => p.cpu !== null);
     // A ping was held up by the server for at most the CPU time the server used meanwhile
@@ -168,12 +184,13 @@ describe("no request stalls the server: pings answer within 100 ms during each w
     const blocked = withCpu ? pings.map((p) => Math.min(p.wall, p.cpu! + _TICK_MS)) : wall.map((w) => w / Math.max(1, contention));
     const figures =
       `pings ${pings.map((p) => `${p.wall}${p.failed ? " (failed)" : ""}`).join(", ")} ms (server CPU meanwhile ${withCpu ? pings.map((p) => p.cpu).join(", ") : "unknown"} ms); ` +
-      `max ${Math.max(...wall)} ms; blocked at most ${Math.round(Math.max(...blocked))} ms; contention ${contention.toFixed(2)}`;
+      `max ${Math.max(...wall)} ms; blocked at most ${Math.round(Math.max(...blocked))} ms; contention ${contention.toFixed(2)}; ` +
+      `CPU slowdown ${slowdown.toFixed(2)} (bound ${Math.round(bound)} ms)`;
     console.log(`${c.name}: ${figures}`);
     expect(statuses, figures).toEqual([c.status, c.status]);
     expect(pings.length, figures).toBeGreaterThanOrEqual(3);
     expect(pings.filter((p) => p.failed).length, `pings failed; ${figures}`).toBe(0);
-    expect(Math.max(...blocked), figures).toBeLessThan(PING_BOUND_MS);
+    expect(Math.max(...blocked), figures).toBeLessThan(bound);
   }, 120_000);
 });
 
@@ -355,6 +372,24 @@ function _contention(): number {
     if (used.user + used.system >= 20_000) break;
   }
   return x > 0 ? (performance.now() - start) / 20 : 1;
+}
+
+/** A fixed memory-bound workload (1 MiB of JSON through stringify and parse, 4 times). */
+const _WORKLOAD = Array.from({ length: 8_000 }, (_, i) => ({ i, name: `n${i}`.repeat(8), tags: ["a", "b", String(i)] }));
+let _fastestWorkloadUs = Infinity;
+
+/**
+ * How much more CPU time the fixed workload takes now than the fastest it took in this run
+ * (at least 1): the same stretch the server's CPU time shows beside other work.
+ */
+function _cpuSlowdown(): number {
+  const cpu = process.cpuUsage();
+  let n = 0;
+  for (let i = 0; i < 4; i++) n += (JSON.parse(JSON.stringify(_WORKLOAD)) as unknown[]).length;
+  const used = process.cpuUsage(cpu);
+  const us = used.user + used.system;
+  _fastestWorkloadUs = Math.min(_fastestWorkloadUs, us);
+  return n > 0 ? Math.max(1, us / _fastestWorkloadUs) : 1;
 }
 
 /** Writes the flock, a core user with a fixed key and the records the cases read. */
