@@ -6,6 +6,7 @@
  * missed or seen twice.
  */
 import { createParser } from "eventsource-parser";
+import { CONSOLE_APPLICATION } from "./api.js";
 import { session } from "./session.js";
 import { encodePart } from "./text.js";
 
@@ -30,7 +31,7 @@ export function followChanges(flock: string, onChange: (c: Change) => void, onSt
   const run = async () => {
     while (!stop.signal.aborted) {
       try {
-        const headers: Record<string, string> = { accept: "text/event-stream", authorization: `Bearer ${session.key() ?? ""}` };
+        const headers: Record<string, string> = { accept: "text/event-stream", application: CONSOLE_APPLICATION, authorization: `Bearer ${session.key() ?? ""}` };
         if (last !== undefined) headers["last-event-id"] = last;
         const res = await fetch(`/api/v1/${encodePart(flock)}/changes/`, { headers, signal: stop.signal });
         if (res.status === 410 || res.status === 400) last = undefined; // too far behind: start at the present
