@@ -71,7 +71,9 @@ describe.each([["sqlite"], ["postgres"]] as const)("change feed limits through t
 
   const run = skip ? it.skip : it;
 
-  (dialect === "sqlite" ? run : it.skip)("feeds of one flock cost nothing while another flock is written", async () => {
+  // SQLite only, and not registered on PostgreSQL: there a re-scan's work is the database
+  // server's, not this process's CPU, so the probe would measure nothing.
+  if (dialect === "sqlite") run("feeds of one flock cost nothing while another flock is written", async () => {
     const a = servers[0]!;
     const base = await _cpuOf(a, () => _writes(a.url, 40));
     for (let i = 0; i < FEEDS; i++) {
