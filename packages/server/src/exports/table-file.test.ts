@@ -20,7 +20,7 @@ describe('table files', () => {
   it('writes an XLSX that exceljs reads back cell for cell', async () => {
     const buf = await tableBuffer('xlsx', columns, rowsOf([{ name: 'Ada', n: 1 }, { name: 'Grace', n: 2, extra: 'dropped' }]), 'People');
     const book = new ExcelJS.Workbook();
-    await book.xlsx.load(buf);
+    await book.xlsx.load(buf as unknown as ExcelJS.Buffer);
     const sheet = book.getWorksheet('People');
     expect(sheet?.getRow(1).values).toEqual([undefined, 'Name', 'Number']);
     expect(sheet?.getRow(3).values).toEqual([undefined, 'Grace', 2]);
