@@ -210,6 +210,11 @@ describe.each(EVERY_ADAPTER)("segments gateway P2 on %s", (name) => {
     await expectError(await t.call("GET", `${S}/segment/${id}/all?page_size=abc`, { key: KEYS.alice }), 400, /page_size/);
     await expectError(await t.call("GET", `${S}/segment/${id}/all?verbose=perhaps`, { key: KEYS.alice }), 400, /verbose/);
 
+    // A contact segment lists persons, then organisations.
+    const contacts = await seg(t, { name: "Smiths", resource_type: "contact", rules: { source: "web" } });
+    const c = await json(await t.call("GET", `${S}/segment/${contacts}/all?q=smith`, { key: KEYS.alice }));
+    expect(c.results.map((r: any) => r.display_value)).toEqual(["Ada Smith", "Smith & Co"]);
+
     const badRule = await seg(t, { name: "bad", resource_type: "person", rules: { source__bogus: "x" } });
     for (const p of ["config", "lookup", "all", "all/xlsx"]) await expectError(await t.call("GET", `${S}/segment/${badRule}/${p}`, { key: KEYS.alice }), 400, /bogus/);
 
@@ -271,6 +276,13 @@ describe.each(EVERY_ADAPTER)("segments gateway P2 on %s", (name) => {
     await expectError(await t.call("GET", `${S}/segment/${id}/all/xlsx?template=nope`, { key: KEYS.alice }), 400, /nope/);
     expect((await allOf(t, "core_event")).length).toBe(tasks);
     expect((await allOf(t, "journal")).length).toBe(journals + 2);
+
+    // A segment deleted between the request and the task: the journal says failed, no file.
+    const r3 = await json(await t.call("GET", `${S}/segment/${id}/all/xlsx`, { key: KEYS.alice }));
+    await t.engine.delete("alpha", "segment", id);
+    const failed = await runTask(t.engine, "alpha", r3.task_id, { registry: serverTaskRegistry });
+    expect(failed.data).toMatchObject({ tag: "complete", errors: 1 });
+    expect((await t.storage.getRecord("alpha", "journal", r3.journal_uri.split("/")[3]))!.data).toMatchObject({ status: "failed", files: [], error: expect.stringMatching(/no segment/) });
   });
 
   run("action/delete: safe_mode only counts; a real run deletes members in batches through the engine (change feed, audit); bad batch_size 400", async () => {
