@@ -35,6 +35,7 @@ import { createCardLinkRoutes } from "./routes/card-link.js";
 import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
+import { createFinancePdfRoutes } from "./routes/finance-pdf.js";
 import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
 import { createSegmentRoutes } from "./routes/segments.js";
@@ -210,6 +211,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
   app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
+  app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));
