@@ -9,6 +9,7 @@
 import type { PDFDocument, PDFFont, PDFPage } from "pdf-lib";
 import { fitPdfText, pdfSafeText } from "../derived/card-pdf.js";
 import { cardText } from "../derived/card.js";
+import { money } from "./events/packet.js";
 
 /** A4 in points. */
 export const A4 = { width: 595.28, height: 841.89 } as const;
@@ -84,7 +85,8 @@ export async function createPdfFlow(opts: { title: string; subject: string; crea
     const font = fontOf(style);
     const shown = fitPdfText(pdfSafeText(cardText(text), font), font, size, width);
     if (shown.trim() === "") return;
-    const at = align === "right" ? x + width - font.widthOfTextAtSize(shown, size) : x;
+    // Measured glyph by glyph, without kerning, as drawText places them.
+    const at = align === "right" ? x + width - [...shown].reduce((w, ch) => w + font.widthOfTextAtSize(ch, size), 0) : x;
     page.drawText(shown, { x: at, y, size, font, color: colourOf(style) });
   };
 
@@ -115,13 +117,14 @@ export async function createPdfFlow(opts: { title: string; subject: string; crea
 }
 
 /**
- * An amount as the PDFs show it: the currency code upper-case, two decimals.
+ * An amount as the PDFs show it: the currency code upper-case, two decimals (rounded half
+ * away from zero, as the invoice's totals are).
  *
  * @example
  * pdfMoney(242.35, "gbp") // "GBP 242.35"
  */
 export function pdfMoney(amount: number, currency: string): string {
-  return `${currency.toUpperCase()} ${amount.toFixed(2)}`;
+  return `${currency.toUpperCase()} ${money(amount).toFixed(2)}`;
 }
 
 /**

@@ -46,7 +46,7 @@ export async function renderGivingStatementPdf(s: GivingStatement, created: Date
   pdf.rule();
   for (const g of s.gifts) pdf.row(_COLUMNS, [pdfDate(g.date), g.reference || "-", pdfMoney(g.amount, g.currency)]);
   pdf.rule();
-  for (const t of s.totals) pdf.row(_COLUMNS, [`Total ${t.currency.toUpperCase()}`, "", pdfMoney(t.amount, t.currency)], { bold: true });
+  for (const t of s.totals) pdf.row(_COLUMNS, ["Total", "", pdfMoney(t.amount, t.currency)], { bold: true });
   return pdf.save();
 }
 
