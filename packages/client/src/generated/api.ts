@@ -2764,6 +2764,11 @@ export interface components {
                 name: string;
             }[];
         };
+        /** @description Also accepted as a query parameter; a body value wins over a query value. */
+        FormResponseAllocateBody: {
+            /** @description a person's or organisation's URI in the flock */
+            contact_ref: string;
+        };
         FormResponsesCreated: {
             /** @description the form's URI */
             form_ref: string;
@@ -2787,6 +2792,13 @@ export interface components {
             }[];
             /** @description how many were created (1..50) */
             quantity: number;
+        };
+        /** @description Also accepted as query parameters; a body value wins over a query value. */
+        FormResponseStartBody: {
+            /** @description the form's URI, /{flock}/form/{id}/ or /{flock}/sheep_form/{id}/ */
+            form_ref: string;
+            /** @description how many responses, 1..50 (default 1) */
+            quantity?: number | string;
         };
         /** @description GET /api/v1/health/: readiness, this process's workers and the holders of shared work. */
         Health: {
@@ -15366,7 +15378,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FormResponseStartBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["FormResponseStartBody"];
+            };
+        };
         responses: {
             /** @description the responses created */
             200: {
@@ -15413,6 +15430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorV2"];
                 };
             };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
             /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
             429: {
                 headers: {
@@ -15448,7 +15474,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FormResponseAllocateBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["FormResponseAllocateBody"];
+            };
+        };
         responses: {
             /** @description the response, single-record shape */
             200: {
@@ -15488,6 +15519,15 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,17 @@ const _RESPONSE = v.object({
 
 /** The form response components, by name. */
 export const FORM_RESPONSE_SCHEMAS = {
+  FormResponseStartBody: v.pipe(
+    v.object({
+      form_ref: v.pipe(str, v.description("the form's URI, /{flock}/form/{id}/ or /{flock}/sheep_form/{id}/")),
+      quantity: v.optional(v.pipe(v.union([v.number(), str]), v.description("how many responses, 1..50 (default 1)"))),
+    }),
+    v.description("Also accepted as query parameters; a body value wins over a query value."),
+  ),
+  FormResponseAllocateBody: v.pipe(
+    v.object({ contact_ref: v.pipe(str, v.description("a person's or organisation's URI in the flock")) }),
+    v.description("Also accepted as a query parameter; a body value wins over a query value."),
+  ),
   FormResponsesCreated: v.object({
     form_ref: v.pipe(str, v.description("the form's URI")),
     quantity: v.pipe(v.number(), v.description("how many were created (1..50)")),

@@ -53,6 +53,7 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
         "Creates quantity (1..50, default 1) form_response records {form_ref, status: started, contact_ref: null, requested_by_ref}: requested_by_ref is the member's person for a member token, null for a core key. form_ref must be a form or sheep_form URI of the flock (400); an unknown or deleted form is a 404. Parameters in the query string or a JSON or form body.",
       auth: "keyOrSelfService",
       query: [queryParam("form_ref", "the form's URI, /{flock}/form/{id}/ (required; or in the body)"), queryParam("quantity", "how many responses, 1..50 (default 1)")],
+      body: { schema: "FormResponseStartBody", media: _BODY_MEDIA, required: false },
       ok: { status: 200, description: "the responses created", schema: "FormResponsesCreated" },
       errors: [400, 403, 404],
     }),
@@ -81,6 +82,7 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
       description: "Sets the response's contact_ref to contact_ref (a person or organisation URI of the flock, else 400; an unknown or deleted one 404). A member token reaches only responses it requested or that are allocated to its person (others 404).",
       auth: "keyOrSelfService",
       query: [queryParam("contact_ref", "the person's or organisation's URI (required; or in the body)")],
+      body: { schema: "FormResponseAllocateBody", media: _BODY_MEDIA, required: false },
       ok: { status: 200, description: "the response, single-record shape", schema: "Envelope" },
       errors: [400, 403, 404],
     }),
@@ -119,6 +121,7 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
 // --- internal ---
 
 const RESPONSE_TYPE = "form_response";
+const _BODY_MEDIA = ["application/json", "application/x-www-form-urlencoded"];
 
 /** A record URI parameter naming one of `types` in `flock`; 400 naming the parameter otherwise. */
 function _uriParam(raw: string, name: string, flock: string, types: readonly string[]): { type: string; id: string } {
