@@ -41,11 +41,11 @@ describe.skipIf(!BROWSER_TESTS)("/api/docs in headless Chromium", () => {
       const here = await page.$$eval(".opblock-summary-path", (els) => els.map((e) => e.getAttribute("data-path") ?? e.textContent ?? ""));
       for (const p of here) rendered.add(p);
       const atEnd = await page.evaluate(() => {
-        // Runs in the page; the test's type-check has no DOM library.
-        const w = globalThis as unknown as { scrollY: number; scrollBy(x: number, y: number): void };
-        const y = w.scrollY;
-        w.scrollBy(0, 600);
-        return w.scrollY === y;
+        // The test's tsconfig has no DOM types; the page's window is typed here by hand.
+        const win = globalThis as unknown as { scrollY: number; scrollBy(x: number, y: number): void };
+        const y = win.scrollY;
+        win.scrollBy(0, 600);
+        return win.scrollY === y;
       });
       if (atEnd) break;
       await page.waitForTimeout(50);
