@@ -37,7 +37,8 @@ export function dateText(text: string): string | undefined {
   if (!m) return undefined;
   const [, day, time] = m;
   const when = new Date(time ? `${day}T${time.slice(0, 12)}Z` : `${day}T00:00:00Z`);
-  if (Number.isNaN(when.getTime())) return undefined;
+  // "2026-02-30" would roll over to March: not a date.
+  if (Number.isNaN(when.getTime()) || when.toISOString().slice(0, 10) !== day) return undefined;
   return time ? _STAMP_FORMAT.format(when) : _DATE_FORMAT.format(when);
 }
 

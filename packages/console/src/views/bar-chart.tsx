@@ -12,6 +12,8 @@ import "uplot/dist/uPlot.min.css";
 export interface Bar {
   label: string;
   value: number;
+  /** A shorter label for the axis, where the bars are narrow. */
+  short?: string;
 }
 
 export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
@@ -24,7 +26,9 @@ export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
     const fg = colour("--fg", "#1b1f24");
     const accent = colour("--accent", "#0b5cad");
     const line = colour("--line", "#c9d1d9");
-    const labels = bars.map((b) => b.label);
+    const labels = bars.map((b) => b.short ?? b.label);
+    // At most one label per 56 px (months on a phone would overlap), counted from the last bar.
+    const every = () => Math.max(1, Math.ceil(bars.length / Math.max(2, Math.floor(el.clientWidth / 56))));
     const make = () =>
       new uPlot(
         {
@@ -34,7 +38,7 @@ export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
           cursor: { show: false },
           scales: { x: { time: false, range: [-0.5, bars.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
           axes: [
-            { stroke: fg, grid: { show: false }, ticks: { show: false }, splits: () => bars.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels[i] ?? "") },
+            { stroke: fg, grid: { show: false }, ticks: { show: false }, splits: () => bars.map((_, i) => i), values: (_u, splits) => splits.map((i) => ((bars.length - 1 - i) % every() === 0 ? (labels[i] ?? "") : "")) },
             { stroke: fg, grid: { stroke: line, width: 1 }, ticks: { stroke: line }, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : "")) },
           ],
           series: [{}, { label: title, stroke: accent, fill: accent, paths: uPlot.paths.bars!({ size: [0.6, 64] }), points: { show: false } }],
@@ -54,17 +58,20 @@ export function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
     <figure class="chart">
       <figcaption>{title}</figcaption>
       <div ref={box} class="plot" role="img" aria-label={`${title}: ${bars.map((b) => `${b.label} ${b.value}`).join(", ")}`} />
-      <table class="chart-data">
-        <caption class="sr-only">{title}</caption>
-        <tbody>
-          {bars.map((b) => (
-            <tr key={b.label}>
-              <th scope="row">{b.label}</th>
-              <td class="num">{b.value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <details>
+        <summary>Numbers</summary>
+        <table class="chart-data">
+          <caption class="sr-only">{title}</caption>
+          <tbody>
+            {bars.map((b) => (
+              <tr key={b.label}>
+                <th scope="row">{b.label}</th>
+                <td class="num">{b.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </figure>
   );
 }

@@ -36,10 +36,10 @@ export function Dashboard({ flock, live, outbox }: { flock: string; live: Live; 
     const within = (days: number) => count("membership", [["end_date__gte", today], ["end_date__lte", _day(days)]]);
     const [d30, d60, d90, lapsed] = await Promise.all([within(30), within(60), within(90), count("membership", [["end_date__gte", _day(-90)], ["end_date__lt", today]])]);
     return [
-      { label: "Expire ≤ 30 d", value: d30 },
-      { label: "≤ 60 d", value: d60 },
-      { label: "≤ 90 d", value: d90 },
-      { label: "Lapsed, last 90 d", value: lapsed },
+      { label: "Expire within 30 days", short: "≤ 30 d", value: d30 },
+      { label: "Within 60 days", short: "≤ 60 d", value: d60 },
+      { label: "Within 90 days", short: "≤ 90 d", value: d90 },
+      { label: "Lapsed in the last 90 days", short: "Lapsed", value: lapsed },
     ];
   }, [flock]);
   const people = useLoad(async (): Promise<Bar[]> => {
@@ -53,7 +53,7 @@ export function Dashboard({ flock, live, outbox }: { flock: string; live: Live; 
     const [pending, dead] = await Promise.all([list("pending"), list("dead")]);
     return [
       { label: "Pending", value: pending.filter((j) => !j.attempts).length },
-      { label: "Failing (retrying)", value: pending.filter((j) => j.attempts > 0).length },
+      { label: "Failing (retrying)", short: "Failing", value: pending.filter((j) => j.attempts > 0).length },
       { label: "Dead", value: dead.length },
     ];
   }, [flock, outbox]);

@@ -28,11 +28,11 @@ interface AuditEntry {
 }
 
 /** The related lists: the type, the filters that tie a record to the person, and what to show beside its name. */
-const RELATED: { title: string; type: string; filters: (uri: string) => [string, string][]; detail: string[] }[] = [
-  { title: "Memberships", type: "membership", filters: (u) => [["member", u]], detail: ["start_date", "end_date", "membership_record_status"] },
-  { title: "Bookings", type: "ticket", filters: (u) => [["mode", "OR"], ["person_ref", u], ["buyer_ref", u]], detail: ["start_date", "status", "amount"] },
-  { title: "Payments", type: "payment", filters: (u) => [["person_ref", u]], detail: ["payment_date", "amount", "currency"] },
-  { title: "Data events", type: "data_event", filters: (u) => [["context_ref", u]], detail: ["fire_at"] },
+const RELATED: { title: string; one: string; type: string; filters: (uri: string) => [string, string][]; detail: string[] }[] = [
+  { title: "Memberships", one: "Membership", type: "membership", filters: (u) => [["member", u]], detail: ["start_date", "end_date", "membership_record_status"] },
+  { title: "Bookings", one: "Booking", type: "ticket", filters: (u) => [["mode", "OR"], ["person_ref", u], ["buyer_ref", u]], detail: ["start_date", "status", "amount"] },
+  { title: "Payments", one: "Payment", type: "payment", filters: (u) => [["person_ref", u]], detail: ["payment_date", "amount", "currency"] },
+  { title: "Data events", one: "Data event", type: "data_event", filters: (u) => [["context_ref", u]], detail: ["fire_at"] },
 ];
 
 export function PersonStory({ flock, id, live }: { flock: string; id: string; live: Live }) {
@@ -72,7 +72,7 @@ function Related({ flock, uri, spec, live }: { flock: string; uri: string; spec:
       <ul aria-labelledby={id}>
         {value?.results.map((r) => (
           <li key={r.id}>
-            <a href={hrefOf([flock, spec.type, r.id])}>{textOf(r.data.name) || textOf(r.display_value) || r.id}</a>{" "}
+            <a href={hrefOf([flock, spec.type, r.id])}>{_name(r, spec.one)}</a>{" "}
             <span class="muted">
               {spec.detail
                 .map((f) => displayOf(r.data[f]))
@@ -109,11 +109,25 @@ function Timeline({ flock, id, uri, live }: { flock: string; id: string; uri: st
             <div class="muted">
               {e.user ? `by ${e.user}` : "by the service"}
               {e.application ? ` through ${e.application}` : ""}
-              {e.changed_fields && e.changed_fields.length > 0 ? ` — ${e.changed_fields.map(labelOf).join(", ")}` : ""}
+              {e.changed_fields && e.changed_fields.length > 0 ? ` — ${_fields(e.changed_fields)}` : ""}
             </div>
           </li>
         ))}
       </ol>
     </div>
   );
+}
+
+// --- internal ---
+
+/** A related record's name: its own `name`, its display value, or what it is ("an empty payment" says nothing). */
+function _name(r: Element, one: string): string {
+  const shown = textOf(r.display_value);
+  return textOf(r.data.name) || (shown && !/^an? empty /.test(shown) ? shown : one);
+}
+
+/** Changed fields in words; a creation's long list is cut after eight. */
+function _fields(fields: string[]): string {
+  const words = fields.slice(0, 8).map(labelOf).join(", ");
+  return fields.length > 8 ? `${words} and ${fields.length - 8} more` : words;
 }
