@@ -2,12 +2,24 @@
  * @module gateway/events/read
  * Gathers what the events gateway's answers are built from: for each booking, its ticket
  * types (the live `bookable` records whose `booking_ref` is the booking, and those its own
- * `bookable_refs` lists, each once) and its live tickets, found through the storage's
- * reference index (one look-up per booking).
+ * `bookable_refs` lists, each once) and its live tickets. A page of bookings costs one
+ * indexed list query per record type (`booking_ref` equal to one of the page's URIs, in the
+ * database's value index), not one look-up per booking: the events list reads a page of
+ * 250 bookings and their 2,500 tickets in a few statements.
  */
-import { parseRecordUri, type RecordEngine, type RecordKey, type StoredRecord } from "@records-service/core";
-import { canonicalUri, holding, referencing, refOf, uriOf } from "../read-all.js";
+import { parseRecordUri, type Filter, type RecordEngine, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
+import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { compareTicketTypes, type BookingData } from "./packet.js";
+
+/** Bookings whose records one list query asks for at once (a bounded statement). */
+const BOOKINGS_PER_QUERY = 500;
+
+/**
+ * Records one list query reads (`listMatching`): each page also counts its matches, so a
+ * page far above a page of the list (`MAX_PAGE_SIZE`) keeps the usual answer to one
+ * statement and one count.
+ */
+const LIST_STEP = 10_000;
 
 /**
  * The ticket types and tickets of each booking, keyed by the booking's URI, in `bookings` order.
@@ -22,11 +34,10 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
     types.set(uriOf(b), new Map());
     tickets.set(uriOf(b), []);
   }
-  for (const b of bookings) {
-    const uri = uriOf(b);
-    const refs = await referencing(engine, flock, uri);
-    for (const t of holding(refs, "bookable", "booking_ref", uri)) types.get(uri)!.set(uriOf(t), t);
-    tickets.get(uri)!.push(...holding(refs, "ticket", "booking_ref", uri));
+  for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
+    const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
+    for (const t of await _referencingBookings(engine, flock, "bookable", uris)) types.get(refOf(t.data.booking_ref)!)!.set(uriOf(t), t);
+    for (const t of await _referencingBookings(engine, flock, "ticket", uris)) tickets.get(refOf(t.data.booking_ref)!)!.push(t);
   }
   await _addListedTypes(engine, flock, bookings, types);
   return bookings.map((booking) => ({
@@ -55,7 +66,37 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
   return new Map(found.filter((r) => r.state === "updated").map((r) => [uriOf(r), r]));
 }
 
+/**
+ * Every record of `type` in `flock` matching `query` (its filters, mode and states), in
+ * insertion order, read through the storage's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
+ * (`scanRecords`) would test every record of the type in turn.
+ *
+ * @example
+ * await listMatching(engine, "demo", "booking", { filters, mode: "AND", states: ["updated"] });
+ */
+export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
+  const out: StoredRecord[] = [];
+  for (let page = 1; ; page++) {
+    const step = await engine.context.storage.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
+    out.push(...step.records);
+    if (step.records.length < LIST_STEP || out.length >= step.total) return out;
+  }
+}
+
 // --- internal ---
+
+/**
+ * The live records of `type` whose `booking_ref` names one of `uris` (canonical booking
+ * URIs), in insertion order: the field's value is the stored (canonical) URI, as the
+ * reference index holds it; a list holding the URI, which the value index also matches, is
+ * left out, as `refOf` does not read it as one reference.
+ */
+async function _referencingBookings(engine: RecordEngine, flock: string, type: string, uris: readonly string[]): Promise<StoredRecord[]> {
+  const wanted = new Set(uris);
+  const filter: Filter = { field: "booking_ref", meta: false, op: "or", values: uris.map((text) => ({ text })) };
+  const found = await listMatching(engine, flock, type, { filters: [filter], mode: "AND", states: ["updated"] });
+  return found.filter((r) => wanted.has(refOf(r.data.booking_ref) ?? ""));
+}
 
 /** Adds the live `bookable` records each booking lists in `bookable_refs`. */
 async function _addListedTypes(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[], types: Map<string, Map<string, StoredRecord>>) {

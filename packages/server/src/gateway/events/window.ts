@@ -4,10 +4,13 @@
  * default window (14 days back, 90 ahead, by overlap) and the states `all`, `future`,
  * `past`, `running`, `current`, `draft`. Each is a few indexed queries that find a superset
  * (a day wider where dates are compared) and an exact test in code on the stored dates.
+ * The queries are list queries (the value index picks the matches at once); only `all`,
+ * which has no filter, walks the collection.
  */
-import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, parseListQuery, type RecordEngine, type StoredRecord } from "@records-service/core";
 import { readAll } from "../read-all.js";
 import { dateOf, eventDates } from "./packet.js";
+import { listMatching } from "./read.js";
 
 /** Days before today the default list reaches back. */
 export const WINDOW_DAYS_BACK = 14;
@@ -40,32 +43,25 @@ export function parseBookingState(word: string): BookingState {
  */
 export async function selectBookings(engine: RecordEngine, flock: string, selection: BookingSelection, today: string): Promise<StoredRecord[]> {
   const { queries, keep } = _plan(selection, today);
+  const { clock } = engine.context;
   const found = new Map<string, StoredRecord>();
-  for (const params of queries) for (const r of await readAll(engine, flock, "booking", params)) found.set(r.id, r);
-  const kept = [...found.values()].filter(keep).sort(compareBookings);
-  return selection === "past" ? kept.reverse() : kept;
+  for (const params of queries) {
+    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
+    const matches = filters.length === 0 ? await readAll(engine, flock, "booking", params) : await listMatching(engine, flock, "booking", { filters, mode, states });
+    for (const r of matches) found.set(r.id, r);
+  }
+  // Each record's sort key once, not once per comparison.
+  const kept = [...found.values()].filter(keep).map((r) => ({ r, key: _sortKey(r) }));
+  kept.sort((a, b) => _compareKeys(a.key, b.key));
+  const sorted = kept.map((k) => k.r);
+  return selection === "past" ? sorted.reverse() : sorted;
 }
 
 /**
  * The list order: `start_date` (undated last), `start_time` (none first), `title`, id.
  */
 export function compareBookings(a: StoredRecord, b: StoredRecord): number {
-  const da = eventDates(a);
-  const db = eventDates(b);
-  if (da.start_date !== db.start_date) {
-    if (da.start_date === null) return 1;
-    if (db.start_date === null) return -1;
-    return da.start_date < db.start_date ? -1 : 1;
-  }
-  if (da.start_time !== db.start_time) {
-    if (da.start_time === null) return -1;
-    if (db.start_time === null) return 1;
-    return da.start_time < db.start_time ? -1 : 1;
-  }
-  const ta = typeof a.data.title === "string" ? a.data.title : "";
-  const tb = typeof b.data.title === "string" ? b.data.title : "";
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return _compareKeys(_sortKey(a), _sortKey(b));
 }
 
 /** `date` moved by `days` (YYYY-MM-DD, UTC calendar). */
@@ -76,6 +72,33 @@ export function addDays(date: string, days: number): string {
 }
 
 // --- internal ---
+
+interface _SortKey {
+  date: string | null;
+  time: string | null;
+  title: string;
+  id: string;
+}
+
+function _sortKey(r: StoredRecord): _SortKey {
+  const d = eventDates(r);
+  return { date: d.start_date, time: d.start_time, title: typeof r.data.title === "string" ? r.data.title : "", id: r.id };
+}
+
+function _compareKeys(a: _SortKey, b: _SortKey): number {
+  if (a.date !== b.date) {
+    if (a.date === null) return 1;
+    if (b.date === null) return -1;
+    return a.date < b.date ? -1 : 1;
+  }
+  if (a.time !== b.time) {
+    if (a.time === null) return -1;
+    if (b.time === null) return 1;
+    return a.time < b.time ? -1 : 1;
+  }
+  if (a.title !== b.title) return a.title < b.title ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 interface _Plan {
   queries: [string, string][][];
