@@ -172,9 +172,16 @@ export function eventPacket(data: BookingData): Record<string, unknown> {
  * hundreds: the ticket type entries, incomes and flags it leaves out are most of the work).
  */
 export function summaryPacket(data: BookingData): Record<string, unknown> {
-  const { booking, types } = data;
   const byType = ticketsByType(data);
-  const stocks = types.map((t) => countStock(stockTotal(t), byType.get(uriOf(t)) ?? []));
+  return summaryFromStock(data.booking, data.types, data.types.map((t) => countStock(stockTotal(t), byType.get(uriOf(t)) ?? [])));
+}
+
+/**
+ * The summary packet from the booking, its ticket types (in any order) and each type's
+ * stock (`stocks[i]` of `types[i]`): what the events list builds, having counted the stock
+ * without reading whole tickets.
+ */
+export function summaryFromStock(booking: StoredRecord, types: readonly StoredRecord[], stocks: readonly StockCount[]): Record<string, unknown> {
   const prices = types.map((t) => numberOf(t.data.amount) ?? 0);
   const computed: Record<string, unknown> = {
     uid: booking.id,

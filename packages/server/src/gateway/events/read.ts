@@ -9,7 +9,8 @@
  */
 import { parseRecordUri, type Filter, type RecordEngine, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
-import { compareTicketTypes, type BookingData } from "./packet.js";
+import { compareTicketTypes, summaryFromStock, type BookingData } from "./packet.js";
+import { countStock, stockTotal } from "./stock.js";
 
 /** Bookings whose records one list query asks for at once (a bounded statement). */
 const BOOKINGS_PER_QUERY = 500;
@@ -20,6 +21,12 @@ const BOOKINGS_PER_QUERY = 500;
  * statement and one count.
  */
 const LIST_STEP = 10_000;
+
+/** Most tickets one events list page counts (far above any real page of events). */
+const MAX_COUNTED_TICKETS = 1_000_000;
+
+/** The ticket fields stock counting reads (spec v2-gateway 1.1), in `_ticketStock`'s order. */
+const STOCK_FIELDS = ["booking_ref", "bookable_ref", "status", "quantity"] as const;
 
 /**
  * The ticket types and tickets of each booking, keyed by the booking's URI, in `bookings` order.
@@ -45,6 +52,40 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
     types: [...types.get(uriOf(booking))!.values()].sort(compareTicketTypes),
     tickets: tickets.get(uriOf(booking))!,
   }));
+}
+
+/**
+ * The summary packets of `bookings`, in their order: what `summaryPacket` gives for each,
+ * with the stock counted from four fields of each ticket (`Storage.listFieldValues`) rather
+ * than from whole tickets, which the summary never shows.
+ *
+ * @example
+ * const entries = await readBookingSummaries(engine, "demo", page);
+ */
+export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
+  const types = new Map<string, Map<string, StoredRecord>>(bookings.map((b) => [uriOf(b), new Map()]));
+  // Per booking, per ticket type: the stock-relevant part of each of its live tickets.
+  const tickets = new Map<string, Map<string, Pick<StoredRecord, "state" | "data">[]>>(bookings.map((b) => [uriOf(b), new Map()]));
+  for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
+    const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
+    for (const t of await _referencingBookings(engine, flock, "bookable", uris)) types.get(refOf(t.data.booking_ref)!)!.set(uriOf(t), t);
+    const rows = await engine.context.storage.listFieldValues(flock, "ticket", _bookingRefQuery(uris), STOCK_FIELDS, MAX_COUNTED_TICKETS);
+    for (const { values } of rows) {
+      const [bookingRef, bookableRef, status, quantity] = values;
+      const byType = tickets.get(refOf(bookingRef) ?? "");
+      const type = refOf(bookableRef);
+      if (!byType || type === undefined) continue;
+      let list = byType.get(type);
+      if (!list) byType.set(type, (list = []));
+      list.push({ state: "updated", data: { status, quantity } });
+    }
+  }
+  await _addListedTypes(engine, flock, bookings, types);
+  return bookings.map((booking) => {
+    const own = [...types.get(uriOf(booking))!.values()];
+    const byType = tickets.get(uriOf(booking))!;
+    return summaryFromStock(booking, own, own.map((t) => countStock(stockTotal(t), byType.get(uriOf(t)) ?? [])));
+  });
 }
 
 /** One booking's data. */
@@ -93,9 +134,14 @@ export async function listMatching(engine: RecordEngine, flock: string, type: st
  */
 async function _referencingBookings(engine: RecordEngine, flock: string, type: string, uris: readonly string[]): Promise<StoredRecord[]> {
   const wanted = new Set(uris);
-  const filter: Filter = { field: "booking_ref", meta: false, op: "or", values: uris.map((text) => ({ text })) };
-  const found = await listMatching(engine, flock, type, { filters: [filter], mode: "AND", states: ["updated"] });
+  const found = await listMatching(engine, flock, type, _bookingRefQuery(uris));
   return found.filter((r) => wanted.has(refOf(r.data.booking_ref) ?? ""));
+}
+
+/** Live records whose `booking_ref` holds one of `uris` (a superset: see `_referencingBookings`). */
+function _bookingRefQuery(uris: readonly string[]): ScanQuery {
+  const filter: Filter = { field: "booking_ref", meta: false, op: "or", values: uris.map((text) => ({ text })) };
+  return { filters: [filter], mode: "AND", states: ["updated"] };
 }
 
 /** Adds the live `bookable` records each booking lists in `bookable_refs`. */

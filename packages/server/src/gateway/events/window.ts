@@ -5,9 +5,12 @@
  * `past`, `running`, `current`, `draft`. Each is a few indexed queries that find a superset
  * (a day wider where dates are compared) and an exact test in code on the stored dates.
  * The queries are list queries (the value index picks the matches at once); only `all`,
- * which has no filter, walks the collection.
+ * which has no filter, walks the collection. A list page (`selectBookingPage`) orders and
+ * counts the selection by the five fields that decide it, and reads only the page's
+ * bookings whole.
  */
-import { badRequest, parseListQuery, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, parseListQuery, type RecordEngine, type ScanQuery, type StoredRecord } from "@records-service/core";
+import type { GatewayPaging } from "../params.js";
 import { readAll } from "../read-all.js";
 import { dateOf, eventDates } from "./packet.js";
 import { listMatching } from "./read.js";
@@ -58,6 +61,45 @@ export async function selectBookings(engine: RecordEngine, flock: string, select
 }
 
 /**
+ * One page of the selection as of `today`, in list order, and how many bookings the whole
+ * selection holds: the same bookings `selectBookings` gives, read whole only for the page.
+ *
+ * @example
+ * const { total, bookings } = await selectBookingPage(engine, "demo", "window", "2026-01-15", { page: 1, pageSize: 250 });
+ */
+export async function selectBookingPage(
+  engine: RecordEngine,
+  flock: string,
+  selection: BookingSelection,
+  today: string,
+  paging: GatewayPaging,
+): Promise<{ total: number; bookings: StoredRecord[] }> {
+  const { storage, clock } = engine.context;
+  const { queries, keep } = _plan(selection, today);
+  const found = new Map<string, _Keyed>();
+  for (const params of queries) {
+    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
+    const query: ScanQuery = { filters, mode, states };
+    for (const { id, values } of await storage.listFieldValues(flock, "booking", query, _KEY_FIELDS, MAX_SELECTED)) {
+      const data: Record<string, unknown> = {};
+      _KEY_FIELDS.forEach((f, i) => {
+        if (values[i] !== undefined) data[f] = values[i];
+      });
+      found.set(id, { id, data });
+    }
+  }
+  const kept = [...found.values()].filter(keep).map((r) => ({ id: r.id, key: _sortKey(r) }));
+  kept.sort((a, b) => _compareKeys(a.key, b.key));
+  if (selection === "past") kept.reverse();
+  const start = (paging.page - 1) * paging.pageSize;
+  const ids = kept.slice(start, start + paging.pageSize).map((k) => k.id);
+  const read = new Map((await storage.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
+  // A booking deleted since it was counted is left out of the page.
+  const bookings = ids.map((id) => read.get(id)).filter((r): r is StoredRecord => r !== undefined && r.state === "updated");
+  return { total: kept.length, bookings };
+}
+
+/**
  * The list order: `start_date` (undated last), `start_time` (none first), `title`, id.
  */
 export function compareBookings(a: StoredRecord, b: StoredRecord): number {
@@ -73,6 +115,15 @@ export function addDays(date: string, days: number): string {
 
 // --- internal ---
 
+/** Most bookings one selection orders (far above any flock's events). */
+const MAX_SELECTED = 1_000_000;
+
+/** The fields that decide whether a booking is selected and where it sorts. */
+const _KEY_FIELDS = ["start_date", "end_date", "start_time", "title", "status"] as const;
+
+/** A booking as far as selecting and ordering go. */
+type _Keyed = Pick<StoredRecord, "id" | "data">;
+
 interface _SortKey {
   date: string | null;
   time: string | null;
@@ -80,7 +131,7 @@ interface _SortKey {
   id: string;
 }
 
-function _sortKey(r: StoredRecord): _SortKey {
+function _sortKey(r: _Keyed): _SortKey {
   const d = eventDates(r);
   return { date: d.start_date, time: d.start_time, title: typeof r.data.title === "string" ? r.data.title : "", id: r.id };
 }
@@ -102,11 +153,11 @@ function _compareKeys(a: _SortKey, b: _SortKey): number {
 
 interface _Plan {
   queries: [string, string][][];
-  keep: (r: StoredRecord) => boolean;
+  keep: (r: _Keyed) => boolean;
 }
 
 function _plan(selection: BookingSelection, today: string): _Plan {
-  const span = (r: StoredRecord) => {
+  const span = (r: _Keyed) => {
     const start = dateOf(r.data.start_date);
     const end = dateOf(r.data.end_date) ?? start;
     return { start, end: end !== null && start !== null && end < start ? start : end };
