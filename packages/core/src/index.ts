@@ -169,6 +169,7 @@ export type {
   TriggerProvider,
   JobsQueuedListener,
   UpdateResult,
+  UpdateOptions,
   FileUpload,
   FileUploadResult,
   RecordEngine,

@@ -39,6 +39,7 @@ export type Command =
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
   | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean }
+  | { kind: "seed"; db: string; flock: string; persons: number; seed: number }
   | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
   | { kind: "openapi" }
   | { kind: "backup"; db: string; to: string; keep: number }
@@ -63,7 +64,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|seed|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -87,10 +88,11 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "copy") return _copy(argv.slice(1));
   if (first === "export") return _export(argv.slice(1), env);
   if (first === "import") return _import(argv.slice(1), env);
+  if (first === "seed") return _seed(argv.slice(1), env);
   if (first === "openapi") return _openapi(argv.slice(1));
   if (first === "backup") return _backup(argv.slice(1), env);
   if (first === "restore") return _restore(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, seed, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -381,6 +383,17 @@ function _import(args: string[], env: CliEnv): Command {
     config: _nonEmpty(v.config, "--config"),
     batchSize,
   };
+}
+
+function _seed(args: string[], env: CliEnv): Command {
+  const v = _parse(args, "seed", { ...DB, ...HELP, flock: { type: "string" }, persons: { type: "string" }, seed: { type: "string" } }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.seed };
+  const flock = _flockOption(v.flock, "seed --flock ID [--persons N] [--seed S] [--db PATH]");
+  const persons = v.persons === undefined ? 50 : /^\d{1,5}$/.test(v.persons) ? Number(v.persons) : NaN;
+  if (!(persons >= 1 && persons <= 10_000)) throw new UsageError(`bad value: --persons must be an integer from 1 to 10000, got ${JSON.stringify(v.persons)}`);
+  const seed = v.seed === undefined ? 1 : /^\d{1,9}$/.test(v.seed) ? Number(v.seed) : NaN;
+  if (!Number.isInteger(seed)) throw new UsageError(`bad value: --seed must be an integer from 0 to 999999999, got ${JSON.stringify(v.seed)}`);
+  return { kind: "seed", db: _db(v.db, env), flock, persons, seed };
 }
 
 function _backup(args: string[], env: CliEnv): Command {

@@ -160,6 +160,15 @@ The pages are written through SQLite's backup API, so a process with the target 
 never sees half of it; stop the servers first all the same. A backup from an older
 version is migrated forward. For a PostgreSQL --db it prints pg_restore (exit 2).`;
 
+const SEED = `Usage: records-service seed --flock ID [--persons N] [--seed S] [--db PATH]
+
+Fills an existing flock with sample data for trying the service and the console out:
+N people (default 50, at most 10000) with emails, phones, addresses and tags; about three
+in four with a membership (plan, number, dates, status) and its payment; some bookings.
+Every record is created through the engine (audit, change feed and data events see it;
+no trigger action runs for them). The same --seed (default 1) on the same day gives the
+same people; running it again adds more.`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -176,6 +185,7 @@ Commands:
   copy        copy a SQLite database into PostgreSQL
   export      write a flock's records as NDJSON
   import      read records from NDJSON or CSV into a flock
+  seed        fill a flock with sample people, memberships, payments and bookings
   openapi     print the OpenAPI document of the HTTP API
   backup      copy a SQLite database while it serves, verified, keeping the last N
   restore     put a backup back into a SQLite database
@@ -207,6 +217,8 @@ ${EXPORT}
 
 ${IMPORT}
 
+${SEED}
+
 ${OPENAPI}
 
 ${BACKUP}
@@ -229,6 +241,7 @@ export const USAGE = {
   copy: COPY,
   export: EXPORT,
   import: IMPORT,
+  seed: SEED,
   openapi: OPENAPI,
   backup: BACKUP,
   restore: RESTORE,
