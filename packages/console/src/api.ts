@@ -24,10 +24,22 @@ export const CONSOLE_APPLICATION = "records-service/console/1";
 
 /** JSON of `GET|POST|PUT|DELETE /api/v1{path}`; 401 signs out (the key expired or was revoked). */
 export async function api<T = Record<string, unknown>>(path: string, opts: { method?: string; json?: unknown } = {}): Promise<T> {
+  return (await apiVersioned<T>(path, opts)).body;
+}
+
+/**
+ * As `api`, also answering the record version the server tagged the answer with (`ETag`),
+ * and sending `ifMatch` as `If-Match`: an update then applies only at that version (else 409).
+ */
+export async function apiVersioned<T = Record<string, unknown>>(
+  path: string,
+  opts: { method?: string; json?: unknown; ifMatch?: string } = {},
+): Promise<{ body: T; version: string | undefined }> {
   const headers: Record<string, string> = { application: CONSOLE_APPLICATION };
   const key = session.key();
   if (key) headers.authorization = `Bearer ${key}`;
   if (opts.json !== undefined) headers["content-type"] = "application/json";
+  if (opts.ifMatch !== undefined) headers["if-match"] = opts.ifMatch;
   const res = await fetch(`/api/v1${path}`, {
     method: opts.method ?? "GET",
     headers,
@@ -43,7 +55,7 @@ export async function api<T = Record<string, unknown>>(path: string, opts: { met
     if (res.status === 401 && key) session.signOut();
     throw new ApiError(res.status, String(body.error ?? res.statusText), String(body.error_detail ?? ""));
   }
-  return body as T;
+  return { body: body as T, version: res.headers.get("etag") ?? undefined };
 }
 
 /**

@@ -9,6 +9,7 @@ import { api } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { filtersOf, isDateLike, MODIFIERS, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
+import { NewRecordLink } from "./record-new.js";
 import { encodePart, textOf } from "../text.js";
 import { Guard, couldNotShow } from "./guard.js";
 import { useLoad } from "./use-load.js";
@@ -56,6 +57,7 @@ export function RecordList({ flock, type, params, live }: { flock: string; type:
       <h1>
         {type} <span class="muted">in {flock}</span>
       </h1>
+      <NewRecordLink flock={flock} type={type} />
       <FilterBuilder key={query} params={params} sample={value?.results[0]?.data ?? {}} fields={columns} onApply={(rows) => go(withFilters(params, rows))} />
       <RawQuery key={`raw-${query}`} params={params} onApply={(raw) => go(withRawQuery(params, raw))} />
       <div class="row controls">
