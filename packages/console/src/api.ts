@@ -67,10 +67,15 @@ export async function apiVersioned<T = Record<string, unknown>>(
  */
 export function fieldErrors(detail: string, fields: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
+  let last: string | undefined;
   for (const part of detail.split("; ")) {
     const m = /^([A-Za-z0-9_]+): (.*)$/.exec(part);
-    if (m && fields.includes(m[1]!)) out[m[1]!] = m[2]!;
-    else for (const f of fields) if (part.includes(`'${f}'`) || part.includes(`"${f}"`)) out[f] = part;
+    const named = m && fields.includes(m[1]!) ? [m[1]!] : fields.filter((f) => part.includes(`'${f}'`) || part.includes(`"${f}"`));
+    if (m && named[0] === m[1]) out[m[1]!] = m[2]!;
+    else if (named.length) for (const f of named) out[f] = part;
+    // A part naming no field goes on the message before it ("x": a text of N characters; at most M are accepted).
+    else if (last !== undefined) out[last] += `; ${part}`;
+    if (named.length) last = named.at(-1);
   }
   return out;
 }

@@ -15,9 +15,11 @@ import { useLoad } from "./use-load.js";
 export function FlockPicker() {
   const { value, error } = useLoad(() => api<{ flocks: { identifier: string; name: string }[] }>("/"), []);
   const only = value?.flocks.length === 1 ? value.flocks[0]!.identifier : undefined;
-  // One flock: nothing to choose; replace the address so Back does not return here.
+  // One flock: nothing to choose on arrival (an address without a hash, as after signing
+  // in); replace it so Back does not return here. `#/` asked for (the brand link) still shows
+  // the chooser, and a link followed meanwhile wins.
   useEffect(() => {
-    if (only !== undefined) location.replace(hrefOf([only]));
+    if (only !== undefined && (location.hash === "" || location.hash === "#")) location.replace(hrefOf([only]));
   }, [only]);
   return (
     <section>
@@ -44,7 +46,8 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
   );
   useChanges(live, reload);
   const types = value?.resource_type ?? [];
-  const empty = value !== undefined && types.every((t) => !t.count);
+  // The service's own records (data events of the flock's set-up) do not make a flock started.
+  const empty = value !== undefined && types.every((t) => !t.count || SERVICE_WRITTEN.includes(t.name));
   return (
     <section>
       <h1>Resource types in {flock}</h1>
@@ -82,7 +85,7 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
             {types.map((t) => (
               <tr key={t.name} class={t.count ? "" : "zero"}>
                 <td>
-                  <a href={hrefOf([flock, t.name])}>{t.name.replace(/_/g, " ")}</a>
+                  <a href={hrefOf([flock, t.name])}>{t.name}</a>
                 </td>
                 <td class="num">{textOf(t.count)}</td>
                 <td class="opt">{textOf(t.last_modified)}</td>

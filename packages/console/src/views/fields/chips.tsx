@@ -17,8 +17,8 @@ export function Chips(props: { id: string; label: string; value: string[]; disab
     setDraft("");
   };
   return (
-    <div class="chips" role="group" aria-label={label}>
-      <ul aria-label={`${label}: ${value.length} entries`}>
+    <div class="chips">
+      <ul aria-label={`${label} entries`}>
         {value.map((item, i) => (
           <li key={`${i}:${item}`} class="chip">
             <span>{item}</span>

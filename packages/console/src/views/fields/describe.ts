@@ -70,7 +70,7 @@ export function refUri(v: unknown): string | undefined {
 export const PERSON_GROUPS: readonly { title: string; fields: readonly string[] }[] = [
   {
     title: "Name",
-    fields: ["title", "first_name", "known_as", "initial", "last_name", "name_suffix", "formatted_name", "editable_formatted_name", "salutation", "editable_salutation", "sortable_name"],
+    fields: ["title", "first_name", "known_as", "initial", "last_name", "name_suffix", "date_of_birth", "gender", "formatted_name", "editable_formatted_name", "salutation", "editable_salutation", "sortable_name"],
   },
   {
     title: "Contact",
