@@ -29,7 +29,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined; demoData?: boolean | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -136,6 +136,7 @@ function _serve(args: string[], env: CliEnv): Command {
     processes: { type: "string" },
     clock: { type: "string" },
     "allow-existing-data": { type: "boolean" },
+    "demo-data": { type: "boolean" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
@@ -161,6 +162,7 @@ function _serve(args: string[], env: CliEnv): Command {
     processes,
     clock,
     allowExistingData: v["allow-existing-data"],
+    ...(v["demo-data"] ? { demoData: true } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]] [--demo-data]
 
 Serves the Records Service API over HTTP.
 
@@ -29,6 +29,8 @@ Serves the Records Service API over HTTP.
                   a scratch file
   --allow-existing-data
                   run the manual clock on a database that holds records anyway
+  --demo-data     fill flock "demo" with 50 sample people, their memberships, payments
+                  and bookings (as records-service seed does) when it holds no person yet
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
