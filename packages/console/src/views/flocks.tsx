@@ -88,7 +88,7 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
                   <a href={hrefOf([flock, t.name])}>{t.name}</a>
                 </td>
                 <td class="num">{textOf(t.count)}</td>
-                <td class="opt">{textOf(t.last_modified)}</td>
+                <td class="opt">{_when(t.last_modified)}</td>
                 <td>
                   {!SERVICE_WRITTEN.includes(t.name) && (
                     <a href={hrefOf([flock, t.name, "_new"])} aria-label={`New ${t.name.replace(/_/g, " ")}`}>
@@ -103,4 +103,11 @@ export function FlockHome({ flock, live }: { flock: string; live: Live }) {
       </div>
     </section>
   );
+}
+
+// --- internal ---
+
+/** A stored timestamp to the minute ("2026-11-28 09:33"); anything else as its text. */
+function _when(ts: unknown): string {
+  return typeof ts === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(ts) ? ts.slice(0, 16).replace("T", " ") : textOf(ts);
 }
