@@ -196,7 +196,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
   app.route("/api/v1", createMemberAccountRoutes(engine, guard));
-  app.route("/api/v1", createDiscoveryRoutes(storage, clock));
+  app.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
   app.route("/api/v1", createOutboxRoutes(engine));

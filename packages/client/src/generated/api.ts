@@ -159,7 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The flock's resource types with counts */
+        /**
+         * The flock's resource types with counts
+         * @description Types holding records; with include_empty=true every type the flock serves, those without records at count 0 and last_modified null.
+         */
         get: operations["getApiV1ByFlock"];
         put?: never;
         post?: never;
@@ -201,7 +204,7 @@ export interface paths {
         get: operations["getApiV1ByFlockByTypeById"];
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         put: operations["putApiV1ByFlockByTypeById"];
         post?: never;
@@ -211,7 +214,7 @@ export interface paths {
         head?: never;
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         patch: operations["patchApiV1ByFlockByTypeById"];
         trace?: never;
@@ -937,7 +940,7 @@ export interface paths {
         get: operations["getApiV2ByFlockByTypeById"];
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         put: operations["putApiV2ByFlockByTypeById"];
         post?: never;
@@ -947,7 +950,7 @@ export interface paths {
         head?: never;
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         patch: operations["patchApiV2ByFlockByTypeById"];
         trace?: never;
@@ -4109,8 +4112,7 @@ export interface components {
         TypeList: {
             resource_type: {
                 count: number;
-                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
-                last_modified: string;
+                last_modified: string | null;
                 name: string;
             }[];
         };
@@ -4577,7 +4579,10 @@ export interface operations {
     };
     getApiV1ByFlock: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: list every served type, empty ones included (default false) */
+                include_empty?: "true" | "false";
+            };
             header?: never;
             path: {
                 flock: string;
@@ -4593,6 +4598,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TypeList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -4989,6 +5003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorV1"];
                 };
             };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
             /** @description the request body is larger than the server accepts */
             413: {
                 headers: {
@@ -5158,6 +5181,15 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9359,6 +9391,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorV2"];
                 };
             };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
             /** @description the request body is larger than the server accepts */
             413: {
                 headers: {
@@ -9528,6 +9569,15 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
