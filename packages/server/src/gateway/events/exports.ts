@@ -75,8 +75,11 @@ export const EXPORT_FIELDSETS: Readonly<Record<ExportKind, readonly string[]>> =
 /** The export file formats (`format`, default xlsx). */
 export const EXPORT_FORMATS: readonly TableFormat[] = ["xlsx", "csv"];
 
-/** Tickets read per step of an export. */
+/** Tickets read per step of an export, once under way. */
 export const EXPORT_PAGE = 500;
+
+/** Tickets of the first step: small, so the file's first bytes leave soon; steps double from it. */
+export const EXPORT_FIRST_PAGE = 50;
 
 /**
  * The fieldsets asked for (`?fieldset=a&fieldset=b` or `a,b`), each once, in the groups'
@@ -115,14 +118,16 @@ export async function readTicketTypes(engine: RecordEngine, booking: StoredRecor
 
 /**
  * The booking's live tickets, a page at a time, in creation order (the storage's cursor
- * walk over the indexed `booking_ref` filter).
+ * walk over the indexed `booking_ref` filter); pages grow from `first` to `step` tickets.
  */
-export async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE): AsyncGenerator<StoredRecord[]> {
+export async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
   const { storage, clock } = engine.context;
   const q = parseListQuery([["booking_ref", uriOf(booking)]], { surface: "v2", now: clock.now() });
   let after: string | null = null;
+  let size = Math.min(first, step);
   do {
-    const page = await storage.scanRecords(booking.flock, "ticket", { filters: q.filters, mode: q.mode, states: q.states }, after, step);
+    const page = await storage.scanRecords(booking.flock, "ticket", { filters: q.filters, mode: q.mode, states: q.states }, after, size);
+    size = Math.min(size * 2, step);
     const live = page.records.filter((r) => r.state === "updated");
     if (live.length > 0) yield live;
     after = page.cursor;
@@ -132,7 +137,7 @@ export async function* ticketPages(engine: RecordEngine, booking: StoredRecord, 
 /** How many rows the export holds: the booking's live tickets (orders) or counted ones (attendance). */
 export async function countExportRows(engine: RecordEngine, booking: StoredRecord, kind: ExportKind): Promise<number> {
   let n = 0;
-  for await (const page of ticketPages(engine, booking)) n += kind === "orders" ? page.length : page.filter(ticketCounts).length;
+  for await (const page of ticketPages(engine, booking, EXPORT_PAGE, EXPORT_PAGE)) n += kind === "orders" ? page.length : page.filter(ticketCounts).length;
   return n;
 }
 
