@@ -1,7 +1,8 @@
 /**
  * @module gateway
- * The hosted service's gateways as client methods: events (`/events/v2`), segments
- * (`/segments/v2`) and invoices (`/invoices/v2`). Answers are typed from the server's
+ * The hosted service's gateways as client methods: events (`/events/v2`) and invoices
+ * (`/invoices/v2`, and their PDFs under `/selfservice-pdf/v2`); segments are in ./segments.
+ * Answers are typed from the server's
  * OpenAPI document.
  */
 import type { RequestOptions } from "./http.js";
@@ -76,14 +77,6 @@ export interface EventExportOptions<F extends string> {
   format?: "xlsx" | "csv";
 }
 
-/** The segments gateway of one flock. */
-export interface SegmentsApi {
-  /** Active segments whose name contains `name` (case ignored), one page. */
-  find(name: string, opts?: GatewayPaging): Promise<Schemas["SegmentList"]>;
-  /** How many records the segment holds now. */
-  count(segmentId: string): Promise<Schemas["SegmentCount"]>;
-}
-
 /** The invoice types. */
 export type InvoiceType = "invoice" | "membership" | "order";
 
@@ -93,7 +86,20 @@ export interface InvoicesApi {
   get(type: InvoiceType, id: string): Promise<Schemas["Invoice"]>;
   /** One invoice through its signed link (no key is sent). */
   signed(type: InvoiceType, id: string, signature: string): Promise<Schemas["Invoice"]>;
+  /**
+   * The invoice as PDF bytes through its signed link (no key is sent): `resourceType` is the
+   * record's type (`invoice`, `member`, `membership`, `ticket`), as in the answer's `links[0].href`.
+   */
+  pdf(resourceType: InvoicePdfResourceType, id: string, signature: string, opts?: { template?: "invoice-a4" | "sheep-invoice-a4" }): Promise<Uint8Array>;
+  /**
+   * A giving statement for the tax year starting in `startYear`, as PDF bytes: the member's
+   * own with a member token; a core key names the person (`personUri`).
+   */
+  givingStatement(startYear: number, opts?: { personUri?: string }): Promise<Uint8Array>;
 }
+
+/** The record types of the invoice PDF path. */
+export type InvoicePdfResourceType = "invoice" | "member" | "membership" | "ticket";
 
 /** The events gateway over `request`. */
 export function createEventsApi(request: Request, flock: string): EventsApi {
@@ -119,21 +125,18 @@ export function createEventsApi(request: Request, flock: string): EventsApi {
   };
 }
 
-/** The segments gateway over `request`. */
-export function createSegmentsApi(request: Request, flock: string): SegmentsApi {
-  const base = `/segments/v2/${_seg(flock)}`;
-  return {
-    find: (name, paging = {}) => request("GET", `${base}/find`, { query: { name, ...paging } }),
-    count: (id) => request("GET", `${base}/segment/${_seg(id)}/count`),
-  };
-}
-
 /** The invoices gateway; `signedRequest` sends no key. */
 export function createInvoicesApi(request: Request, signedRequest: Request, flock: string): InvoicesApi {
   const base = `/invoices/v2/${_seg(flock)}`;
+  const pdfBase = `/selfservice-pdf/v2/${_seg(flock)}`;
+  const bytes = async (answer: Promise<Response>) => new Uint8Array(await (await answer).arrayBuffer());
   return {
     get: (type, id) => request("GET", `${base}/${_seg(type)}/${_seg(id)}`),
     signed: (type, id, signature) => signedRequest("GET", `${base}/${_seg(type)}/${_seg(id)}/${_seg(signature)}`),
+    pdf: (resourceType, id, signature, o = {}) =>
+      bytes(signedRequest("GET", `${pdfBase}/${_seg(resourceType)}/${_seg(id)}/invoice/${_seg(signature)}/pdf`, { raw: true, accept: "application/pdf", query: { template: o.template } })),
+    givingStatement: (startYear, o = {}) =>
+      bytes(request("GET", `${pdfBase}/giving/taxyear/${startYear}/${startYear + 1}/pdf`, { raw: true, accept: "application/pdf", query: { person_uri: o.personUri } })),
   };
 }
 
