@@ -54,7 +54,7 @@ describe.each(EVERY_ADAPTER)("segments gateway P2 on %s", (name) => {
     await seedPeople(t);
     const id = await seg(t, { name: "Web", resource_type: "person", rules: { source: "web" }, view_context: ["crm"] });
     const fs = (await t.engine.create("alpha", "fieldset", { name: "F", fields: ["first_name"] })).id;
-    const gets = [S, `${S}/all`, `${S}/trees`, `${S}/crm`, `${S}/segment/${id}/config`, `${S}/segment/${id}/lookup`, `${S}/segment/${id}/all`, `${S}/fieldset`, `${S}/fieldset/${fs}`];
+    const gets = [S, `${S}/all`, `${S}/trees`, `${S}/crm`, `${S}/segment/${id}/config`, `${S}/segment/${id}/lookup`, `${S}/segment/${id}/all`, `${S}/segment/${id}/all/csv`, `${S}/fieldset`, `${S}/fieldset/${fs}`];
     for (const p of gets) expect((await t.call("GET", p, { key: KEYS.alice })).status, p).toBe(200);
     const writes: [string, string, unknown][] = [
       ["POST", `${S}/create`, { name: "N", resource_type: "person" }],
@@ -216,13 +216,29 @@ describe.each(EVERY_ADAPTER)("segments gateway P2 on %s", (name) => {
     expect(c.results.map((r: any) => r.display_value)).toEqual(["Ada Smith", "Smith & Co"]);
 
     const badRule = await seg(t, { name: "bad", resource_type: "person", rules: { source__bogus: "x" } });
-    for (const p of ["config", "lookup", "all", "all/xlsx"]) await expectError(await t.call("GET", `${S}/segment/${badRule}/${p}`, { key: KEYS.alice }), 400, /bogus/);
+    for (const p of ["config", "lookup", "all", "all/xlsx", "all/csv"]) await expectError(await t.call("GET", `${S}/segment/${badRule}/${p}`, { key: KEYS.alice }), 400, /bogus/);
 
     await t.engine.delete("alpha", "segment", id);
     for (const uid of [id, people[0]!, org, "f".repeat(24)]) {
-      for (const p of ["config", "lookup", "all", "all/xlsx", "all/excel"]) await expectError(await t.call("GET", `${S}/segment/${uid}/${p}`, { key: KEYS.alice }), 404);
+      for (const p of ["config", "lookup", "all", "all/xlsx", "all/excel", "all/csv"]) await expectError(await t.call("GET", `${S}/segment/${uid}/${p}`, { key: KEYS.alice }), 404);
       await expectError(await t.call("POST", `${S}/segment/${uid}/action/delete`, { key: KEYS.alice, json: { safe_mode: true } }), 404);
     }
+  });
+
+  run("all/csv streams the members with the XLSX's columns; an unknown template is a 400 before any byte", async () => {
+    const t = await setup();
+    const people = await seedPeople(t);
+    await t.engine.update("alpha", "person", people[0]!, { email: ["ada@example.org"], tags: ["a", "b"] });
+    const id = await seg(t, { name: "Web", resource_type: "person", rules: { source: "web" } });
+    await t.engine.create("alpha", "fieldset", { name: "Names", fields: ["last_name", "first_name", "tags"], applicable_resources: ["person"] });
+    const res = await t.call("GET", `${S}/segment/${id}/all/csv?template=names`, { key: KEYS.alice });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(await res.text()).toBe("Last name,First name,Tags\nSmith,Ada,\"a, b\"\nSmythe,Bea,\nJones,Cy,\n");
+    const full = await (await t.call("GET", `${S}/segment/${id}/all/csv`, { key: KEYS.alice })).text();
+    expect(full.split("\n")[0]!.startsWith("Display value,")).toBe(true);
+    expect(full.trim().split("\n")).toHaveLength(4);
+    await expectError(await t.call("GET", `${S}/segment/${id}/all/csv?template=nope`, { key: KEYS.alice }), 400, /nope/);
   });
 
   run("all/xlsx queues a task that writes the members into a journal; exceljs reads the file back", async () => {

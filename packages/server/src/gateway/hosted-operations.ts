@@ -140,6 +140,7 @@ export const GATEWAY_EXTRA_ROUTES: readonly GatewayExtraRoute[] = [
   { method: "GET", ours: "/events/v2/:flock/bookings", why: "alias of the events list (spec 1.3)" },
   { method: "GET", ours: "/events/v2/:flock/bookings/:uid/attendance", why: "alias the hosted description names (spec, vendor slips)" },
   { method: "PUT", ours: "/events/v2/:flock/bookings/:uid/attendance", why: "alias the hosted description names (spec, vendor slips)" },
+  { method: "GET", ours: "/segments/v2/:flock/segment/:uid/all/csv", why: "a segment's members as CSV, streamed (issue 21 asks for CSV beside XLSX; the hosted list has none)" },
   { method: "DELETE", ours: "/segments/v2/:flock/fieldset/:uid", why: "delete a fieldset by path (the hosted description declares a uid path parameter its path lacks; both forms are served)" },
 ];
 
