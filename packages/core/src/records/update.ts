@@ -10,7 +10,7 @@ import { updateTask } from "../tasks/task-update.js";
 import { TASK_TYPE } from "../tasks/types.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
-import { loadRecord } from "./guards.js";
+import { replanned } from "./replan.js";
 import { changedFields, revise, updateOf } from "./revise.js";
 import type { StoredRecord } from "../storage/types.js";
 import type { EngineContext, UpdateResult } from "./types.js";
@@ -18,7 +18,8 @@ import type { EngineContext, UpdateResult } from "./types.js";
 /**
  * Applies `patch` to the record. `changed` holds every data field whose value changed,
  * system-generated ones included. A patch that changes nothing writes nothing (the version
- * and `last_updated` stay; `touch` is the way to bump them).
+ * and `last_updated` stay; `touch` is the way to bump them). The caller names no version: a
+ * record changed by another writer meanwhile is read again and the patch laid over it.
  */
 export async function updateRecord(
   ctx: EngineContext,
@@ -28,11 +29,12 @@ export async function updateRecord(
   patch: Record<string, unknown>,
 ): Promise<UpdateResult> {
   if (type === TASK_TYPE) return updateTask(ctx, flock, id, patch); // tasks: cancel only
-  const before = await loadRecord(ctx, flock, type, id);
-  const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
-  if (Object.keys(changed).length === 0) return { record: before, changed };
-  await commit(ctx, updateOf(before, next));
-  return { record: next, changed };
+  return replanned(ctx, flock, type, id, async (before) => {
+    const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
+    if (Object.keys(changed).length === 0) return { record: before, changed };
+    await commit(ctx, updateOf(before, next));
+    return { record: next, changed };
+  });
 }
 
 /**

@@ -162,7 +162,7 @@ describe("other task kinds", () => {
     // Make the stored derived values stale behind the engine's back.
     for (const r of [ada!, note]) {
       const cur = (await t.storage.getRecord("demo", r.type, r.id))!;
-      await t.storage.apply({ records: [{ kind: "update", record: { ...cur, displayValue: "stale", version: cur.version + 1 }, expectedVersion: cur.version }] });
+      await t.storage.apply({ records: [{ kind: "update", record: { ...cur, displayValue: "stale", version: cur.version + 1 }, expectedVersion: cur.version, changed: [] }] });
     }
     const plain = await createTask(t.engine, "demo", "recalc", { resource_type: "person" });
     expect(summaryOf(await runTask(t.engine, "demo", plain.id))).toMatchObject({ matched: 2, changed: 1, unchanged: 1 });

@@ -11,7 +11,7 @@ import { isRecordsError, notFound } from "../errors.js";
 import { attributedContext } from "../records/attribution.js";
 import { commit } from "../records/commit.js";
 import { requireFlockAndType } from "../records/guards.js";
-import { derive } from "../records/revise.js";
+import { derive, updateWrite } from "../records/revise.js";
 import type { EngineContext, RecordEngine } from "../records/types.js";
 import type { RecordWrite, Storage, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
@@ -127,7 +127,7 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
       }
     }
     try {
-      await commit(ctx, { records: [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }] });
+      await commit(ctx, { records: [...writes, updateWrite(task, next)] });
       return { task: next, done: taskState(next) !== "running" };
     } catch (e) {
       if (isRecordsError(e) && e.code === "conflict" && attempt < TASK_CONFLICT_RETRIES) continue;
@@ -169,7 +169,7 @@ export async function failTask(engine: RecordEngine, flock: string, id: string, 
     if (state === undefined || !ACTIVE_TASK_STATES.includes(state)) return task;
     const next = afterFailure(task, reason, formatTimestamp(ctx.clock.now()));
     try {
-      await commit(ctx, { records: [{ kind: "update", record: next, expectedVersion: task.version, before: task }] });
+      await commit(ctx, { records: [updateWrite(task, next)] });
       return next;
     } catch (e) {
       if (isRecordsError(e) && e.code === "conflict" && attempt < TASK_CONFLICT_RETRIES) continue;
