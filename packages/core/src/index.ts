@@ -161,6 +161,7 @@ export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
 export { changedFieldNames, derive, sameJson, updateOf, updateWrite } from "./records/revise.js";
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";
+export { WRITE_REPLANS } from "./records/replan.js";
 export type { CommitOptions, CommitResult } from "./records/commit.js";
 export type {
   EngineContext,

@@ -10,8 +10,12 @@ import type { StoredRecord } from "../storage/types.js";
 import { loadRecord } from "./guards.js";
 import type { EngineContext } from "./types.js";
 
-/** How many times one write is planned again after its record changed under it. */
-export const WRITE_REPLANS = 5;
+/**
+ * How many times one write is planned again after its record changed under it. A write loses
+ * only to another commit on the same record, so this many concurrent writers of one record
+ * (plus one) all get through.
+ */
+export const WRITE_REPLANS = 10;
 
 /**
  * Loads the record and runs `attempt` (plan and commit) on it. A `conflict` after which
