@@ -162,6 +162,7 @@ export { changedFieldNames, derive, sameJson, updateOf, updateWrite } from "./re
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";
 export { WRITE_REPLANS } from "./records/replan.js";
+export { plannedMove } from "./records/lifecycle.js";
 export type { CommitOptions, CommitResult } from "./records/commit.js";
 export type {
   EngineContext,
@@ -177,6 +178,7 @@ export type {
 
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
+export { requireFieldNames } from "./storage/field-values.js";
 export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type {
@@ -203,6 +205,7 @@ export type {
   RecordKey,
   Storage,
   ScanQuery,
+  FieldValuesRow,
   ScanPage,
   ChangeRow,
   ChangePage,
