@@ -158,11 +158,12 @@ export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
-export { derive, sameJson, updateOf } from "./records/revise.js";
+export { changedFieldNames, derive, sameJson, updateOf, updateWrite } from "./records/revise.js";
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";
+export { WRITE_REPLANS } from "./records/replan.js";
 export { plannedMove } from "./records/lifecycle.js";
-export type { CommitResult } from "./records/commit.js";
+export type { CommitOptions, CommitResult } from "./records/commit.js";
 export type {
   EngineContext,
   EngineOptions,
@@ -215,7 +216,7 @@ export type {
 } from "./storage/types.js";
 
 // --- change feed ---
-export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { changeOf, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
 export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
 export type { Attribution, SystemWriter } from "./changes/attribution.js";
 export { attributedStorage } from "./storage/attributed.js";

@@ -3,7 +3,7 @@
  * version check holds when many connections write one record at once. The same scenarios
  * run on SQLite, whose answers PostgreSQL must give.
  */
-import { isRecordsError, type Storage, type StoredRecord } from "@records-service/core";
+import { isRecordsError, updateWrite, type Storage, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
@@ -27,7 +27,7 @@ const record = (data: Record<string, unknown>, over: Partial<StoredRecord> = {})
 /** What a PUT does: read the record, then write the change expecting the version read. */
 async function put(s: Storage, read: StoredRecord, change: (r: StoredRecord) => Record<string, unknown>): Promise<number> {
   const next = { ...read, data: change(read), version: read.version + 1 };
-  await s.apply({ records: [{ kind: "update", record: next, expectedVersion: read.version }] });
+  await s.apply({ records: [updateWrite(read, next)] });
   return next.version;
 }
 
@@ -162,7 +162,7 @@ describe.skipIf(!inject("pgAvailable"))("concurrent writers", () => {
       const attempt = s.apply({
         records: [
           { kind: "insert", record: record({ fresh: "x" }, { id: "b".repeat(24), type: "fresh" }) },
-          { kind: "update", record: record({ n: 2 }, { version: 3 }), expectedVersion: 2 },
+          { kind: "update", record: record({ n: 2 }, { version: 3 }), expectedVersion: 2, changed: ["n"] },
         ],
         files: [
           {

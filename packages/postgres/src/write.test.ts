@@ -3,7 +3,7 @@
  * list in the set's order with every index row, an update may follow an insert of the same
  * record in one set, and an id that exists or repeats fails the whole set as a conflict.
  */
-import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { parseListQuery, updateWrite, type Storage, type StoredRecord } from "@records-service/core";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
@@ -59,7 +59,7 @@ describe.skipIf(!inject("pgAvailable"))("apply's multi-row inserts (PostgreSQL)"
     const a = rec(1);
     const changed = { ...a, data: { n: 1, name: "Changed" }, version: 2 };
     await storage.apply({
-      records: [...inserts([a, rec(2)]), { kind: "update", record: changed, expectedVersion: 1 }, ...inserts([rec(3)])],
+      records: [...inserts([a, rec(2)]), updateWrite(a, changed), ...inserts([rec(3)])],
     });
     expect((await storage.getRecord("f1", "person", a.id))?.version).toBe(2);
     expect((await storage.listRecords("f1", "person", q("name=Changed"))).records.map((r) => r.id)).toEqual([a.id]);

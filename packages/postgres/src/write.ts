@@ -11,7 +11,7 @@
  * two writers never wait on each other in a cycle. Last of all the record writes are logged
  * for the change feed (`appendChanges`: its per-flock head lock is held only for the commit).
  */
-import { changeOf, conflict, type ChangeSet, type PendingChange, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
@@ -39,7 +39,7 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
       continue;
     }
     run = await w.insertAll(run);
-    await w.update(change.record, change.expectedVersion);
+    await w.update(change);
   }
   await w.insertAll(run);
   for (const f of changes.files ?? []) await _storeFile(c, f);
@@ -128,19 +128,20 @@ class _Writer {
       this.refs.set(rid, refTargets(r.data));
       this.search.set(rid, searchDoc(r) ?? null);
       this.count(cids[i]!, r.state, 1);
-      this.logged.push(changeOf(r, undefined));
+      this.logged.push(changeOf({ kind: "insert", record: r }));
     }
     return [];
   }
 
-  async update(r: StoredRecord, expectedVersion: number): Promise<void> {
+  async update(write: Extract<RecordWrite, { kind: "update" }>): Promise<void> {
+    const { record: r, expectedVersion } = write;
     const cid = await this.ids.collectionId(r.flock, r.type);
     const { rows } =
       cid === undefined
         ? { rows: [] }
-        : await exec<{ rid: string; state: string; version: number; data: string }>(
+        : await exec<{ rid: string; state: string; version: number }>(
             this.c,
-            sql`SELECT rid, state, version, data FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
+            sql`SELECT rid, state, version FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
             "lock_record",
           );
     const old = rows[0];
@@ -159,8 +160,9 @@ class _Writer {
           WHERE rid = ${rid}`,
       "update_record",
     );
-    // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
-    const change = changeOf(r, JSON.parse(old.data) as Record<string, unknown>);
+    // Rewrite the index rows of the changed fields (as the engine decided them) only: state
+    // changes and touches rewrite none.
+    const change = changeOf(write);
     this.logged.push(change);
     const changed: number[] = [];
     const anyChanged = change.fields.length > 0;

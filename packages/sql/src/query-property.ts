@@ -16,6 +16,7 @@ import {
   evaluateList,
   matchesQuery,
   parseListQuery,
+  updateWrite,
   type Filter,
   type ListQuery,
   type Modifier,
@@ -250,7 +251,7 @@ async function _store(storage: Storage, specs: Spec[], createdTexts?: string[]):
     const s = specs[i]!;
     return s.later === undefined && !s.deleted ? r : { ...r, data: s.later ?? r.data, state: s.deleted ? ("deleted" as const) : r.state, version: 2 };
   });
-  const updates = final.filter((r) => r.version === 2).map((record) => ({ kind: "update" as const, record, expectedVersion: 1 }));
+  const updates = final.flatMap((r, i) => (r.version === 2 ? [updateWrite(records[i]!, r)] : []));
   if (updates.length > 0) await storage.apply({ records: updates });
   // Records of another type and of another flock, with matching data, that every query must ignore.
   const stranger = (id: string, over: Partial<StoredRecord>): StoredRecord => ({

@@ -112,7 +112,7 @@ describe("apply", () => {
     const stale = s.apply({
       records: [
         { kind: "insert", record: rec(2, { tags: ["a"] }) },
-        { kind: "update", record: rec(1, { tags: ["b"] }, { version: 3 }), expectedVersion: 2 },
+        { kind: "update", record: rec(1, { tags: ["b"] }, { version: 3 }), expectedVersion: 2, changed: ["tags"] },
       ],
     });
     await expect(stale).rejects.toMatchObject({ code: conflict("x").code });
@@ -156,10 +156,10 @@ describe("apply", () => {
   it("keeps totals by state through deletes and restores", async () => {
     const s = createSqliteStorage({ path: ":memory:" });
     await s.apply({ records: [1, 2, 3].map((n) => ({ kind: "insert" as const, record: rec(n, {}) })) });
-    await s.apply({ records: [{ kind: "update", record: rec(2, {}, { state: "deleted", version: 2 }), expectedVersion: 1 }] });
+    await s.apply({ records: [{ kind: "update", record: rec(2, {}, { state: "deleted", version: 2 }), expectedVersion: 1, changed: [] }] });
     const total = async (states: ("updated" | "deleted")[]) => (await s.listRecords("f1", "person", { ...all, states })).total;
     expect([await total(["updated"]), await total(["deleted"]), await total(["updated", "deleted"])]).toEqual([2, 1, 3]);
-    await s.apply({ records: [{ kind: "update", record: rec(2, {}, { version: 3 }), expectedVersion: 2 }] });
+    await s.apply({ records: [{ kind: "update", record: rec(2, {}, { version: 3 }), expectedVersion: 2, changed: [] }] });
     expect([await total(["updated"]), await total(["deleted"])]).toEqual([3, 0]);
     await s.close();
   });

@@ -5,7 +5,7 @@
  * and `collection_counts` in step, stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { changeOf, conflict, type ChangeSet, type PendingChange, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { createChangeLog, type ChangeLog } from "./changes.js";
@@ -30,7 +30,7 @@ export function createApplier(
   const search = createSearchIndexer(client);
 
   const selExisting = db
-    .select({ rid: records.rid, state: records.state, version: records.version, data: records.data })
+    .select({ rid: records.rid, state: records.state, version: records.version })
     .from(records)
     .where(and(eq(records.cid, p("cid")), eq(records.id, p("id"))))
     .prepare();
@@ -120,10 +120,11 @@ export function createApplier(
     writeRefs(rid, r.data);
     search.put(rid, r, true);
     counts.add(cid, r.state, 1);
-    logged.push(changeOf(r, undefined));
+    logged.push(changeOf({ kind: "insert", record: r }));
   };
 
-  const update = (r: StoredRecord, expectedVersion: number, counts: _Counts, logged: PendingChange[]): void => {
+  const update = (w: UpdateWrite, counts: _Counts, logged: PendingChange[]): void => {
+    const { record: r, expectedVersion } = w;
     const cid = catalog.collectionId(r.flock, r.type);
     const old = cid === undefined ? undefined : selExisting.get({ cid, id: r.id });
     if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
@@ -134,8 +135,9 @@ export function createApplier(
       );
     }
     updRecord.run({ rid: old.rid, expected: expectedVersion, ...recordParams(r) });
-    // Rewrite the index rows of changed fields only: state changes and touches rewrite none.
-    const change = changeOf(r, JSON.parse(old.data) as Record<string, unknown>);
+    // Rewrite the index rows of the changed fields (as the engine decided them) only: state
+    // changes and touches rewrite none.
+    const change = changeOf(w);
     logged.push(change);
     const changed = change.fields.length > 0;
     for (const field of change.fields) {
@@ -174,7 +176,7 @@ export function createApplier(
     const logged: PendingChange[] = [];
     for (const w of changes.records ?? []) {
       if (w.kind === "insert") insert(w.record, counts, logged);
-      else update(w.record, w.expectedVersion, counts, logged);
+      else update(w, counts, logged);
     }
     for (const f of changes.files ?? []) storeFile(f);
     for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
@@ -198,6 +200,8 @@ export function createApplier(
 }
 
 // --- internal ---
+
+type UpdateWrite = Extract<RecordWrite, { kind: "update" }>;
 
 /** Count deltas gathered over one transaction, written once at its end. */
 class _Counts {

@@ -1,10 +1,11 @@
 /**
  * @module changes/change-of
  * What the change feed records about one record write: the pure step every adapter runs
- * inside `apply` (it has the stored data at hand), so all of them describe a change alike.
+ * inside `apply`, so all of them describe a change alike. The fields an update changed are
+ * the engine's decision, carried on the write; nothing here compares data.
  */
 import type { RecordState } from "../query/types.js";
-import type { ChangeRow, StoredRecord } from "../storage/types.js";
+import type { ChangeRow, RecordWrite } from "../storage/types.js";
 import type { Attribution } from "./attribution.js";
 
 /**
@@ -14,13 +15,14 @@ import type { Attribution } from "./attribution.js";
 export type PendingChange = Omit<ChangeRow, "id" | "actor" | "application">;
 
 /**
- * The change a write of `record` makes; `before` is the stored data it replaces (undefined
- * for an insert, where every field counts as changed).
+ * The change a record write makes: every field of an insert, the `changed` fields the
+ * engine decided for an update (never compared again here).
  *
  * @example
- * changeOf(updated, { first_name: "Ada" }).fields // ["first_name"] when only it moved
+ * changeOf({ kind: "update", record: ada2, expectedVersion: 1, changed: ["first_name"] }).fields // ["first_name"]
  */
-export function changeOf(record: StoredRecord, before: Record<string, unknown> | undefined): PendingChange {
+export function changeOf(write: RecordWrite): PendingChange {
+  const record = write.record;
   return {
     flock: record.flock,
     type: record.type,
@@ -28,17 +30,8 @@ export function changeOf(record: StoredRecord, before: Record<string, unknown> |
     state: record.state,
     version: record.version,
     changedAt: record.lastUpdated,
-    fields: before === undefined ? Object.keys(record.data) : changedFields(before, record.data),
+    fields: write.kind === "insert" ? Object.keys(record.data) : [...write.changed],
   };
-}
-
-/** Names of the fields whose values differ (absent counts as a value), in first-seen order. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) out.push(field);
-  }
-  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
 import { planEvents, recordEvents } from "./emit.js";
+import { changedFieldNames, updateWrite } from "../records/revise.js";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -94,7 +95,7 @@ describe("recordEvents: changes", () => {
 describe("planEvents", () => {
   const insert = (r: StoredRecord): RecordWrite => ({ kind: "insert", record: r });
   const update = (before: StoredRecord, after: StoredRecord, withBefore = true): RecordWrite =>
-    withBefore ? { kind: "update", record: after, expectedVersion: before.version, before } : { kind: "update", record: after, expectedVersion: before.version };
+    withBefore ? updateWrite(before, after) : { kind: "update", record: after, expectedVersion: before.version, changed: changedFieldNames(before.data, after.data) };
 
   it("plans one event per write with its context URI and the commit time", () => {
     const plan = planEvents([insert(rec("person")), insert(rec("payment", { ticket_ref: T }, { id: "0123456789abcdef0123aaaa" }))], NOW);

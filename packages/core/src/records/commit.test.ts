@@ -92,7 +92,7 @@ describe("commit: events in the same transaction as the change", () => {
     const { engine, storage, events, queued } = await setup(triggers([{ ...WEBHOOK, trigger: "reservation_cancelled" }]));
     const r = await engine.create("demo", "reservation", { status: null });
     const stale = { ...r, data: { status: "cancelled" }, version: 2 };
-    const err = await rejection(commit(engine.context, { records: [{ kind: "update", record: stale, expectedVersion: 5, before: r }] }));
+    const err = await rejection(commit(engine.context, { records: [{ kind: "update", record: stale, expectedVersion: 5, before: r, changed: ["status"] }] }));
     expect(err.code).toBe("conflict");
     expect((await events()).map((e) => e.data.name)).toEqual(["reservation_created"]);
     expect(await storage.listJobs({})).toEqual([]);

@@ -13,27 +13,30 @@ import { formatTimestamp, parseTimestamp } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 import { namePlans } from "./plan-names.js";
 import { derive } from "./revise.js";
-import type { EngineContext, EventInput } from "./types.js";
+import type { CommitOptions, CommitResult, EngineContext, EventInput } from "./types.js";
 import { MAX_PAGE_SIZE, MAX_VALUES_PER_FILTER } from "../query/limits.js";
 
-/** What a commit added beside the caller's writes. */
-export interface CommitResult {
-  /** The data_event records created. */
-  events: StoredRecord[];
-  /** The outbox jobs queued (new events' actions, and actions whose tag was removed). */
-  jobs: OutboxJob[];
-}
+export type { CommitOptions, CommitResult };
 
 /**
  * Applies `changes` with the events and jobs its record writes imply. Updates must carry
  * `before` (the record as read) for change events to be seen. Listeners registered with
- * `engine.onJobsQueued` are told after a commit that queued jobs.
+ * `engine.onJobsQueued` are told after a commit that queued jobs. The one place in the
+ * engine that calls `storage.apply` for record writes.
  *
  * @example
  * await commit(ctx, { records: [{ kind: "insert", record: person }] }); // + contact_created
  */
-export async function commit(ctx: EngineContext, changes: ChangeSet): Promise<CommitResult> {
+export async function commit(ctx: EngineContext, changes: ChangeSet, opts: CommitOptions = {}): Promise<CommitResult> {
+  if (opts.verbatim) {
+    await ctx.storage.apply(changes);
+    return { events: [], jobs: [] };
+  }
   await namePlans(ctx, changes.records ?? []);
+  if (opts.events === false) {
+    await ctx.storage.apply(changes);
+    return { events: [], jobs: [] };
+  }
   const now = ctx.clock.now();
   const plan = planEvents(changes.records ?? [], now);
   const added = _eventChanges(ctx, plan.events, now);

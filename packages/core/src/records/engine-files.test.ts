@@ -136,7 +136,7 @@ describe("toSingle", () => {
   it("cuts an expanded display value stored before MAX_DISPLAY_VALUE_LENGTH to it", async () => {
     const { engine, storage } = await setup();
     const org = await engine.create("demo", "organisation", { name: "Short" });
-    await storage.apply({ records: [{ kind: "update", record: { ...org, displayValue: "L".repeat(5000), version: 2 }, expectedVersion: 1 }] });
+    await storage.apply({ records: [{ kind: "update", record: { ...org, displayValue: "L".repeat(5000), version: 2 }, expectedVersion: 1, changed: [] }] });
     const j = await engine.create("demo", "journal", { org: `/demo/organisation/${org.id}/` });
     const env = (await engine.toSingle(j)) as { data: { org: { display_value: string } } };
     expect(env.data.org.display_value).toBe(`${"L".repeat(MAX_DISPLAY_VALUE_LENGTH - 1)}…`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newPersonData } from "../schema/person.js";
 import type { Storage, StoredRecord } from "../storage/types.js";
 import type { RecordEngine } from "./types.js";
+import { updateWrite } from "./revise.js";
 import { rejection, setup, START_TS } from "./test-helpers.js";
 
 type Op = (e: RecordEngine, flock: string, type: string, id: string) => Promise<unknown>;
@@ -125,7 +126,7 @@ describe("obfuscate", () => {
 
 describe("recalc", () => {
   async function stale(storage: Storage, r: StoredRecord, data: Record<string, unknown>, displayValue = "stale") {
-    await storage.apply({ records: [{ kind: "update", record: { ...r, data, displayValue, version: r.version + 1 }, expectedVersion: r.version }] });
+    await storage.apply({ records: [updateWrite(r, { ...r, data, displayValue, version: r.version + 1 })] });
     return (await storage.getRecord(r.flock, r.type, r.id))!;
   }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PERSON_FIELDS } from "../schema/person.js";
 import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage } from "../storage/types.js";
+import type { Storage, StoredRecord } from "../storage/types.js";
+import { WRITE_REPLANS } from "./replan.js";
+import { updateWrite } from "./revise.js";
 import { createRecordEngine } from "./engine.js";
 import { rejection, setup, START_TS } from "./test-helpers.js";
 
@@ -172,7 +174,46 @@ describe("update", () => {
     expect(await storage.getRecord("demo", "person", r.id)).toEqual(r);
   });
 
-  it("is a 409 when the record changed between read and write, and keeps the other write", async () => {
+  it("plans again when the record changed between read and commit: both writers' fields are kept", async () => {
+    const { inner, racing, interfere } = _racing((r) => ({ ...r.data, y: "theirs" }));
+    const { engine } = await setup(racing);
+    const r = await engine.create("demo", "journal", { x: "start" });
+    interfere(1);
+    const { record, changed } = await engine.update("demo", "journal", r.id, { x: "mine" });
+    expect(changed).toEqual({ x: "mine" });
+    expect(record.version).toBe(3);
+    expect((await inner.getRecord("demo", "journal", r.id))?.data).toEqual({ x: "mine", y: "theirs" });
+    // The feed logs the write planned on the new version: the field it changed, as answered.
+    expect((await inner.readChanges("demo", 0, 10)).changes.map((c) => [c.version, c.fields])).toEqual([
+      [1, ["x"]],
+      [2, ["y"]],
+      [3, ["x"]],
+    ]);
+  });
+
+  it("plans delete, restore, touch and obfuscate again too", async () => {
+    const { inner, racing, interfere } = _racing((r) => ({ ...r.data, y: "theirs" }));
+    const { engine } = await setup(racing);
+    const r = await engine.create("demo", "journal", { x: "start" });
+    interfere(1);
+    expect((await engine.delete("demo", "journal", r.id)).version).toBe(3);
+    interfere(1);
+    expect((await engine.restore("demo", "journal", r.id)).version).toBe(5);
+    interfere(1);
+    expect((await engine.touch("demo", "journal", r.id)).version).toBe(7);
+    expect((await inner.getRecord("demo", "journal", r.id))?.state).toBe("updated");
+  });
+
+  it("is a 409 after WRITE_REPLANS plans that all lost the race, and writes nothing of its own", async () => {
+    const { inner, racing, interfere } = _racing((r) => ({ ...r.data, y: r.version }));
+    const { engine } = await setup(racing);
+    const r = await engine.create("demo", "journal", { x: "start" });
+    interfere(WRITE_REPLANS + 1);
+    expect(await rejection(engine.update("demo", "journal", r.id, { x: "mine" }))).toMatchObject({ code: "conflict" });
+    expect((await inner.getRecord("demo", "journal", r.id))?.data.x).toBe("start");
+  });
+
+  it("answers a state change refused on the record as it now is with 409 (deleted meanwhile)", async () => {
     const inner = createMemoryStorage();
     let interfere = false;
     const racing: Storage = {
@@ -181,7 +222,7 @@ describe("update", () => {
         const r = await inner.getRecord(flock, type, id);
         if (r && interfere) {
           interfere = false;
-          await inner.apply({ records: [{ kind: "update", record: { ...r, data: { ...r.data, x: "theirs" }, version: r.version + 1 }, expectedVersion: r.version }] });
+          await inner.apply({ records: [updateWrite(r, { ...r, state: "deleted", version: r.version + 1 })] });
         }
         return r;
       },
@@ -189,7 +230,40 @@ describe("update", () => {
     const { engine } = await setup(racing);
     const r = await engine.create("demo", "journal", { x: "start" });
     interfere = true;
-    expect(await rejection(engine.update("demo", "journal", r.id, { x: "mine" }))).toMatchObject({ code: "conflict" });
-    expect((await inner.getRecord("demo", "journal", r.id))?.data).toEqual({ x: "theirs" });
+    expect(await rejection(engine.update("demo", "journal", r.id, { x: "mine" }))).toMatchObject({
+      code: "conflict",
+      message: "cannot update a deleted record",
+    });
+    expect((await inner.getRecord("demo", "journal", r.id))?.data).toEqual({ x: "start" });
+  });
+
+  it("computes the changed fields once: the answer and the change feed name the same ones", async () => {
+    const { engine, storage } = await setup();
+    const r = await engine.create("demo", "journal", { a: { x: 1, y: 2 }, n: 1 });
+    const { changed } = await engine.update("demo", "journal", r.id, { a: { y: 2, x: 1 }, n: 2 });
+    expect(changed).toEqual({ n: 2 });
+    const feed = (await storage.readChanges("demo", 0, 10)).changes;
+    expect(feed.map((c) => c.fields)).toEqual([["a", "n"], ["n"]]);
   });
 });
+
+/**
+ * A memory Storage whose `getRecord` lets another writer change the record (its data
+ * replaced by `change`) just after each of the next `n` reads, as a concurrent PUT would.
+ */
+function _racing(change: (r: StoredRecord) => Record<string, unknown>) {
+  const inner = createMemoryStorage();
+  let left = 0;
+  const racing: Storage = {
+    ...inner,
+    async getRecord(flock, type, id) {
+      const r = await inner.getRecord(flock, type, id);
+      if (r && left > 0) {
+        left -= 1;
+        await inner.apply({ records: [updateWrite(r, { ...r, data: change(r), version: r.version + 1 })] });
+      }
+      return r;
+    },
+  };
+  return { inner, racing, interfere: (n: number) => void (left = n) };
+}

@@ -8,7 +8,7 @@ import { createIdSource } from "../ids.js";
 import { checkExtraTypeNames, resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
 import { attributedContext } from "./attribution.js";
-import { emitEvents } from "./commit.js";
+import { commit, emitEvents } from "./commit.js";
 import { createRecord } from "./create.js";
 import { attachFiles } from "./files.js";
 import { deleteRecord, obfuscateRecord, restoreRecord, touchRecord } from "./lifecycle.js";
@@ -62,6 +62,8 @@ function _engine(ctx: EngineContext): RecordEngine {
     recalc: (flock, type, id, o) => recalcRecord(ctx, flock, type, id, o),
     attachFiles: (flock, type, id, files) => attachFiles(ctx, flock, type, id, files),
     toSingle: (record) => toSingle(ctx, record),
+    writeMany: (changes, o) => commit(ctx, changes, o),
+    getMany: (flock, keys) => ctx.storage.getRecords(flock, [...keys]),
     emit: (flock, events) => emitEvents(ctx, flock, events),
     changes: (flock, o) => followChanges(ctx.storage, flock, o),
     onJobsQueued: (listener) => {

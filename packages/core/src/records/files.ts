@@ -10,12 +10,12 @@ import { badRequest } from "../errors.js";
 import { MAX_CONTENT_TYPE_LENGTH, MAX_FILE_NAME_LENGTH } from "../query/limits.js";
 import { PERSON_FIELDS, PERSON_FILE_FIELD } from "../schema/person.js";
 import { transition } from "../state/transitions.js";
-import type { StoredFile } from "../storage/types.js";
+import type { StoredFile, StoredRecord } from "../storage/types.js";
 import { checkTaskPatch } from "../tasks/task-update.js";
 import { TASK_TYPE } from "../tasks/types.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
-import { loadRecord } from "./guards.js";
+import { replanned } from "./replan.js";
 import { updateOf } from "./revise.js";
 import type { EngineContext, FileUpload, FileUploadResult } from "./types.js";
 import { planUpdate } from "./update.js";
@@ -45,7 +45,14 @@ export async function attachFiles(
   id: string,
   files: FileUpload[],
 ): Promise<FileUploadResult> {
-  const before = await loadRecord(ctx, flock, type, id);
+  return replanned(ctx, flock, type, id, (before) => _attach(ctx, before, files));
+}
+
+// --- internal ---
+
+/** One attempt of `attachFiles` on the record as read. */
+async function _attach(ctx: EngineContext, before: StoredRecord, files: FileUpload[]): Promise<FileUploadResult> {
+  const { flock, type, id } = before;
   transition(before.state, "attach_files");
   if (files.length === 0) throw badRequest("no file", "send at least one multipart file part named after a file field");
   files.forEach(_checkUpload);
@@ -83,8 +90,6 @@ export async function attachFiles(
   await commit(ctx, { ...updateOf(before, next), files: stored });
   return { ...result, record: next, files: stored };
 }
-
-// --- internal ---
 
 /**
  * Why a person field cannot take a file, for `errors`: a field JSON may write that holds no

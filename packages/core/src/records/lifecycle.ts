@@ -1,13 +1,14 @@
 /**
  * @module records/lifecycle
  * Delete (soft), restore, obfuscate and touch: each loads the record, asks the state
- * machine for the next state, and writes one new version.
+ * machine for the next state, and writes one new version (planned again on the stored
+ * record when another writer changed it meanwhile: `replanned`).
  */
 import { transition, type RecordOperation } from "../state/transitions.js";
 import type { StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
-import { loadRecord } from "./guards.js";
+import { replanned } from "./replan.js";
 import { obfuscatedData } from "./obfuscate.js";
 import { revise, updateOf } from "./revise.js";
 import type { EngineContext } from "./types.js";
@@ -32,15 +33,16 @@ export function touchRecord(ctx: EngineContext, flock: string, type: string, id:
  * keeping the record, its id, dates, state and references for audit and reporting.
  */
 export async function obfuscateRecord(ctx: EngineContext, flock: string, type: string, id: string): Promise<StoredRecord> {
-  const before = await loadRecord(ctx, flock, type, id);
-  const state = transition(before.state, "obfuscate");
-  const after = revise(before, {
-    data: obfuscatedData(type, before.data),
-    state,
-    now: formatTimestamp(ctx.clock.now()),
+  return replanned(ctx, flock, type, id, async (before) => {
+    const state = transition(before.state, "obfuscate");
+    const after = revise(before, {
+      data: obfuscatedData(type, before.data),
+      state,
+      now: formatTimestamp(ctx.clock.now()),
+    });
+    await commit(ctx, { ...updateOf(before, after), removeFilesOf: [{ flock, type, id }] });
+    return after;
   });
-  await commit(ctx, { ...updateOf(before, after), removeFilesOf: [{ flock, type, id }] });
-  return after;
 }
 
 /**
@@ -64,8 +66,9 @@ async function _move(
   id: string,
   op: RecordOperation,
 ): Promise<StoredRecord> {
-  const before = await loadRecord(ctx, flock, type, id);
-  const after = plannedMove(before, op, formatTimestamp(ctx.clock.now()));
-  await commit(ctx, updateOf(before, after));
-  return after;
+  return replanned(ctx, flock, type, id, async (before) => {
+    const after = plannedMove(before, op, formatTimestamp(ctx.clock.now()));
+    await commit(ctx, updateOf(before, after));
+    return after;
+  });
 }

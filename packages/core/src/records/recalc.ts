@@ -15,7 +15,7 @@ import { createTask } from "../tasks/run.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
-import { derive, sameJson } from "./revise.js";
+import { derive, sameJson, updateWrite } from "./revise.js";
 import type { EngineContext } from "./types.js";
 
 /** Most referencing records one forced recalculation visits. */
@@ -61,7 +61,7 @@ export async function recalcRecord(
   const writes: RecordWrite[] = [];
   for (const record of records) {
     const next = recalculated(record, now);
-    if (next) writes.push({ kind: "update", record: next, expectedVersion: record.version, before: record });
+    if (next) writes.push(updateWrite(record, next));
   }
   if (writes.length) await commit(ctx, { records: writes });
   if (!more) return { status: "OK", force };

@@ -6,7 +6,7 @@
 import { displayValueOf } from "../schema/display.js";
 import { newPersonData } from "../schema/person.js";
 import type { RecordState } from "../query/types.js";
-import type { ChangeSet, StoredRecord } from "../storage/types.js";
+import type { ChangeSet, RecordWrite, StoredRecord } from "../storage/types.js";
 
 /**
  * `data` completed and derived for `type`: a person gets every schema field and its
@@ -34,11 +34,29 @@ export function revise(
 }
 
 /**
- * The change set that replaces `before` with `after`, checked against `before.version`;
- * `before` rides along so the commit step can see what changed.
+ * The change set that replaces `before` with `after`, checked against `before.version`.
+ * `before` rides along so the commit step can see what changed; `changed` names the data
+ * fields that did, decided here once (adapters store it in the change feed as given).
  */
 export function updateOf(before: StoredRecord, after: StoredRecord): ChangeSet {
-  return { records: [{ kind: "update", record: after, expectedVersion: before.version, before }] };
+  return { records: [updateWrite(before, after)] };
+}
+
+/** The one record write of `updateOf`. */
+export function updateWrite(before: StoredRecord, after: StoredRecord): RecordWrite {
+  return { kind: "update", record: after, expectedVersion: before.version, before, changed: changedFieldNames(before.data, after.data) };
+}
+
+/**
+ * Names of the fields whose values differ (`sameJson`: key order ignored, absent equals
+ * null), in first-seen order over `before` then `after`: the `changed` of an update write.
+ */
+export function changedFieldNames(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!sameJson(before[field], after[field])) out.push(field);
+  }
+  return out;
 }
 
 /** The fields of `after` whose value differs from `before` (JSON equality), with their new values. */

@@ -7,7 +7,7 @@ import type { Attribution } from "../changes/attribution.js";
 import type { ChangeEvent, ChangesOptions } from "../changes/feed.js";
 import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../query/types.js";
-import type { OutboxJob, Storage, StoredFile, StoredRecord } from "../storage/types.js";
+import type { ChangeSet, OutboxJob, RecordKey, Storage, StoredFile, StoredRecord } from "../storage/types.js";
 import type { Clock } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 
@@ -62,6 +62,29 @@ export interface EngineOptions {
   flockResourceTypes?: Readonly<Record<string, readonly string[]>>;
   /** The triggers of a flock; without it events are recorded but no actions are queued. */
   triggers?: TriggerProvider;
+}
+
+/** What a commit added beside the caller's writes. */
+export interface CommitResult {
+  /** The data_event records created. */
+  events: StoredRecord[];
+  /** The outbox jobs queued (new events' actions, and actions whose tag was removed). */
+  jobs: OutboxJob[];
+}
+
+/** How `commit` treats a change set beside storing it. */
+export interface CommitOptions {
+  /**
+   * Record the data events the record writes imply and queue their triggers' actions.
+   * Default true; an import with `--no-events` turns it off (the names are still derived).
+   */
+  events?: boolean;
+  /**
+   * Store the records as given: no plan name is looked up and no event recorded. Only for
+   * records that were derived and committed elsewhere, with their events and jobs beside
+   * them (a copy of a database). Default false.
+   */
+  verbatim?: boolean;
 }
 
 /** The result of an update: the new record and the fields that changed (system ones too). */
@@ -121,6 +144,16 @@ export interface RecordEngine {
    * record in the same flock expanded to `{display_value, ref}`, and `[null]` for unset list fields.
    */
   toSingle(record: StoredRecord): Promise<Record<string, unknown>>;
+  /**
+   * Commits many planned writes in one transaction through the engine's commit step (the
+   * membership names derived; with `events`, the default, each write's data event and
+   * queued actions too), as `create` and `update` do one by one: the batched entry of
+   * imports and copies. Update writes are made with `updateWrite` (their `changed` fields
+   * decided once). All or nothing.
+   */
+  writeMany(changes: ChangeSet, opts?: CommitOptions): Promise<CommitResult>;
+  /** The stored records of `keys` in `flock` (any state; absent ones left out), for planning writes. */
+  getMany(flock: string, keys: readonly RecordKey[]): Promise<StoredRecord[]>;
   /**
    * Records events that no record write carries, with a job per active trigger, in one
    * transaction; events whose `dedupeKey` is already stored in the flock are skipped.

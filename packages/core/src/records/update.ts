@@ -11,6 +11,7 @@ import { TASK_TYPE } from "../tasks/types.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
+import { replanned } from "./replan.js";
 import { changedFields, revise, updateOf } from "./revise.js";
 import type { StoredRecord } from "../storage/types.js";
 import { conflict } from "../errors.js";
@@ -20,8 +21,11 @@ import type { EngineContext, UpdateOptions, UpdateResult } from "./types.js";
  * Applies `patch` to the record. `changed` holds every data field whose value changed,
  * system-generated ones included. A patch that changes nothing writes nothing (the version
  * and `last_updated` stay; `touch` is the way to bump them). With `opts.expectedVersion`
- * a record at another version is refused (409) before anything is decided; a write racing
- * in after the read is refused by the commit's own version check.
+ * (the caller named a version, `If-Match`) a record at another version is refused (409)
+ * before anything is decided, and a write racing in after the read is refused by the
+ * commit's own version check. Without it, a record changed by another writer meanwhile is
+ * read again and the patch laid over it (`replanned`): a 409 only ever answers a version
+ * the caller sent.
  */
 export async function updateRecord(
   ctx: EngineContext,
@@ -32,17 +36,21 @@ export async function updateRecord(
   opts: UpdateOptions = {},
 ): Promise<UpdateResult> {
   if (type === TASK_TYPE) return updateTask(ctx, flock, id, patch); // tasks: cancel only
+  const apply = async (before: StoredRecord) => {
+    const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
+    if (Object.keys(changed).length === 0) return { record: before, changed };
+    await commit(ctx, updateOf(before, next));
+    return { record: next, changed };
+  };
+  if (opts.expectedVersion === undefined) return replanned(ctx, flock, type, id, apply);
   const before = await loadRecord(ctx, flock, type, id);
-  if (opts.expectedVersion !== undefined && opts.expectedVersion !== before.version) {
+  if (opts.expectedVersion !== before.version) {
     throw conflict(
       "version conflict",
       `record ${id} is at version ${before.version}, not ${opts.expectedVersion}: it was changed since it was read; read it again and retry`,
     );
   }
-  const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
-  if (Object.keys(changed).length === 0) return { record: before, changed };
-  await commit(ctx, updateOf(before, next));
-  return { record: next, changed };
+  return apply(before);
 }
 
 /**

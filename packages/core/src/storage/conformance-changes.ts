@@ -18,8 +18,8 @@ export function describeChanges(h: Harness): void {
       await seedFlocks(s);
       const a = rec(1, { name: "a", n: 1 });
       await insertAll(s, [a, rec(2, { name: "b" }, { type: "other" })]);
-      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, version: 2, lastUpdated: stamp(10) }, expectedVersion: 1 }] });
-      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, state: "deleted", version: 3, lastUpdated: stamp(11) }, expectedVersion: 2 }] });
+      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, version: 2, lastUpdated: stamp(10) }, expectedVersion: 1, changed: ["n"] }] });
+      await s.apply({ records: [{ kind: "update", record: { ...a, data: { name: "a", n: 2 }, state: "deleted", version: 3, lastUpdated: stamp(11) }, expectedVersion: 2, changed: [] }] });
       const page = await s.readChanges(F1, 0, 100);
       expect(page.head).toBe(4);
       expect(page.purgedThrough).toBe(0);
@@ -29,6 +29,18 @@ export function describeChanges(h: Harness): void {
         { id: 3, flock: F1, type: "thing", recordId: testId(1), state: "updated", version: 2, changedAt: stamp(10), fields: ["n"], actor: null, application: null },
         { id: 4, flock: F1, type: "thing", recordId: testId(1), state: "deleted", version: 3, changedAt: stamp(11), fields: [], actor: null, application: null },
       ]);
+    });
+
+    h.it("logs an update's fields as the write names them (the engine decides, once)", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const a = rec(1, { a: { x: 1, y: 2 }, n: 1 });
+      await insertAll(s, [a]);
+      // The object's keys come back in another order and n changes: the engine names only n.
+      const next = { ...a, data: { a: { y: 2, x: 1 }, n: 2 }, version: 2, lastUpdated: stamp(10) };
+      await s.apply({ records: [{ kind: "update", record: next, expectedVersion: 1, changed: ["n"] }] });
+      expect((await s.readChanges(F1, 0, 100)).changes.map((c) => c.fields)).toEqual([["a", "n"], ["n"]]);
+      expect(await s.getRecord(F1, "thing", a.id)).toEqual(next);
     });
 
     h.it("numbers each flock on its own; after, limit and types select", async () => {
@@ -93,7 +105,7 @@ export function describeChanges(h: Harness): void {
       const claim = { token: "conformance-claim-token-1", until: stamp(10) };
       expect(await s.claimDueJobs(stamp(5), 10, claim)).toHaveLength(1);
       await s.finishJob(job.id, claim.token, { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null }, {
-        records: [{ kind: "update", record: tagged, expectedVersion: 1 }],
+        records: [{ kind: "update", record: tagged, expectedVersion: 1, changed: ["tags"] }],
       });
       const page = await s.readChanges(F1, 1, 100);
       expect(page.changes).toEqual([

@@ -17,7 +17,7 @@ export function describeChangeHistory(h: Harness): void {
       await seedFlocks(s);
       const a = rec(1, { n: 1 });
       await s.apply({ records: [{ kind: "insert", record: a }, { kind: "insert", record: rec(2, { n: 1 }, { flock: F2 }) }], attribution: { actor: "ada", application: "Acme/Sync/2" } });
-      await s.apply({ records: [{ kind: "update", record: _next(a, { n: 2 }, 5), expectedVersion: 1 }], attribution: { actor: null, application: "system:tasks" } });
+      await s.apply({ records: [{ kind: "update", record: _next(a, { n: 2 }, 5), expectedVersion: 1, changed: ["n"] }], attribution: { actor: null, application: "system:tasks" } });
       await insertAll(s, [rec(3, { n: 1 })]);
       const who = (rows: { actor: string | null; application: string | null }[]) => rows.map((c) => [c.actor, c.application]);
       expect(who((await s.readChanges(F1, 0, 10)).changes)).toEqual([
@@ -37,7 +37,7 @@ export function describeChangeHistory(h: Harness): void {
       const claim = { token: "conformance-claim-token-2", until: stamp(10) };
       expect(await s.claimDueJobs(stamp(5), 10, claim)).toHaveLength(1);
       await s.finishJob(job.id, claim.token, { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null }, {
-        records: [{ kind: "update", record: _next(event, { name: "x", tags: ["t"] }, 5), expectedVersion: 1 }],
+        records: [{ kind: "update", record: _next(event, { name: "x", tags: ["t"] }, 5), expectedVersion: 1, changed: ["tags"] }],
         attribution: { actor: null, application: "system:outbox" },
       });
       expect((await s.readChanges(F1, 1, 10)).changes.map((c) => [c.actor, c.application])).toEqual([[null, "system:outbox"]]);
@@ -125,11 +125,11 @@ async function _story(s: Storage): Promise<{ a: StoredRecord }> {
   await s.apply({ records: [{ kind: "insert", record: a }], attribution: ada });
   await s.apply({ records: [{ kind: "insert", record: rec(2, { n: 1 }, { type: "other" }) }], attribution: ada });
   const a2 = _next(a, { n: 2 }, 10);
-  await s.apply({ records: [{ kind: "update", record: a2, expectedVersion: 1 }], attribution: ada });
+  await s.apply({ records: [{ kind: "update", record: a2, expectedVersion: 1, changed: ["n"] }], attribution: ada });
   await s.apply({ records: [{ kind: "insert", record: rec(20, { n: 1 }, { type: "other" }) }], attribution: ada });
   const a3 = { ..._next(a2, a2.data, 21), state: "deleted" as const };
-  await s.apply({ records: [{ kind: "update", record: a3, expectedVersion: 2 }], attribution: bob });
-  await s.apply({ records: [{ kind: "update", record: { ..._next(a3, a3.data, 30), state: "updated" }, expectedVersion: 3 }], attribution: bob });
+  await s.apply({ records: [{ kind: "update", record: a3, expectedVersion: 2, changed: [] }], attribution: bob });
+  await s.apply({ records: [{ kind: "update", record: { ..._next(a3, a3.data, 30), state: "updated" }, expectedVersion: 3, changed: [] }], attribution: bob });
   await insertAll(s, [rec(3, { n: 1 }, { flock: F2 })]);
   return { a };
 }

@@ -80,7 +80,7 @@ export function describeListing(h: Harness): void {
       const [a, b, c] = [rec(1, { name: "a" }), rec(2, { name: "b" }), rec(3, { name: "c" })];
       await insertAll(storage, [a, b, c]);
       await storage.apply({
-        records: [{ kind: "update", expectedVersion: 1, record: { ...a, data: { name: "a2" }, lastUpdated: stamp(99), version: 2 } }],
+        records: [{ kind: "update", expectedVersion: 1, changed: ["name"], record: { ...a, data: { name: "a2" }, lastUpdated: stamp(99), version: 2 } }],
       });
       const page = await storage.listRecords(F1, "thing", query([]));
       expect(idsOf(page.records)).toEqual([1, 2, 3].map((n) => testId(n)));

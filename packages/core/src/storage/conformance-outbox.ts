@@ -203,7 +203,7 @@ export function describeOutbox(h: Harness): void {
         testId(1, "c"),
         claim(1).token,
         { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null, lastStatus: 200 },
-        { records: [{ kind: "update", record: tagged, expectedVersion: 1 }] },
+        { records: [{ kind: "update", record: tagged, expectedVersion: 1, changed: ["tags"] }] },
       );
       expect((await s.getRecord(F1, "data_event", event.id))?.data.tags).toEqual(["send-json-webhook"]);
       const [done] = await s.listJobs({});
@@ -229,7 +229,7 @@ export function describeOutbox(h: Harness): void {
           testId(1, "c"),
           claim(1).token,
           { status: "done", attempts: 1, nextAttemptAt: stamp(5), firstAttemptAt: stamp(5), lastError: null },
-          { records: [{ kind: "update", record: stale, expectedVersion: 2 }] },
+          { records: [{ kind: "update", record: stale, expectedVersion: 2, changed: ["tags"] }] },
         ),
       ).rejects.toMatchObject({ code: "conflict" });
       // Still held by the claim (a failed write ends nothing), then claimed again after it.

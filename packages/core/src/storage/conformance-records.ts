@@ -91,7 +91,7 @@ export function describeRecords(h: Harness): void {
       const r = rec(1, { a: 1, b: [1] });
       await insertAll(s, [r]);
       const next: StoredRecord = { ...r, data: { a: 2 }, displayValue: "new", state: "deleted", lastUpdated: stamp(50), version: 2 };
-      await s.apply({ records: [{ kind: "update", record: next, expectedVersion: 1 }] });
+      await s.apply({ records: [{ kind: "update", record: next, expectedVersion: 1, changed: ["a", "b"] }] });
       expect(await s.getRecord(F1, "thing", r.id)).toEqual(next);
     });
 
@@ -101,7 +101,7 @@ export function describeRecords(h: Harness): void {
       const r = rec(1, { a: 1 });
       await insertAll(s, [r]);
       const next = { ...r, data: { a: 2 }, version: 3 };
-      await expect(s.apply({ records: [{ kind: "update", record: next, expectedVersion: 2 }] })).rejects.toMatchObject({
+      await expect(s.apply({ records: [{ kind: "update", record: next, expectedVersion: 2, changed: ["a"] }] })).rejects.toMatchObject({
         code: "conflict",
       });
       expect(await s.getRecord(F1, "thing", r.id)).toEqual(r);
@@ -111,7 +111,7 @@ export function describeRecords(h: Harness): void {
       const s = h.storage();
       await seedFlocks(s);
       const ghost = rec(5, { a: 1 }, { version: 2 });
-      await expect(s.apply({ records: [{ kind: "update", record: ghost, expectedVersion: 1 }] })).rejects.toMatchObject({
+      await expect(s.apply({ records: [{ kind: "update", record: ghost, expectedVersion: 1, changed: [] }] })).rejects.toMatchObject({
         code: "conflict",
       });
       expect(await s.getRecord(F1, "thing", ghost.id)).toBeUndefined();
@@ -130,7 +130,7 @@ export function describeRecords(h: Harness): void {
         s.apply({
           records: [
             { kind: "insert", record: fresh },
-            { kind: "update", record: otherNext, expectedVersion: 1 },
+            { kind: "update", record: otherNext, expectedVersion: 1, changed: ["b"] },
             { kind: "insert", record: { ...existing, data: { a: 9 } } },
           ],
           files: [file],
@@ -151,7 +151,7 @@ export function describeRecords(h: Harness): void {
         s.apply({
           records: [
             { kind: "insert", record: rec(2, {}) },
-            { kind: "update", record: { ...r, version: 5 }, expectedVersion: 4 },
+            { kind: "update", record: { ...r, version: 5 }, expectedVersion: 4, changed: [] },
           ],
         }),
       ).rejects.toMatchObject({ code: "conflict" });
@@ -181,7 +181,7 @@ export function describeRecords(h: Harness): void {
       await insertAll(s, [a]);
       await s.apply({
         records: [
-          { kind: "update", record: { ...a, data: { a: 2 }, version: 2 }, expectedVersion: 1 },
+          { kind: "update", record: { ...a, data: { a: 2 }, version: 2 }, expectedVersion: 1, changed: ["a"] },
           { kind: "insert", record: rec(2, { b: 1 }) },
           { kind: "insert", record: rec(3, { c: 1 }, { flock: F2 }) },
         ],
@@ -289,7 +289,7 @@ export function describeRecords(h: Harness): void {
       const r = rec(1, {}, { type: "person" });
       await insertAll(s, [r]);
       await s.apply({
-        records: [{ kind: "update", record: { ...r, state: "deleted", lastUpdated: stamp(70), version: 2 }, expectedVersion: 1 }],
+        records: [{ kind: "update", record: { ...r, state: "deleted", lastUpdated: stamp(70), version: 2 }, expectedVersion: 1, changed: [] }],
       });
       expect(await s.summarizeTypes(F1)).toEqual([{ name: "person", count: 0, lastModified: stamp(70) }]);
     });

@@ -134,5 +134,5 @@ async function _walk(storage: Storage, q: ScanQuery, limit: number, from: string
 }
 
 function _update(r: StoredRecord, data: Record<string, unknown>) {
-  return { kind: "update" as const, record: { ...r, data, version: r.version + 1 }, expectedVersion: r.version };
+  return { kind: "update" as const, record: { ...r, data, version: r.version + 1 }, expectedVersion: r.version, changed: Object.keys(data) };
 }

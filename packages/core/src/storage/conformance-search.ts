@@ -37,13 +37,13 @@ export function describeSearch(h: Harness): void {
       const storage = await _seeded(h.storage());
       const ada = (await storage.getRecord(F1, "person", testId(1)))!;
       const renamed: StoredRecord = { ...ada, data: { ...ada.data, last_name: "King" }, displayValue: "Ada King", version: 2 };
-      await storage.apply({ records: [{ kind: "update", record: renamed, expectedVersion: 1 }] });
+      await storage.apply({ records: [{ kind: "update", record: renamed, expectedVersion: 1, changed: ["last_name"] }] });
       expect(await _ids(storage, F1, ["person"], ["lovelace"])).toEqual([]);
       expect(await _ids(storage, F1, ["person"], ["king"])).toEqual([1]);
       const deleted: StoredRecord = { ...renamed, state: "deleted", version: 3 };
-      await storage.apply({ records: [{ kind: "update", record: deleted, expectedVersion: 2 }] });
+      await storage.apply({ records: [{ kind: "update", record: deleted, expectedVersion: 2, changed: [] }] });
       expect(await _ids(storage, F1, ["person"], ["king"])).toEqual([]);
-      await storage.apply({ records: [{ kind: "update", record: { ...deleted, state: "updated", version: 4 }, expectedVersion: 3 }] });
+      await storage.apply({ records: [{ kind: "update", record: { ...deleted, state: "updated", version: 4 }, expectedVersion: 3, changed: [] }] });
       expect(await _ids(storage, F1, ["person"], ["king"])).toEqual([1]);
       expect((await storage.searchRecords!(F1, ["person"], ["a"], 1, true)).length).toBe(1);
       expect(await storage.searchRecords!(F1, ["person"], [], 10, true)).toEqual([]);

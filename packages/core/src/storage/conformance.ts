@@ -260,7 +260,7 @@ function _describeFiles(h: Harness): void {
         ],
       });
       await s.apply({
-        records: [{ kind: "update", record: { ...r, data: { files: null }, version: 2 }, expectedVersion: 1 }],
+        records: [{ kind: "update", record: { ...r, data: { files: null }, version: 2 }, expectedVersion: 1, changed: ["files"] }],
         removeFilesOf: [{ flock: F1, type: "journal", id: testId(1) }],
       });
       expect(await s.getFile(F1, "f00000000000000000000001")).toBeUndefined();
@@ -278,7 +278,7 @@ function _describeFiles(h: Harness): void {
       await s.apply({ records: [{ kind: "insert", record: r }], files: [file("f00000000000000000000009")] });
       await expect(
         s.apply({
-          records: [{ kind: "update", record: { ...r, version: 9 }, expectedVersion: 8 }],
+          records: [{ kind: "update", record: { ...r, version: 9 }, expectedVersion: 8, changed: [] }],
           removeFilesOf: [{ flock: F1, type: "journal", id: testId(1) }],
         }),
       ).rejects.toMatchObject({ code: "conflict" });

@@ -6,12 +6,12 @@
 import type { Attribution } from "../changes/attribution.js";
 import { byFlock, changeOf, loggedChange, type PendingChange } from "../changes/change-of.js";
 import type { RecordState } from "../query/types.js";
-import type { ChangeHistoryPage, ChangeHistoryQuery, ChangePage, ChangeRow, ChangeSet, StoredRecord } from "./types.js";
+import type { ChangeHistoryPage, ChangeHistoryQuery, ChangePage, ChangeRow, ChangeSet } from "./types.js";
 
 /** The memory adapter's change log. */
 export interface MemoryChangeLog {
-  /** The changes `changes` makes, given the stored records before it is written. */
-  pending(changes: ChangeSet, stored: (id: string) => StoredRecord | undefined): PendingChange[];
+  /** The changes `changes` makes (an update's fields as the engine decided them). */
+  pending(changes: ChangeSet): PendingChange[];
   /** Appends (after the change set was written), each row with the set's attribution. */
   append(pending: readonly PendingChange[], attribution?: Attribution): void;
   read(flock: string, after: number, limit: number, types?: readonly string[]): ChangePage;
@@ -30,14 +30,8 @@ export function createMemoryChangeLog(): MemoryChangeLog {
     return log;
   };
   return {
-    pending(changes, stored) {
-      // A record written twice in one set: the second write's "before" is the first's data.
-      const seen = new Map<string, Record<string, unknown>>();
-      return (changes.records ?? []).map((w) => {
-        const before = w.kind === "insert" ? undefined : (seen.get(w.record.id) ?? stored(w.record.id)?.data);
-        seen.set(w.record.id, w.record.data);
-        return changeOf(w.record, before);
-      });
+    pending(changes) {
+      return (changes.records ?? []).map(changeOf);
     },
     append(pending, attribution) {
       for (const [flock, group] of byFlock(pending)) {

@@ -251,7 +251,7 @@ export function createMemoryStorage(): Storage {
     async apply(changes: ChangeSet) {
       generation += 1;
       _check(changes, records, files, jobs);
-      const pending = changeLog.pending(changes, (id) => records.get(id));
+      const pending = changeLog.pending(changes);
       _write(changes, records, files, jobs);
       changeLog.append(pending, changes.attribution);
     },
@@ -305,7 +305,7 @@ export function createMemoryStorage(): Storage {
       if (claims.get(id) !== token) return false;
       generation += 1;
       _check(changes, records, files, jobs);
-      const pending = changeLog.pending(changes, (rid) => records.get(rid));
+      const pending = changeLog.pending(changes);
       _write(changes, records, files, jobs);
       changeLog.append(pending, changes.attribution);
       const { keepClaim, ...fields } = update;

@@ -101,9 +101,12 @@ export type RecordWrite =
   | { kind: "insert"; record: StoredRecord }
   /**
    * Replaces the stored record whose version is `expectedVersion`; `record.version` is the
-   * new one. `before` (the record as read) lets the commit step see what changed; adapters ignore it.
+   * new one. `changed` names the data fields whose values differ from the stored version's,
+   * decided once by the engine (`updateWrite`): adapters log it in the change feed and
+   * rewrite the index rows of those fields, as given. `before` (the record as read) lets
+   * the commit step see what changed; adapters ignore it.
    */
-  | { kind: "update"; record: StoredRecord; expectedVersion: number; before?: StoredRecord };
+  | { kind: "update"; record: StoredRecord; expectedVersion: number; changed: readonly string[]; before?: StoredRecord };
 
 /**
  * Everything one operation changes, applied in one transaction: all or nothing.

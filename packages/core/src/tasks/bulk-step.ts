@@ -6,6 +6,7 @@
  */
 import { isRecordsError } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
+import { updateWrite } from "../records/revise.js";
 import { planUpdate } from "../records/update.js";
 import { recordUri } from "../schema/references.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
@@ -72,7 +73,7 @@ export function decideUpdate(record: StoredRecord, patch: Record<string, unknown
   try {
     const { next, changed } = planUpdate(record, patch, now);
     if (Object.keys(changed).length === 0) return { unchanged: true };
-    return { write: { kind: "update", record: next, expectedVersion: record.version, before: record } };
+    return { write: updateWrite(record, next) };
   } catch (e) {
     if (!isRecordsError(e)) throw e;
     return { error: `${recordUri(record.flock, record.type, record.id)}: ${e.detail}` };

@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import { badRequest } from "../errors.js";
 import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalc.js";
+import { updateWrite } from "../records/revise.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
 import type { RecordWrite, StoredRecord } from "../storage/types.js";
@@ -77,7 +78,7 @@ export const recalcTask: TaskKind = {
     const consider = (r: StoredRecord) => {
       const next = writes.has(r.id) ? undefined : recalculated(r, now);
       if (!next) return false;
-      writes.set(r.id, { kind: "update", record: next, expectedVersion: r.version, before: r });
+      writes.set(r.id, updateWrite(r, next));
       return true;
     };
     for (const record of page.records) {

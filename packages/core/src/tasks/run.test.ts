@@ -6,6 +6,7 @@ import type { ChangeSet, Storage } from "../storage/types.js";
 import { createTaskRegistry } from "./registry.js";
 import { createTask, failTask, findActiveTasks, runTask, runTaskChunk } from "./run.js";
 import { plannedMove } from "../records/lifecycle.js";
+import { updateWrite } from "../records/revise.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
 import type { TaskKind } from "./types.js";
 
@@ -163,7 +164,7 @@ describe("other task kinds", () => {
     // Make the stored derived values stale behind the engine's back.
     for (const r of [ada!, note]) {
       const cur = (await t.storage.getRecord("demo", r.type, r.id))!;
-      await t.storage.apply({ records: [{ kind: "update", record: { ...cur, displayValue: "stale", version: cur.version + 1 }, expectedVersion: cur.version }] });
+      await t.storage.apply({ records: [{ kind: "update", record: { ...cur, displayValue: "stale", version: cur.version + 1 }, expectedVersion: cur.version, changed: [] }] });
     }
     const plain = await createTask(t.engine, "demo", "recalc", { resource_type: "person" });
     expect(summaryOf(await runTask(t.engine, "demo", plain.id))).toMatchObject({ matched: 2, changed: 1, unchanged: 1 });
@@ -207,7 +208,7 @@ describe("a chunk's files", () => {
         const before = (await ctx.storage.getRecord(task.flock, "person", person!.id))!;
         const file = { id: "f".repeat(24), flock: task.flock, recordType: "person", recordId: before.id, field: "photo", filename: "a.txt", contentType: "text/plain", bytes: new TextEncoder().encode("hi"), created: before.created };
         const after = plannedMove(before, "delete", before.created);
-        return { writes: [{ kind: "update", record: after, expectedVersion: before.version, before }], files: [file], cursor: null, done: true, counts: { matched: 1, changed: 1, unchanged: 0, errors: 0 } };
+        return { writes: [updateWrite(before, after)], files: [file], cursor: null, done: true, counts: { matched: 1, changed: 1, unchanged: 0, errors: 0 } };
       },
     };
     const registry = createTaskRegistry([kind]);

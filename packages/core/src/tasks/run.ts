@@ -11,7 +11,7 @@ import { isRecordsError, notFound } from "../errors.js";
 import { attributedContext } from "../records/attribution.js";
 import { commit } from "../records/commit.js";
 import { requireFlockAndType } from "../records/guards.js";
-import { derive } from "../records/revise.js";
+import { derive, updateWrite } from "../records/revise.js";
 import type { EngineContext, RecordEngine } from "../records/types.js";
 import type { RecordWrite, Storage, StoredFile, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
@@ -129,7 +129,7 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
       }
     }
     try {
-      const records: RecordWrite[] = [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }];
+      const records: RecordWrite[] = [...writes, updateWrite(task, next)];
       await commit(ctx, files.length > 0 ? { records, files } : { records });
       return { task: next, done: taskState(next) !== "running" };
     } catch (e) {
@@ -172,7 +172,7 @@ export async function failTask(engine: RecordEngine, flock: string, id: string, 
     if (state === undefined || !ACTIVE_TASK_STATES.includes(state)) return task;
     const next = afterFailure(task, reason, formatTimestamp(ctx.clock.now()));
     try {
-      await commit(ctx, { records: [{ kind: "update", record: next, expectedVersion: task.version, before: task }] });
+      await commit(ctx, { records: [updateWrite(task, next)] });
       return next;
     } catch (e) {
       if (isRecordsError(e) && e.code === "conflict" && attempt < TASK_CONFLICT_RETRIES) continue;

@@ -163,6 +163,21 @@ function suite(name: string, open: () => Promise<Storage>) {
       await storage.close();
     });
 
+    it("names a membership after its plan, with events off as on (as the API does)", async () => {
+      const storage = await open();
+      const engine = await engineOn(storage);
+      const gold = await engine.create("demo", "membership_type", { name: "Gold" });
+      const plan = `/demo/membership_type/${gold.id}/`;
+      const viaApi = await engine.create("demo", "membership", { membership_type: plan, membership_number: "0041" });
+      expect(viaApi.displayValue).toBe("Gold 0041");
+      const row = (n: number, number: string) => `{"type":"membership","id":"${id(n)}","data":{"membership_type":"${plan}","membership_number":"${number}"}}`;
+      expect(await importRecords(engine, "demo", ndjson(row(1, "0043")), { events: false })).toMatchObject({ created: 1, refused: 0 });
+      expect(await importRecords(engine, "demo", ndjson(row(2, "0044")), { events: true })).toMatchObject({ created: 1, refused: 0 });
+      expect((await storage.getRecord("demo", "membership", id(1)))?.displayValue).toBe("Gold 0043");
+      expect((await storage.getRecord("demo", "membership", id(2)))?.displayValue).toBe("Gold 0044");
+      await storage.close();
+    });
+
     it("reads CSV: list cells joined by ;, JSON arrays for entries holding a ;, booleans, quoted cells over lines", async () => {
       const storage = await open();
       const engine = await engineOn(storage);

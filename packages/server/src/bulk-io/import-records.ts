@@ -6,13 +6,14 @@
  * records), a row without an id gets a new one. A row whose id is already stored is
  * skipped, or with `update` laid over the stored record as a PUT would. A bad row is
  * refused alone, with its line and reason; the good rows of a batch are written in one
- * transaction, all or none (a write that fails refuses every row of its batch). With
- * `events`, each write carries its data event and queued actions, as through the API.
+ * transaction, all or none (a write that fails refuses every row of its batch). Every batch
+ * is committed through the engine (`engine.writeMany`), so derived values (a membership's
+ * plan name) are the API's; with `events`, each write carries its data event and queued
+ * actions too.
  */
 import {
   assertServedType,
   badRequest,
-  commitChanges,
   derive,
   checkRecordLimits,
   formatTimestamp,
@@ -21,7 +22,7 @@ import {
   notFound,
   parseTimestamp,
   planUpdate,
-  updateOf,
+  updateWrite,
   validateInput,
   SYSTEM_FIELD_EDITABLE,
   type RecordEngine,
@@ -138,7 +139,7 @@ export async function importRecords(
           report.skipped += 1;
           continue;
         }
-        writes.push(updateOf(before, next).records![0]!);
+        writes.push(updateWrite(before, next));
         written.push(p);
         updated += 1;
       } catch (e) {
@@ -147,8 +148,8 @@ export async function importRecords(
     }
     if (writes.length > 0) {
       try {
-        if (opts.events) _countUnqueued(await commitChanges(ctx, { records: writes }), report.unqueued);
-        else await ctx.storage.apply({ records: writes });
+        const result = await engine.writeMany({ records: writes }, { events: opts.events === true });
+        if (opts.events) _countUnqueued(result, report.unqueued);
         report.created += created;
         report.updated += updated;
       } catch (e) {
@@ -259,7 +260,7 @@ async function _storedOf(engine: RecordEngine, flock: string, planned: readonly 
   const types = [...new Set(planned.map((p) => p.record.type))];
   const keys = planned.flatMap((p) => types.map((type) => ({ type, id: p.record.id })));
   const out = new Map<string, StoredRecord>();
-  for (const r of await engine.context.storage.getRecords(flock, keys)) out.set(r.id, r);
+  for (const r of await engine.getMany(flock, keys)) out.set(r.id, r);
   return out;
 }
 

@@ -8,7 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ListQuery, OutboxJob, Storage, StoredFile, StoredRecord } from "@records-service/core";
+import { updateWrite, type ListQuery, type OutboxJob, type Storage, type StoredFile, type StoredRecord } from "@records-service/core";
 import { createTestDatabase, type TestDatabase } from "@records-service/postgres/testing";
 import { createSqliteStorage, MIGRATIONS_FOLDER, openDatabase, type Db } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -115,7 +115,7 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
     for (let i = 1; i < records.length; i += 6) {
       const r = records[i]!;
       const next = { ...r, data: { ...r.data, tags: ["vip", "later"] }, state: i % 12 === 1 ? ("deleted" as const) : r.state, version: 2 };
-      await s.apply({ records: [{ kind: "update", record: next, expectedVersion: 1 }] });
+      await s.apply({ records: [updateWrite(r, next)] });
       records[i] = next;
     }
     for (const r of records.filter((_, i) => i % 9 === 2)) files.push(file_(files.length + 1, r));

@@ -8,7 +8,16 @@
  * files and jobs the target already has (ids are unique), so nothing is written twice. It
  * ends by comparing the records per flock, type and state.
  */
-import { isRecordsError, systemAttribution, type ListQuery, type Storage, type StoredRecord } from "@records-service/core";
+import {
+  createRecordEngine,
+  isRecordsError,
+  systemAttribution,
+  type ChangeSet,
+  type ListQuery,
+  type RecordEngine,
+  type Storage,
+  type StoredRecord,
+} from "@records-service/core";
 import type { SqliteSource } from "./sqlite-source.js";
 
 /** Options of `copyDatabase`. */
@@ -66,6 +75,10 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
     aborted: false,
   };
   const stop = () => opts.signal?.aborted === true;
+  // Records, files and jobs go in through the engine's commit step, stored as the source
+  // holds them (verbatim: they were derived there, and their events and jobs come along).
+  const engine = createRecordEngine({ storage: target });
+  const write = (changes: ChangeSet) => engine.writeMany(changes, { verbatim: true });
 
   for (const f of source.flocks()) if (await target.createFlock(f)) report.copied.flocks += 1;
   for (const u of source.users()) {
@@ -86,9 +99,9 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
   while (!stop()) {
     const { rows, next } = source.records(after, batch);
     if (rows.length === 0) break;
-    const fresh = await _missingRecords(target, rows);
+    const fresh = await _missingRecords(engine, rows);
     // The target logs each copied record as one write of the copy (its history before the copy stays in the source).
-    if (fresh.length > 0) await target.apply({ records: fresh.map((record) => ({ kind: "insert" as const, record })), attribution: COPY_ATTRIBUTION });
+    if (fresh.length > 0) await write({ records: fresh.map((record) => ({ kind: "insert" as const, record })), attribution: COPY_ATTRIBUTION });
     report.copied.records += fresh.length;
     report.skipped.records += rows.length - fresh.length;
     after = next;
@@ -104,7 +117,7 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
     if (files.length === 0) break;
     const fresh = [];
     for (const f of files) if (!(await target.getFile(f.flock, f.id))) fresh.push(f);
-    if (fresh.length > 0) await target.apply({ files: fresh });
+    if (fresh.length > 0) await write({ files: fresh });
     report.copied.files += fresh.length;
     report.skipped.files += files.length - fresh.length;
     fileAfter = files[files.length - 1]!.id;
@@ -118,14 +131,14 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
     const { rows, next } = source.jobs(jobAfter, batch);
     if (rows.length === 0) break;
     try {
-      await target.apply({ outbox: rows });
+      await write({ outbox: rows });
       report.copied.jobs += rows.length;
     } catch (e) {
       if (!isRecordsError(e) || e.code !== "conflict") throw e;
       // A resumed copy: some of these are there already (a batch is all or nothing, so job by job).
       for (const job of rows) {
         try {
-          await target.apply({ outbox: [job] });
+          await write({ outbox: [job] });
           report.copied.jobs += 1;
         } catch (inner) {
           if (!isRecordsError(inner) || inner.code !== "conflict") throw inner;
@@ -151,7 +164,7 @@ export async function copyDatabase(source: SqliteSource, target: Storage, opts: 
 const COPY_ATTRIBUTION = systemAttribution("copy");
 
 /** The records of a batch the target does not have yet, in batch order. */
-async function _missingRecords(target: Storage, rows: StoredRecord[]): Promise<StoredRecord[]> {
+async function _missingRecords(engine: RecordEngine, rows: StoredRecord[]): Promise<StoredRecord[]> {
   const byFlock = new Map<string, StoredRecord[]>();
   for (const r of rows) {
     let list = byFlock.get(r.flock);
@@ -160,7 +173,7 @@ async function _missingRecords(target: Storage, rows: StoredRecord[]): Promise<S
   }
   const present = new Set<string>();
   for (const [flock, list] of byFlock) {
-    for (const r of await target.getRecords(flock, list.map((x) => ({ type: x.type, id: x.id })))) present.add(r.id);
+    for (const r of await engine.getMany(flock, list.map((x) => ({ type: x.type, id: x.id })))) present.add(r.id);
   }
   return rows.filter((r) => !present.has(r.id));
 }

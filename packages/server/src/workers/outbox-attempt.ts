@@ -19,6 +19,7 @@ import {
   parseTimestamp,
   relatedContactUri,
   tagsWithAction,
+  updateWrite,
   type ActionOutcome,
   type ActionRunContext,
   type ChangeSet,
@@ -254,7 +255,7 @@ async function _finishDone(
     try {
       return await storage.finishJob(job.id, token, update, {
         ...changes,
-        records: [...(changes.records ?? []), { kind: "update", record: tagged, expectedVersion: current.version }],
+        records: [...(changes.records ?? []), updateWrite(current, tagged)],
       });
     } catch (e) {
       if (!isRecordsError(e) || e.code !== "conflict" || i >= TAG_RETRIES) throw e;

@@ -4,6 +4,7 @@ import {
   createRecordEngine,
   createSequentialIds,
   DATA_EVENT_TYPE,
+  updateWrite,
   validateTriggers,
   type StoredRecord,
 } from "@records-service/core";
@@ -121,7 +122,7 @@ describe("outbox worker: delivery", () => {
     await engine.create("demo", "person", {});
     const event = await onlyEvent(storage);
     const tagged = { ...event, data: { ...event.data, tags: ["send-json-webhook"] }, version: 2 };
-    await storage.apply({ records: [{ kind: "update", record: tagged, expectedVersion: 1 }] });
+    await storage.apply({ records: [updateWrite(event, tagged)] });
     expect(await runner.runOnce()).toEqual({ ...SUMMARY, done: 1 });
     expect(seen).toEqual([]);
     expect((await storage.listJobs({}))[0]).toMatchObject({ status: "done", attempts: 0 });

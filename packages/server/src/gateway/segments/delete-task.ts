@@ -13,6 +13,7 @@ import {
   notFound,
   parseRecordUri,
   plannedMove,
+  updateWrite,
   type EngineContext,
   type RecordWrite,
   type StoredRecord,
@@ -59,7 +60,7 @@ export const segmentDeleteTask: TaskKind = {
     const extra = segmentQuery(p.rules, String(segment.data.resource_type), `${p.uri} (action rules)`, task.requestedAt);
     const step = await walkStep({ context: ctx }, walk, task.cursor, p.batch_size, (r) => matchesQuery(r, extra));
     const now = formatTimestamp(ctx.clock.now());
-    const writes: RecordWrite[] = p.safe_mode ? [] : step.records.map((r) => ({ kind: "update", record: plannedMove(r, "delete", now), expectedVersion: r.version, before: r }));
+    const writes: RecordWrite[] = p.safe_mode ? [] : step.records.map((r) => updateWrite(r, plannedMove(r, "delete", now)));
     const n = step.records.length;
     return {
       writes,

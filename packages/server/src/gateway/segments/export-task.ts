@@ -14,6 +14,7 @@ import {
   notFound,
   parseRecordUri,
   planUpdate,
+  updateWrite,
   type EngineContext,
   type StoredFile,
   type StoredRecord,
@@ -54,7 +55,7 @@ export const segmentExportTask: TaskKind = {
     const p = checkExportParams(task.params);
     const journal = await _live(ctx, task.flock, p.journal_uri, "journal");
     const now = formatTimestamp(ctx.clock.now());
-    const finish = (patch: Record<string, unknown>) => ({ kind: "update" as const, record: planUpdate(journal, patch, now).next, expectedVersion: journal.version, before: journal });
+    const finish = (patch: Record<string, unknown>) => updateWrite(journal, planUpdate(journal, patch, now).next);
     let segment: StoredRecord;
     let walk: ReturnType<typeof segmentWalk>;
     try {
