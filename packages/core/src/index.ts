@@ -22,8 +22,8 @@ export { RECORD_ID_RE, isRecordId, createIdSource, createSequentialIds } from ".
 export type { IdSource } from "./ids.js";
 
 // --- query: types, parser, smart dates, limits, evaluator, entries ---
-export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./query/types.js";
-export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./query/types.js";
+export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./model/query.js";
+export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./model/query.js";
 export { parseListQuery, CONTROL_PARAMS } from "./query/parse.js";
 export type { ParseOptions } from "./query/parse.js";
 export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
@@ -174,46 +174,33 @@ export type {
   RecordEngine,
 } from "./records/types.js";
 
-// --- storage ---
-export { createMemoryStorage } from "./storage/memory.js";
+// --- storage: the role interfaces, their helpers, and the reference adapter ---
+export { createMemoryStorage } from "./memory/memory.js";
 export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
-export type {
-  FlockRow,
-  UserRow,
-  ApiKeyRow,
-  LimitRow,
-  LimitChange,
-  LimitEntry,
-  JobClaim,
-  StoredRecord,
-  StoredFile,
-  DisplayValueRow,
-  TypeSummary,
-  RecordWrite,
-  ChangeSet,
-  OutboxJob,
-  OutboxStatus,
-  OutboxJobUpdate,
-  OutboxJobFilter,
-  OutboxStats,
-  PoolStats,
-  FileOwner,
-  RecordKey,
-  Storage,
-  ScanQuery,
-  ScanPage,
-  ChangeRow,
-  ChangePage,
-  ChangeHistoryQuery,
-  ChangeHistoryPage,
-  HistoryChange,
-} from "./storage/types.js";
+export type { Storage } from "./storage/storage.js";
+export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage } from "./storage/record-store.js";
+export type { SearchIndex } from "./storage/search-index.js";
+export type { FileStore } from "./storage/file-store.js";
+export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";
+export type { JobQueue, JobClaim, OutboxJobUpdate, OutboxJobFilter, OutboxStats } from "./storage/job-queue.js";
+export type { FlockStore } from "./storage/flock-store.js";
+export type { AccountStore } from "./storage/account-store.js";
+export type { SharedState, LimitRow, LimitChange, LimitEntry } from "./storage/shared-state.js";
+export type { Connection, PoolStats } from "./storage/connection.js";
+
+// --- model: what storage holds (no I/O) ---
+export type { FlockRow, UserRow, ApiKeyRow } from "./model/account.js";
+export type { StoredRecord, RecordKey } from "./model/record.js";
+export type { StoredFile, FileOwner } from "./model/file.js";
+export type { OutboxJob, OutboxStatus } from "./model/outbox.js";
+export type { RecordWrite, ChangeSet } from "./model/change-set.js";
+export type { ChangeRow, HistoryChange } from "./model/change.js";
 
 // --- change feed ---
 export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
-export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
-export type { Attribution, SystemWriter } from "./changes/attribution.js";
+export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./model/attribution.js";
+export type { Attribution, SystemWriter } from "./model/attribution.js";
 export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";

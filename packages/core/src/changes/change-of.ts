@@ -3,9 +3,10 @@
  * What the change feed records about one record write: the pure step every adapter runs
  * inside `apply` (it has the stored data at hand), so all of them describe a change alike.
  */
-import type { RecordState } from "../query/types.js";
-import type { ChangeRow, StoredRecord } from "../storage/types.js";
-import type { Attribution } from "./attribution.js";
+import type { RecordState } from "../model/query.js";
+import type { ChangeRow } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Attribution } from "../model/attribution.js";
 
 /**
  * A change row before the adapter gives it its id and the change set's attribution (the

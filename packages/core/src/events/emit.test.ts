@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { StoredRecord } from "../model/record.js";
 import { planEvents, recordEvents } from "./emit.js";
 
 const NOW = new Date("2026-03-01T12:00:00Z");

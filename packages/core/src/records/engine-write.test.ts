@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PERSON_FIELDS } from "../schema/person.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { Storage } from "../storage/storage.js";
 import { createRecordEngine } from "./engine.js";
 import { rejection, setup, START_TS } from "./test-helpers.js";
 

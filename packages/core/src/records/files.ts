@@ -10,7 +10,7 @@ import { badRequest } from "../errors.js";
 import { MAX_CONTENT_TYPE_LENGTH, MAX_FILE_NAME_LENGTH } from "../query/limits.js";
 import { PERSON_FIELDS, PERSON_FILE_FIELD } from "../schema/person.js";
 import { transition } from "../state/transitions.js";
-import type { StoredFile } from "../storage/types.js";
+import type { StoredFile } from "../model/file.js";
 import { checkTaskPatch } from "../tasks/task-update.js";
 import { TASK_TYPE } from "../tasks/types.js";
 import { formatTimestamp } from "../time.js";

@@ -4,7 +4,7 @@
  * machine for the next state, and writes one new version.
  */
 import { transition, type RecordOperation } from "../state/transitions.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";

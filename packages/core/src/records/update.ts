@@ -12,7 +12,7 @@ import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { changedFields, revise, updateOf } from "./revise.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import type { EngineContext, UpdateResult } from "./types.js";
 
 /**

@@ -117,7 +117,7 @@ async function _expanded(engine: RecordEngine, flock: string, records: readonly 
   const expanded = new Map<string, string>();
   if (keys.size > 0) {
     const wanted = [...keys.values()];
-    const found = storage.getDisplayValues ? await storage.getDisplayValues(flock, wanted) : await storage.getRecords(flock, wanted);
+    const found = await storage.getDisplayValues(flock, wanted);
     for (const f of found) expanded.set(recordUri(flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return records.map((r) => ({ ...toListElement(r), data: toSingleEnvelope(r, expanded).data }));

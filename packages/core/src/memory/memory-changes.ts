@@ -3,10 +3,13 @@
  * The in-memory adapter's change log: per flock, the head id, the purge mark and the kept
  * rows in id order. One process owns it, so ids are in commit order by construction.
  */
-import type { Attribution } from "../changes/attribution.js";
+import type { Attribution } from "../model/attribution.js";
 import { byFlock, changeOf, loggedChange, type PendingChange } from "../changes/change-of.js";
-import type { RecordState } from "../query/types.js";
-import type { ChangeHistoryPage, ChangeHistoryQuery, ChangePage, ChangeRow, ChangeSet, StoredRecord } from "./types.js";
+import type { RecordState } from "../model/query.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { ChangeRow } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ChangeHistoryPage, ChangeHistoryQuery, ChangePage } from "../storage/change-log.js";
 
 /** The memory adapter's change log. */
 export interface MemoryChangeLog {

@@ -5,8 +5,9 @@
  * removed record in any read: get, list, filters, references, summaries, files, jobs.
  */
 import { expect } from "vitest";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { OutboxJob, StoredFile } from "./types.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import type { StoredFile } from "../model/file.js";
+import type { OutboxJob } from "../model/outbox.js";
 
 /** Declares the settings-update and purge tests. */
 export function describePurge(h: Harness): void {

@@ -1,5 +1,5 @@
 /**
- * @module changes/attribution
+ * @module model/attribution
  * Who made a write and through which application: what the change log keeps beside each
  * record write (columns `actor` and `application`). The server fills it from the request
  * (the authenticated account, the `APPLICATION` label); the service's own work names

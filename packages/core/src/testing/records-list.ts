@@ -3,15 +3,15 @@
  * Conformance of `listRecords`: every modifier over scalar and list fields, numbers, text,
  * booleans, JSON, absent fields, meta fields, modes, states, paging, totals, order and
  * isolation between flocks and types. The expectations are written out by hand from the
- * rules in query/types.ts, so the reference adapter is checked too.
+ * rules in model/query.ts, so the reference adapter is checked too.
  */
 import { expect } from "vitest";
 import { RecordsError } from "../errors.js";
 import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { parseListQuery } from "../query/parse.js";
-import type { Filter, ListQuery } from "../query/types.js";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { Storage } from "./types.js";
+import type { Filter, ListQuery } from "../model/query.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Declares the listing tests. */
 export function describeListing(h: Harness): void {

@@ -1,5 +1,5 @@
 /**
- * @module query/types
+ * @module model/query
  * The typed query tree that `parseListQuery` produces and that every Storage adapter
  * compiles (SQLite to SQL, the memory adapter through `evaluate`).
  */

@@ -5,8 +5,9 @@
  * renew, finished together with their changes, and listed newest first for operators.
  */
 import { expect } from "vitest";
-import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { JobClaim, OutboxJob } from "./types.js";
+import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { JobClaim } from "../storage/job-queue.js";
 
 /** A pending job numbered `n`, due at `stamp(due)`. */
 export function job(n: number, due: number, over: Partial<OutboxJob> = {}): OutboxJob {

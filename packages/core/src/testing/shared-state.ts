@@ -5,8 +5,8 @@
  * login guard keeps in the database, including two Storages opened on one database.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { stamp, type Harness } from "./conformance-fixtures.js";
-import type { Storage } from "./types.js";
+import { stamp, type Harness } from "./fixtures.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Opens two Storages over one fresh database, as two processes would. */
 export type OpenShared = () => Promise<[Storage, Storage]> | [Storage, Storage];

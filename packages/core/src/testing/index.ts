@@ -7,8 +7,8 @@
  * import { runStorageTests } from "@records-service/core/testing";
  * runStorageTests({ name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
  */
-export { runStorageTests } from "./storage/conformance.js";
-export type { StorageTestOptions } from "./storage/conformance.js";
-export type { OpenShared } from "./storage/conformance-limits.js";
-export { createFakeClock } from "./time.js";
-export { createSequentialIds } from "./ids.js";
+export { runStorageTests } from "./storage-suite.js";
+export type { StorageTestOptions } from "./storage-suite.js";
+export type { OpenShared } from "./shared-state.js";
+export { createFakeClock } from "../time.js";
+export { createSequentialIds } from "../ids.js";

@@ -6,8 +6,9 @@
  * delete, restore) at once; the limit holds.
  */
 import { expect } from "vitest";
-import { F1, F2, idsOf, insertAll, rec, seedFlocks, testId, type Harness } from "./conformance-fixtures.js";
-import type { Storage, StoredRecord } from "./types.js";
+import { F1, F2, idsOf, insertAll, rec, seedFlocks, testId, type Harness } from "./fixtures.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Declares the search tests (for adapters that offer `searchRecords`). */
 export function describeSearch(h: Harness): void {
@@ -45,14 +46,14 @@ export function describeSearch(h: Harness): void {
       expect(await _ids(storage, F1, ["person"], ["king"])).toEqual([]);
       await storage.apply({ records: [{ kind: "update", record: { ...deleted, state: "updated", version: 4 }, expectedVersion: 3 }] });
       expect(await _ids(storage, F1, ["person"], ["king"])).toEqual([1]);
-      expect((await storage.searchRecords!(F1, ["person"], ["a"], 1, true)).length).toBe(1);
-      expect(await storage.searchRecords!(F1, ["person"], [], 10, true)).toEqual([]);
-      expect(await storage.searchRecords!("nowhere", ["person"], ["ada"], 10, true)).toEqual([]);
+      expect((await storage.searchRecords(F1, ["person"], ["a"], 1, true)).length).toBe(1);
+      expect(await storage.searchRecords(F1, ["person"], [], 10, true)).toEqual([]);
+      expect(await storage.searchRecords("nowhere", ["person"], ["ada"], 10, true)).toEqual([]);
     });
 
     h.it("answers whole records, as getRecord does", async () => {
       const storage = await _seeded(h.storage());
-      const [found] = await storage.searchRecords!(F1, ["organisation"], ["acme"], 10, true);
+      const [found] = await storage.searchRecords(F1, ["organisation"], ["acme"], 10, true);
       expect(found).toEqual(await storage.getRecord(F1, "organisation", testId(4)));
     });
   });
@@ -78,5 +79,5 @@ async function _seeded(storage: Storage): Promise<Storage> {
 
 async function _ids(storage: Storage, flock: string, types: string[], terms: string[], prefix = true): Promise<number[]> {
   // In insertion order: the numbers come back ascending without sorting.
-  return idsOf(await storage.searchRecords!(flock, types, terms, 100, prefix)).map((id) => parseInt(id.slice(1), 16));
+  return idsOf(await storage.searchRecords(flock, types, terms, 100, prefix)).map((id) => parseInt(id.slice(1), 16));
 }

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { createFakeClock } from "../time.js";
-import { claim, job } from "./conformance-outbox.js";
-import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import { sharedOpener, type OpenShared } from "./conformance-limits.js";
-import { listLeases, withLease } from "./lease.js";
-import type { Storage } from "./types.js";
+import { claim, job } from "./job-queue.js";
+import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { sharedOpener, type OpenShared } from "./shared-state.js";
+import { listLeases, withLease } from "../storage/lease.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Declares the lease and dedupe-key groups (one Storage). */
 export function describeSharedWork(h: Harness): void {
@@ -21,7 +21,7 @@ export function describeSharedWork(h: Harness): void {
       const clock = createFakeClock("2026-03-01T00:00:00Z");
       const t0 = clock.now().getTime();
       const inner = await withLease(s, "scheduler", { ttlMs: 60_000, clock, owner: "p1" }, async () => {
-        expect(await listLeases(s, t0)).toEqual(s.listLimits ? [{ name: "scheduler", owner: "p1", expiresAt: t0 + 60_000 }] : []);
+        expect(await listLeases(s, t0)).toEqual([{ name: "scheduler", owner: "p1", expiresAt: t0 + 60_000 }]);
         const other = await withLease(s, "scheduler", { ttlMs: 60_000, clock, owner: "p2" }, async () => "ran");
         expect(other).toEqual({ acquired: false });
         // Another name is another lease.
@@ -60,7 +60,6 @@ export function describeSharedWork(h: Harness): void {
 
     h.it("listLimits returns live rows of the prefix only, by key", async () => {
       const s = h.storage();
-      if (!s.listLimits) return;
       const T = 1_800_000_000_000;
       await s.updateLimit("lease:b", T, () => ({ value: "2", expiresAt: T + 10 }));
       await s.updateLimit("lease:a", T, () => ({ value: "1", expiresAt: T + 10 }));

@@ -5,9 +5,11 @@
  * which records match; steps honour the limit; the cursor is null once nothing follows.
  */
 import { expect } from "vitest";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, testId, type Harness } from "./conformance-fixtures.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, testId, type Harness } from "./fixtures.js";
 import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
-import type { ScanPage, ScanQuery, Storage, StoredRecord } from "./types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ScanPage, ScanQuery } from "../storage/record-store.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Declares the scan tests. */
 export function describeScan(h: Harness): void {

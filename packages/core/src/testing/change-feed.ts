@@ -6,9 +6,11 @@
  * database, concurrent writers still get one unbroken sequence.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { OpenShared } from "./conformance-limits.js";
-import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { ChangeRow, Storage, StoredRecord } from "./types.js";
+import type { OpenShared } from "./shared-state.js";
+import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import type { ChangeRow } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Declares the change log tests. */
 export function describeChanges(h: Harness): void {

@@ -6,26 +6,21 @@
  */
 import { badRequest, conflict, notFound } from "../errors.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
-import type { ListPage, ListQuery } from "../query/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
-import { DEFAULT_LIMIT_LIST } from "./lease.js";
-import type {
-  ApiKeyRow,
-  ChangeSet,
-  FlockRow,
-  OutboxJob,
-  OutboxStats,
-  RecordKey,
-  Storage,
-  StoredFile,
-  StoredRecord,
-  TypeSummary,
-  UserRow,
-} from "./types.js";
+import { DEFAULT_LIMIT_LIST } from "../storage/lease.js";
+import type { ApiKeyRow, FlockRow, UserRow } from "../model/account.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { StoredFile } from "../model/file.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { RecordKey, StoredRecord } from "../model/record.js";
+import type { OutboxStats } from "../storage/job-queue.js";
+import type { TypeSummary } from "../storage/record-store.js";
+import type { Storage } from "../storage/storage.js";
 
 /**
  * A fresh, empty in-memory Storage. Records keep insertion order; ids are unique across
@@ -370,6 +365,9 @@ export function createMemoryStorage(): Storage {
       return f && f.flock === flock ? _copy(f) : undefined;
     },
 
+    // One process owns the maps, so the generation is exact already; no pool to report.
+    async syncChanges() {},
+    poolStats: () => undefined,
     async close() {},
   };
 }

@@ -8,18 +8,19 @@
  * runStorageTests({ name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeChanges, describeSharedChanges } from "./conformance-changes.js";
-import { describeChangeHistory } from "./conformance-history.js";
-import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./conformance-limits.js";
-import { describeSharedClaims, describeSharedWork } from "./conformance-claims.js";
-import { describeListing } from "./conformance-list.js";
-import { describeOutbox } from "./conformance-outbox.js";
-import { describePurge } from "./conformance-purge.js";
-import { describeRecords } from "./conformance-records.js";
-import { describeScan } from "./conformance-scan.js";
-import { describeSearch } from "./conformance-search.js";
-import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
-import type { Storage, StoredFile } from "./types.js";
+import { describeChanges, describeSharedChanges } from "./change-feed.js";
+import { describeChangeHistory } from "./change-history.js";
+import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./shared-state.js";
+import { describeSharedClaims, describeSharedWork } from "./shared-work.js";
+import { describeListing } from "./records-list.js";
+import { describeOutbox } from "./job-queue.js";
+import { describePurge } from "./records-purge.js";
+import { describeRecords } from "./records-write.js";
+import { describeScan } from "./records-scan.js";
+import { describeSearch } from "./search-index.js";
+import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import type { StoredFile } from "../model/file.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Options of `runStorageTests`. */
 export interface StorageTestOptions {

@@ -3,7 +3,7 @@
  * The memory adapter's limit rows (`Storage.updateLimit`): a map swept of expired rows at
  * most once a minute of the caller's time, by expiry only, never by count.
  */
-import type { LimitChange, LimitEntry, LimitRow } from "./types.js";
+import type { LimitChange, LimitEntry, LimitRow } from "../storage/shared-state.js";
 
 /** The limit rows of one memory storage. */
 export interface MemoryLimits {

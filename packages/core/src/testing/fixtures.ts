@@ -3,8 +3,10 @@
  * Builders shared by the Storage conformance suite: deterministic ids and timestamps,
  * records, filters and queries, and the harness that hands each test a fresh Storage.
  */
-import { META_FIELDS, type Filter, type FilterValue, type ListQuery, type Modifier } from "../query/types.js";
-import type { OutboxJob, Storage, StoredRecord } from "./types.js";
+import { META_FIELDS, type Filter, type FilterValue, type ListQuery, type Modifier } from "../model/query.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 
 /** What each conformance group gets: the current test's Storage and a skippable `it`. */
 export interface Harness {
