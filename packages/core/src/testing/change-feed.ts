@@ -1,13 +1,13 @@
 /**
- * @module storage/conformance-changes
+ * @module testing/change-feed
  * Conformance of the change log behind the change feed: one row per record write, written
  * with it (nothing for a rolled-back set), ids per flock 1, 2, 3 ... with no gap, the type
  * filter, and the purge that keeps the kept ids contiguous. With two Storages on one
  * database, concurrent writers still get one unbroken sequence.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import type { OpenShared } from "./shared-state.js";
-import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { expect } from "vitest";
+import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { ChangeRow } from "../model/change.js";
 import type { StoredRecord } from "../model/record.js";
 import type { Storage } from "../storage/storage.js";
@@ -147,22 +147,10 @@ export function describeChanges(h: Harness): void {
       expect((await s.readChanges(F1, 0, 100)).purgedThrough).toBe(3);
     });
   });
-}
 
-/**
- * With two Storages on one database: writers in both, at once, get one sequence per flock
- * with no gap and no repeat, and a reader never sees an id before a smaller one commits.
- */
-export function describeSharedChanges(name: string, openShared: OpenShared): void {
-  describe(`Storage conformance: ${name}: change log across two Storages`, () => {
-    const opened: Storage[] = [];
-    afterEach(async () => {
-      for (const s of opened.splice(0)) await s.close();
-    });
-
-    it("concurrent writers in two Storages get ids 1..n, each seen by both", async () => {
-      const [a, b] = await openShared();
-      opened.push(a, b);
+  h.shared("change log across two Storages on one database", (open) => {
+    h.it("concurrent writers in two Storages get ids 1..n, each seen by both", async () => {
+      const [a, b] = await open();
       await seedFlocks(a);
       const writes: Promise<void>[] = [];
       for (let i = 1; i <= 40; i++) writes.push(insertAll(i % 2 ? a : b, [rec(i, { i })]));

@@ -1,12 +1,13 @@
 /**
- * @module storage/conformance-history
+ * @module testing/change-history
  * Conformance of what audit reads from the change log: every change row keeps the
  * attribution of its change set (who, which application), and `readChangeHistory` answers
  * a record's or a flock's kept changes newest first, with the previous kept state of each
  * record, the total, the record's oldest kept change, and the type, time and page limits.
  */
 import { expect } from "vitest";
-import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { F1, F2, insertAll, pendingJob, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { HistoryChange } from "../model/change.js";
 import type { StoredRecord } from "../model/record.js";
 import type { ChangeHistoryQuery } from "../storage/change-log.js";

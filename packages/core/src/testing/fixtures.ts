@@ -1,22 +1,12 @@
 /**
- * @module storage/conformance-fixtures
+ * @module testing/fixtures
  * Builders shared by the Storage conformance suite: deterministic ids and timestamps,
- * records, filters and queries, and the harness that hands each test a fresh Storage.
+ * records, filters and queries.
  */
 import { META_FIELDS, type Filter, type FilterValue, type ListQuery, type Modifier } from "../model/query.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { StoredRecord } from "../model/record.js";
 import type { Storage } from "../storage/storage.js";
-
-/** What each conformance group gets: the current test's Storage and a skippable `it`. */
-export interface Harness {
-  /** The Storage created for the running test. */
-  storage(): Storage;
-  /** Declares a group of tests (skippable by its name). */
-  group(name: string, body: () => void): void;
-  /** Declares a test (skippable by its name, its group's name, or `group > name`). */
-  it(name: string, fn: () => Promise<void>): void;
-}
 
 /** The two flocks every record test uses. */
 export const F1 = "f1";

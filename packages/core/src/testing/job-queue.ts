@@ -1,11 +1,12 @@
 /**
- * @module storage/conformance-outbox
+ * @module testing/job-queue
  * Conformance tests of the outbox: jobs are queued with `apply` (all or nothing with the
  * records), claimed earliest-due first under a lease that only its token can finish or
  * renew, finished together with their changes, and listed newest first for operators.
  */
 import { expect } from "vitest";
-import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { F1, F2, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { JobClaim } from "../storage/job-queue.js";
 
@@ -41,8 +42,8 @@ function claimed(n: number, due: number, until = 10_000, over: Partial<OutboxJob
   return job(n, due, { ...over, claimedUntil: stamp(until) });
 }
 
-/** Declares the outbox group. */
-export function describeOutbox(h: Harness): void {
+/** Declares the `JobQueue` tests: the outbox on one Storage, and claims across two. */
+export function describeJobQueue(h: Harness): void {
   h.group("outbox", () => {
     h.it("claims due pending jobs, earliest first, ties by id, up to the limit", async () => {
       const s = h.storage();
@@ -269,6 +270,28 @@ export function describeOutbox(h: Harness): void {
       expect(ids(await s.listJobs({ status: "dead" }))).toEqual([testId(3, "c")]);
       expect(ids(await s.listJobs({ flock: F2, status: "pending" }))).toEqual([testId(2, "c")]);
       expect(ids(await s.listJobs({ limit: 2 }))).toEqual([4, 3].map((n) => testId(n, "c")));
+    });
+  });
+
+  h.shared("claims across two Storages on one database", (open) => {
+    h.it("claims racing from both never hand out a job twice; the other's token finishes nothing", async () => {
+      const [a, b] = await open();
+      await seedFlocks(a);
+      await a.apply({ outbox: Array.from({ length: 40 }, (_, i) => job(i + 1, i % 5)) });
+      const rounds = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).claimDueJobs(stamp(10), 7, claim(i + 1))),
+      );
+      const ids = rounds.flat().map((j) => j.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(40);
+      const first = rounds[0]![0]!;
+      const update = { status: "done" as const, attempts: 1, nextAttemptAt: first.nextAttemptAt, firstAttemptAt: stamp(10), lastError: null, lastStatus: 200 };
+      expect(await b.finishJob(first.id, claim(2).token, update)).toBe(false);
+      expect(await b.finishJob(first.id, claim(1).token, update)).toBe(true);
+      expect((await a.listJobs({ status: "done" })).map((j) => j.id)).toEqual([first.id]);
+      // Lapsed claims are taken over by the other Storage.
+      expect(await b.claimDueJobs(stamp(9_999), 100, claim(20))).toEqual([]);
+      expect(await b.claimDueJobs(stamp(10_000), 100, claim(20))).toHaveLength(39);
     });
   });
 }

@@ -1,5 +1,5 @@
 /**
- * @module storage/conformance-list
+ * @module testing/records-list
  * Conformance of `listRecords`: every modifier over scalar and list fields, numbers, text,
  * booleans, JSON, absent fields, meta fields, modes, states, paging, totals, order and
  * isolation between flocks and types. The expectations are written out by hand from the
@@ -10,7 +10,8 @@ import { RecordsError } from "../errors.js";
 import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { parseListQuery } from "../query/parse.js";
 import type { Filter, ListQuery } from "../model/query.js";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { Storage } from "../storage/storage.js";
 
 /** Declares the listing tests. */

@@ -1,28 +1,17 @@
 /**
- * @module storage/conformance-purge
- * Conformance of the members the scheduler needs: `putSetting` (its last run per flock)
- * and `deleteRecords` (the purge of expired data events), which must leave no trace of a
- * removed record in any read: get, list, filters, references, summaries, files, jobs.
+ * @module testing/records-purge
+ * Conformance of `deleteRecords` (the scheduler's purge of expired data events), which
+ * must leave no trace of a removed record in any read: get, list, filters, references,
+ * summaries, files, jobs.
  */
 import { expect } from "vitest";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { StoredFile } from "../model/file.js";
 import type { OutboxJob } from "../model/outbox.js";
 
-/** Declares the settings-update and purge tests. */
-export function describePurge(h: Harness): void {
-  h.group("putSetting", () => {
-    h.it("putSetting replaces a value; initSetting then keeps it", async () => {
-      const s = h.storage();
-      await s.putSetting("scheduler.last_run.f1", "2026-01-01T00:00:00.000000");
-      expect(await s.getSetting("scheduler.last_run.f1")).toBe("2026-01-01T00:00:00.000000");
-      await s.putSetting("scheduler.last_run.f1", "2026-01-01T00:01:00.000000");
-      expect(await s.getSetting("scheduler.last_run.f1")).toBe("2026-01-01T00:01:00.000000");
-      expect(await s.initSetting("scheduler.last_run.f1", "other")).toBe("2026-01-01T00:01:00.000000");
-      expect(await s.getSetting("scheduler.last_run.f2")).toBeUndefined();
-    });
-  });
-
+/** Declares the purge tests. */
+export function describeDeleteRecords(h: Harness): void {
   h.group("deleteRecords", () => {
     const event = (n: number, data: Record<string, unknown>, over = {}) => rec(n, data, { type: "data_event", ...over });
 

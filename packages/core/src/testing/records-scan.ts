@@ -1,11 +1,12 @@
 /**
- * @module storage/conformance-scan
+ * @module testing/records-scan
  * Conformance of `scanRecords`: the walk over a query's matches that long tasks use. Each
  * match is visited once, in insertion order, even when the walker's own writes change
  * which records match; steps honour the limit; the cursor is null once nothing follows.
  */
 import { expect } from "vitest";
-import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, testId, type Harness } from "./fixtures.js";
+import { F1, F2, flt, idsOf, insertAll, query, rec, seedFlocks, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import type { StoredRecord } from "../model/record.js";
 import type { ScanPage, ScanQuery } from "../storage/record-store.js";

@@ -1,10 +1,11 @@
 /**
- * @module storage/conformance-records
+ * @module testing/records-write
  * Conformance of record reads and writes: `apply` (all or nothing, version and duplicate
  * checks), `getRecord`, `getRecords`, `listReferencing` and `summarizeTypes`.
  */
 import { expect } from "vitest";
-import { F1, F2, idsOf, insertAll, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
+import { F1, F2, idsOf, insertAll, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import { LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import type { StoredRecord } from "../model/record.js";
 

@@ -1,17 +1,18 @@
 /**
- * @module storage/conformance-search
+ * @module testing/search-index
  * Conformance of `searchRecords`: every term must be a word (or with `prefix` start a word)
  * of the record's search document (folded: accents and case ignored); only live records of
  * the asked types and flock, in insertion order; the index follows every write (update,
  * delete, restore) at once; the limit holds.
  */
 import { expect } from "vitest";
-import { F1, F2, idsOf, insertAll, rec, seedFlocks, testId, type Harness } from "./fixtures.js";
+import { F1, F2, idsOf, insertAll, rec, seedFlocks, testId } from "./fixtures.js";
+import type { Harness } from "./harness.js";
 import type { StoredRecord } from "../model/record.js";
 import type { Storage } from "../storage/storage.js";
 
-/** Declares the search tests (for adapters that offer `searchRecords`). */
-export function describeSearch(h: Harness): void {
+/** Declares the `SearchIndex` tests. */
+export function describeSearchIndex(h: Harness): void {
   h.group("searchRecords", () => {
     h.it("matches every term as a word prefix, accents and case folded, in the asked types and flock only", async () => {
       const storage = await _seeded(h.storage());

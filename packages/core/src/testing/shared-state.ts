@@ -1,59 +1,39 @@
 /**
- * @module storage/conformance-limits
- * Conformance tests of the account-protection members: revoking every key of a user,
- * the compare-and-set password rehash, and the keyed limit rows (`updateLimit`) that the
- * login guard keeps in the database, including two Storages opened on one database.
+ * @module testing/shared-state
+ * Conformance of `SharedState`: settings (first writer wins, replaced by `putSetting`),
+ * the keyed limit rows (`updateLimit`, `listLimits`) and the leases built on them, and,
+ * with two Storages on one database, limit rows and leases that both see.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { stamp, type Harness } from "./fixtures.js";
+import { expect } from "vitest";
+import { createFakeClock } from "../time.js";
+import { stamp } from "./fixtures.js";
+import type { Harness } from "./harness.js";
+import { listLeases, withLease } from "../storage/lease.js";
 import type { Storage } from "../storage/storage.js";
 
-/** Opens two Storages over one fresh database, as two processes would. */
-export type OpenShared = () => Promise<[Storage, Storage]> | [Storage, Storage];
-
-/** Declares the revocation, rehash and limit tests. */
-export function describeAccountProtection(h: Harness): void {
-  h.group("revocation and rehash", () => {
-    const user = { username: "ada", passwordHash: "scrypt$old", flocks: ["f1"], role: "core" as const, created: stamp(1) };
-    const key = (n: number, username: string, expires: string | null = null) => ({
-      tokenHash: String(n).padStart(64, "0"),
-      username,
-      created: stamp(1),
-      expires,
-    });
-
-    h.it("deleteApiKeysOf removes every key of the user, expired ones too, and only theirs", async () => {
+/** Declares the `SharedState` tests. */
+export function describeSharedState(h: Harness): void {
+  h.group("settings", () => {
+    h.it("initSetting: the first writer wins", async () => {
       const s = h.storage();
-      for (const k of [key(1, "ada"), key(2, "ada", stamp(5)), key(3, "bob"), key(4, "ada ")]) await s.putApiKey(k);
-      expect(await s.deleteApiKeysOf("ada")).toBe(2);
-      expect(await s.getApiKey(key(1, "ada").tokenHash)).toBeUndefined();
-      expect(await s.getApiKey(key(2, "ada").tokenHash)).toBeUndefined();
-      expect(await s.getApiKey(key(3, "bob").tokenHash)).toEqual(key(3, "bob"));
-      expect(await s.getApiKey(key(4, "ada ").tokenHash)).toEqual(key(4, "ada "));
-      expect(await s.deleteApiKeysOf("ada")).toBe(0);
-      expect(await s.deleteApiKeysOf("nobody")).toBe(0);
+      expect(await s.getSetting("secret")).toBeUndefined();
+      expect(await s.initSetting("secret", "one")).toBe("one");
+      expect(await s.initSetting("secret", "two")).toBe("one");
+      expect(await s.getSetting("secret")).toBe("one");
+      expect(await s.initSetting("other", "")).toBe("");
+      expect(await s.getSetting("other")).toBe("");
     });
+  });
 
-    h.it("apiKeysOf lists every key of the user, expired ones too, oldest first, and only theirs", async () => {
+  h.group("putSetting", () => {
+    h.it("putSetting replaces a value; initSetting then keeps it", async () => {
       const s = h.storage();
-      const later = { ...key(5, "ada", stamp(9)), created: stamp(3) };
-      for (const k of [later, key(1, "ada"), key(2, "ada", stamp(5)), key(3, "bob"), key(4, "ada ")]) await s.putApiKey(k);
-      expect(await s.apiKeysOf("ada")).toEqual([key(1, "ada"), key(2, "ada", stamp(5)), later]);
-      expect(await s.apiKeysOf("nobody")).toEqual([]);
-      await s.deleteApiKey(key(1, "ada").tokenHash);
-      expect((await s.apiKeysOf("ada")).map((k) => k.tokenHash)).toEqual([key(2, "ada").tokenHash, later.tokenHash]);
-    });
-
-    h.it("replacePasswordHash sets the hash only while it is the expected one", async () => {
-      const s = h.storage();
-      await s.putUser(user);
-      expect(await s.replacePasswordHash("ada", "scrypt$other", "scrypt$new")).toBe(false);
-      expect(await s.getUser("ada")).toEqual(user);
-      expect(await s.replacePasswordHash("ada", "scrypt$old", "scrypt$new")).toBe(true);
-      expect(await s.getUser("ada")).toEqual({ ...user, passwordHash: "scrypt$new" });
-      expect(await s.replacePasswordHash("ada", "scrypt$old", "scrypt$newer")).toBe(false);
-      expect(await s.replacePasswordHash("nobody", "scrypt$old", "scrypt$new")).toBe(false);
-      expect(await s.getUser("nobody")).toBeUndefined();
+      await s.putSetting("scheduler.last_run.f1", "2026-01-01T00:00:00.000000");
+      expect(await s.getSetting("scheduler.last_run.f1")).toBe("2026-01-01T00:00:00.000000");
+      await s.putSetting("scheduler.last_run.f1", "2026-01-01T00:01:00.000000");
+      expect(await s.getSetting("scheduler.last_run.f1")).toBe("2026-01-01T00:01:00.000000");
+      expect(await s.initSetting("scheduler.last_run.f1", "other")).toBe("2026-01-01T00:01:00.000000");
+      expect(await s.getSetting("scheduler.last_run.f2")).toBeUndefined();
     });
   });
 
@@ -127,18 +107,71 @@ export function describeAccountProtection(h: Harness): void {
       expect(await s.updateLimit("flood:2999", T + 3_000_000, () => undefined)).toBeUndefined();
     });
   });
-}
 
-/**
- * Declares the tests of two Storages on one database (as two processes): limit rows and
- * revocations made through one are seen by the other.
- */
-export function describeSharedDatabase(name: string, openShared: OpenShared): void {
-  describe(`Storage conformance: ${name}: two Storages on one database`, () => {
-    const open = sharedOpener(openShared);
+  h.group("leases", () => {
+    h.it("one owner at a time; released when its work ends; listed while held", async () => {
+      const s = h.storage();
+      const clock = createFakeClock("2026-03-01T00:00:00Z");
+      const t0 = clock.now().getTime();
+      const inner = await withLease(s, "scheduler", { ttlMs: 60_000, clock, owner: "p1" }, async () => {
+        expect(await listLeases(s, t0)).toEqual([{ name: "scheduler", owner: "p1", expiresAt: t0 + 60_000 }]);
+        const other = await withLease(s, "scheduler", { ttlMs: 60_000, clock, owner: "p2" }, async () => "ran");
+        expect(other).toEqual({ acquired: false });
+        // Another name is another lease.
+        expect(await withLease(s, "task:f1:x", { ttlMs: 60_000, clock, owner: "p2" }, async () => 7)).toEqual({ acquired: true, value: 7 });
+        return "inner";
+      });
+      expect(inner).toEqual({ acquired: true, value: "inner" });
+      expect(await listLeases(s, t0)).toEqual([]);
+      expect(await withLease(s, "scheduler", { ttlMs: 60_000, clock, owner: "p2" }, async () => "second")).toEqual({ acquired: true, value: "second" });
+    });
+
+    h.it("a lease whose holder stopped renewing lapses after its ttl, and the holder learns it lost it", async () => {
+      const s = h.storage();
+      const clock = createFakeClock("2026-03-01T00:00:00Z");
+      // A holder that died: the lease row stays until its expiry.
+      const t0 = clock.now().getTime();
+      await s.updateLimit("lease:tasks", t0, () => ({ value: "dead-process", expiresAt: t0 + 1000 }));
+      expect(await withLease(s, "tasks", { ttlMs: 1000, clock, owner: "p2" }, async () => 1)).toEqual({ acquired: false });
+      clock.advance(999);
+      expect(await withLease(s, "tasks", { ttlMs: 1000, clock, owner: "p2" }, async () => 1)).toEqual({ acquired: false });
+      clock.advance(1);
+      // p2 takes it; while p2 works, p3 takes over a lapsed lease, and p2's next renewal sees it.
+      const r = await withLease(s, "tasks", { ttlMs: 30, clock, owner: "p2" }, async (lost) => {
+        clock.advance(31);
+        expect(await withLease(s, "tasks", { ttlMs: 60_000, clock, owner: "p3" }, async () => "p3 ran")).toEqual({ acquired: true, value: "p3 ran" });
+        await s.updateLimit("lease:tasks", clock.now().getTime(), () => ({ value: "p3", expiresAt: clock.now().getTime() + 60_000 }));
+        // The renewal may have run already (its timer is real, and a loaded database is slow):
+        // an abort that fired before we listen would never be heard again.
+        if (!lost.aborted) await new Promise<void>((resolve) => lost.addEventListener("abort", () => resolve(), { once: true }));
+        return lost.aborted;
+      });
+      expect(r).toEqual({ acquired: true, value: true });
+      // p2's release left p3's lease alone.
+      expect(await s.updateLimit("lease:tasks", clock.now().getTime(), () => undefined)).toBe("p3");
+    });
+
+    h.it("listLimits returns live rows of the prefix only, by key", async () => {
+      const s = h.storage();
+      const T = 1_800_000_000_000;
+      await s.updateLimit("lease:b", T, () => ({ value: "2", expiresAt: T + 10 }));
+      await s.updateLimit("lease:a", T, () => ({ value: "1", expiresAt: T + 10 }));
+      await s.updateLimit("lease:old", T, () => ({ value: "0", expiresAt: T + 1 }));
+      await s.updateLimit("login:x", T, () => ({ value: "9", expiresAt: T + 10 }));
+      await s.updateLimit("lease_", T, () => ({ value: "9", expiresAt: T + 10 }));
+      expect(await s.listLimits("lease:", T + 1)).toEqual([
+        { key: "lease:a", value: "1", expiresAt: T + 10 },
+        { key: "lease:b", value: "2", expiresAt: T + 10 },
+      ]);
+      expect(await s.listLimits("lease:", T + 1, 1)).toHaveLength(1);
+      expect(await s.listLimits("%", T)).toEqual([]);
+    });
+  });
+
+  h.shared("limit rows and leases across two Storages on one database", (open) => {
     const T = 1_800_000_000_000;
 
-    it("limit rows are shared: increments through both add up, and each sees the other's", async () => {
+    h.it("limit rows are shared: increments through both add up, and each sees the other's", async () => {
       const [a, b] = await open();
       const inc = (s: Storage) => s.updateLimit("failures", T, (v) => ({ value: String(Number(v ?? 0) + 1), expiresAt: T + 60_000 }));
       for (let i = 0; i < 5; i++) await inc(i % 2 === 0 ? a : b);
@@ -150,30 +183,23 @@ export function describeSharedDatabase(name: string, openShared: OpenShared): vo
       expect(await b.updateLimit("failures", T, () => undefined)).toBeUndefined();
     });
 
-    it("deleteApiKeysOf through one removes the keys the other stored", async () => {
+    h.it("a lease held through one Storage keeps the other out until it is released", async () => {
       const [a, b] = await open();
-      await a.putApiKey({ tokenHash: "1".repeat(64), username: "ada", created: stamp(1), expires: null });
-      expect(await b.deleteApiKeysOf("ada")).toBe(1);
-      expect(await b.deleteApiKeysOf("ada")).toBe(0);
-      expect(await a.deleteApiKeysOf("ada")).toBe(0);
+      const clock = createFakeClock("2026-03-01T00:00:00Z");
+      let inside = 0;
+      let most = 0;
+      const work = (s: Storage, owner: string) =>
+        withLease(s, "scheduler", { ttlMs: 60_000, clock, owner }, async () => {
+          inside += 1;
+          most = Math.max(most, inside);
+          await new Promise((r) => setTimeout(r, 5));
+          inside -= 1;
+          return owner;
+        });
+      const results = await Promise.all([work(a, "a1"), work(b, "b1"), work(a, "a2"), work(b, "b2")]);
+      expect(most).toBe(1);
+      expect(results.filter((r) => r.acquired).length).toBeGreaterThanOrEqual(1);
+      expect(await listLeases(b, clock.now().getTime())).toEqual([]);
     });
   });
-}
-
-/**
- * Opens a pair per call and closes every pair after each test (call inside a `describe`).
- *
- * @example
- * const open = sharedOpener(openShared); const [a, b] = await open();
- */
-export function sharedOpener(openShared: OpenShared): () => Promise<[Storage, Storage]> {
-  const opened: Storage[] = [];
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.close();
-  });
-  return async () => {
-    const pair = await openShared();
-    opened.push(...pair);
-    return pair;
-  };
 }

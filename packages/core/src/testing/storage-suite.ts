@@ -1,287 +1,61 @@
 /**
- * @module storage/conformance
- * The Storage conformance suite: every adapter runs it, so they all behave like the
- * in-memory reference. It declares vitest tests; call it at the top level of a test file.
+ * @module testing/storage-suite
+ * The Storage conformance suites: one per role interface, and `runStorageTests`, which runs
+ * them all. Every adapter runs them, so they all behave like the in-memory reference. They
+ * declare vitest tests; call them at the top level of a test file. A case an adapter
+ * cannot support is skipped there, with its reason (`StorageTestOptions.skip`).
  *
  * @example
  * // packages/sqlite/src/driver.test.ts
  * runStorageTests({ name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeChanges, describeSharedChanges } from "./change-feed.js";
-import { describeChangeHistory } from "./change-history.js";
-import { describeAccountProtection, describeSharedDatabase, type OpenShared } from "./shared-state.js";
-import { describeSharedClaims, describeSharedWork } from "./shared-work.js";
-import { describeListing } from "./records-list.js";
-import { describeOutbox } from "./job-queue.js";
-import { describePurge } from "./records-purge.js";
-import { describeRecords } from "./records-write.js";
-import { describeScan } from "./records-scan.js";
-import { describeSearch } from "./search-index.js";
-import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./fixtures.js";
-import type { StoredFile } from "../model/file.js";
-import type { Storage } from "../storage/storage.js";
+import { describe } from "vitest";
+import { describeAccountStore } from "./account-store.js";
+import { describeChangeLog } from "./change-log.js";
+import { describeConnection } from "./connection.js";
+import { describeFileStore } from "./file-store.js";
+import { describeFlockStore } from "./flock-store.js";
+import { declareSuite, type Harness, type StorageTestOptions } from "./harness.js";
+import { describeJobQueue } from "./job-queue.js";
+import { describeRecordStore } from "./record-store.js";
+import { describeSearchIndex } from "./search-index.js";
+import { describeSharedState } from "./shared-state.js";
 
-/** Options of `runStorageTests`. */
-export interface StorageTestOptions {
-  /** Shown in the test names. */
-  name: string;
-  /** A fresh, empty Storage; called before every test and closed after it. */
-  create: () => Promise<Storage> | Storage;
-  /** Names of tests or groups to skip (a test's name, its group's name, or `group > test`). */
-  skip?: string[];
-  /**
-   * Two Storages over one fresh, empty database, as two processes would open it (closed
-   * after each test). The tests of state shared between processes run only when given.
-   */
-  openShared?: OpenShared;
-}
+/** Each role interface of `Storage` with its suite, in the order `runStorageTests` runs them. */
+export const STORAGE_ROLES = {
+  RecordStore: describeRecordStore,
+  SearchIndex: describeSearchIndex,
+  FileStore: describeFileStore,
+  ChangeLog: describeChangeLog,
+  JobQueue: describeJobQueue,
+  FlockStore: describeFlockStore,
+  AccountStore: describeAccountStore,
+  SharedState: describeSharedState,
+  Connection: describeConnection,
+} as const satisfies Record<string, (h: Harness) => void>;
+
+/** A role interface of `Storage`. */
+export type StorageRole = keyof typeof STORAGE_ROLES;
 
 /**
- * Declares the conformance tests for one adapter.
+ * Declares every role's conformance tests for one adapter.
  *
  * @example
  * runStorageTests({ name: "memory", create: createMemoryStorage });
  */
 export function runStorageTests(opts: StorageTestOptions): void {
-  describe(`Storage conformance: ${opts.name}`, () => {
-    const h = _harness(opts);
-    _describeFlocks(h);
-    _describeAccounts(h);
-    describeAccountProtection(h);
-    _describeSettings(h);
-    describeRecords(h);
-    describeListing(h);
-    _describeFiles(h);
-    describeOutbox(h);
-    describeSharedWork(h);
-    describePurge(h);
-    describeScan(h);
-    describeChanges(h);
-    describeChangeHistory(h);
-    describeSearch(h);
-  });
-  if (opts.openShared) {
-    describeSharedDatabase(opts.name, opts.openShared);
-    describeSharedClaims(opts.name, opts.openShared);
-    describeSharedChanges(opts.name, opts.openShared);
-  }
-}
-
-// --- internal ---
-
-function _harness(opts: StorageTestOptions): Harness {
-  const skip = new Set(opts.skip ?? []);
-  let current: Storage | undefined;
-  let group = "";
-  beforeEach(async () => {
-    current = await opts.create();
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return {
-    storage() {
-      if (!current) throw new Error("no storage: call h.storage() inside a test");
-      return current;
-    },
-    group(name, body) {
-      describe(name, () => {
-        const outer = group;
-        group = name;
-        body();
-        group = outer;
-      });
-    },
-    it(name, fn) {
-      const skipped = skip.has(name) || skip.has(group) || skip.has(`${group} > ${name}`);
-      it.skipIf(skipped)(name, fn);
-    },
-  };
-}
-
-function _describeFlocks(h: Harness): void {
-  h.group("flocks", () => {
-    h.it("createFlock creates once; the second call returns false and changes nothing", async () => {
-      const s = h.storage();
-      const row = { identifier: "demo", name: "Demo", created: stamp(1) };
-      expect(await s.createFlock(row)).toBe(true);
-      expect(await s.createFlock({ ...row, name: "Other", created: stamp(2) })).toBe(false);
-      expect(await s.getFlock("demo")).toEqual(row);
-    });
-
-    h.it("getFlock of an unknown identifier is undefined", async () => {
-      expect(await h.storage().getFlock("nope")).toBeUndefined();
-    });
-
-    h.it("listFlocks is ordered by identifier", async () => {
-      const s = h.storage();
-      expect(await s.listFlocks()).toEqual([]);
-      for (const id of ["b", "c", "a"]) await s.createFlock({ identifier: id, name: id.toUpperCase(), created: stamp(1) });
-      expect((await s.listFlocks()).map((f) => f.identifier)).toEqual(["a", "b", "c"]);
-      expect((await s.listFlocks())[0]).toEqual({ identifier: "a", name: "A", created: stamp(1) });
-    });
-
-    h.it("renameFlock changes the name only", async () => {
-      const s = h.storage();
-      await s.createFlock({ identifier: "demo", name: "Demo", created: stamp(1) });
-      expect(await s.renameFlock("demo", "Demo Society")).toBe(true);
-      expect(await s.getFlock("demo")).toEqual({ identifier: "demo", name: "Demo Society", created: stamp(1) });
-      expect(await s.renameFlock("nope", "x")).toBe(false);
-      expect(await s.getFlock("nope")).toBeUndefined();
-    });
+  declareSuite(`Storage conformance: ${opts.name}`, opts, (h) => {
+    for (const [role, body] of Object.entries(STORAGE_ROLES)) describe(role, () => body(h));
   });
 }
 
-function _describeAccounts(h: Harness): void {
-  h.group("accounts", () => {
-    const user = {
-      username: "ada@example.org",
-      passwordHash: "scrypt$abc$def",
-      flocks: ["f1", "f2"],
-      role: "core" as const,
-      created: stamp(1),
-    };
-
-    h.it("putUser stores, getUser reads back, a second put replaces", async () => {
-      const s = h.storage();
-      await s.putUser(user);
-      expect(await s.getUser(user.username)).toEqual(user);
-      const replaced = { ...user, passwordHash: "new", flocks: ["*"], role: "self-service" as const };
-      await s.putUser(replaced);
-      expect(await s.getUser(user.username)).toEqual(replaced);
-      expect(await s.getUser("nobody")).toBeUndefined();
-    });
-
-    h.it("users with no flocks keep an empty list", async () => {
-      const s = h.storage();
-      await s.putUser({ ...user, flocks: [] });
-      expect((await s.getUser(user.username))?.flocks).toEqual([]);
-    });
-
-    h.it("api keys: put, get, delete", async () => {
-      const s = h.storage();
-      await s.putUser(user);
-      const forever = { tokenHash: "a".repeat(64), username: user.username, created: stamp(1), expires: null };
-      const expiring = { tokenHash: "b".repeat(64), username: user.username, created: stamp(1), expires: stamp(99) };
-      await s.putApiKey(forever);
-      await s.putApiKey(expiring);
-      expect(await s.getApiKey(forever.tokenHash)).toEqual(forever);
-      expect(await s.getApiKey(expiring.tokenHash)).toEqual(expiring);
-      expect(await s.deleteApiKey(forever.tokenHash)).toBe(true);
-      expect(await s.getApiKey(forever.tokenHash)).toBeUndefined();
-      expect(await s.deleteApiKey(forever.tokenHash)).toBe(false);
-      expect(await s.getApiKey(expiring.tokenHash)).toEqual(expiring);
-      expect(await s.getApiKey("c".repeat(64))).toBeUndefined();
-    });
-  });
-}
-
-function _describeSettings(h: Harness): void {
-  h.group("settings", () => {
-    h.it("initSetting: the first writer wins", async () => {
-      const s = h.storage();
-      expect(await s.getSetting("secret")).toBeUndefined();
-      expect(await s.initSetting("secret", "one")).toBe("one");
-      expect(await s.initSetting("secret", "two")).toBe("one");
-      expect(await s.getSetting("secret")).toBe("one");
-      expect(await s.initSetting("other", "")).toBe("");
-      expect(await s.getSetting("other")).toBe("");
-    });
-  });
-}
-
-function _describeFiles(h: Harness): void {
-  h.group("files", () => {
-    const bytes = new Uint8Array(Array.from({ length: 256 }, (_, i) => i));
-    const file = (id: string, over: Partial<StoredFile> = {}): StoredFile => ({
-      id,
-      flock: F1,
-      recordType: "journal",
-      recordId: testId(1),
-      field: "files",
-      filename: "report 2026 ☃.pdf",
-      contentType: "application/pdf",
-      bytes,
-      created: stamp(3),
-      ...over,
-    });
-
-    h.it("a stored file reads back with equal bytes", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      await s.apply({ records: [{ kind: "insert", record: rec(1, {}, { type: "journal" }) }], files: [file("f0000000000000000000000a")] });
-      const got = await s.getFile(F1, "f0000000000000000000000a");
-      expect(got).toBeDefined();
-      expect(got!.bytes).toBeInstanceOf(Uint8Array);
-      expect(Array.from(got!.bytes)).toEqual(Array.from(bytes));
-      expect({ ...got!, bytes: undefined }).toEqual({ ...file("f0000000000000000000000a"), bytes: undefined });
-    });
-
-    h.it("an empty file round-trips", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      await s.apply({ files: [file("f0000000000000000000000b", { bytes: new Uint8Array(0) })] });
-      expect(Array.from((await s.getFile(F1, "f0000000000000000000000b"))!.bytes)).toEqual([]);
-    });
-
-    h.it("getFile needs the right flock", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      await s.apply({ files: [file("f0000000000000000000000c")] });
-      expect(await s.getFile(F2, "f0000000000000000000000c")).toBeUndefined();
-      expect(await s.getFile(F1, "f0000000000000000000000d")).toBeUndefined();
-    });
-
-    h.it("a duplicate file id is a conflict", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      await s.apply({ files: [file("f0000000000000000000000e")] });
-      await expect(s.apply({ files: [file("f0000000000000000000000e", { filename: "other" })] })).rejects.toMatchObject({
-        code: "conflict",
-      });
-      expect((await s.getFile(F1, "f0000000000000000000000e"))?.filename).toBe("report 2026 ☃.pdf");
-    });
-
-    h.it("removeFilesOf deletes the files of that record only, with the record write", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      const r = rec(1, { files: ["x"] }, { type: "journal" });
-      await s.apply({
-        records: [{ kind: "insert", record: r }],
-        files: [
-          file("f00000000000000000000001"),
-          file("f00000000000000000000002", { field: "other" }),
-          file("f00000000000000000000003", { recordId: testId(2) }),
-          file("f00000000000000000000004", { recordType: "person" }),
-          file("f00000000000000000000005", { flock: F2 }),
-        ],
-      });
-      await s.apply({
-        records: [{ kind: "update", record: { ...r, data: { files: null }, version: 2 }, expectedVersion: 1 }],
-        removeFilesOf: [{ flock: F1, type: "journal", id: testId(1) }],
-      });
-      expect(await s.getFile(F1, "f00000000000000000000001")).toBeUndefined();
-      expect(await s.getFile(F1, "f00000000000000000000002")).toBeUndefined();
-      expect(await s.getFile(F1, "f00000000000000000000003")).toBeDefined();
-      expect(await s.getFile(F1, "f00000000000000000000004")).toBeDefined();
-      expect(await s.getFile(F2, "f00000000000000000000005")).toBeDefined();
-      expect((await s.getRecord(F1, "journal", testId(1)))?.data).toEqual({ files: null });
-    });
-
-    h.it("removeFilesOf is rolled back with a failing change set", async () => {
-      const s = h.storage();
-      await seedFlocks(s);
-      const r = rec(1, {}, { type: "journal" });
-      await s.apply({ records: [{ kind: "insert", record: r }], files: [file("f00000000000000000000009")] });
-      await expect(
-        s.apply({
-          records: [{ kind: "update", record: { ...r, version: 9 }, expectedVersion: 8 }],
-          removeFilesOf: [{ flock: F1, type: "journal", id: testId(1) }],
-        }),
-      ).rejects.toMatchObject({ code: "conflict" });
-      expect(await s.getFile(F1, "f00000000000000000000009")).toBeDefined();
-    });
-  });
+/**
+ * Declares one role's conformance tests (a Storage is still created for each test: the
+ * cases set up their data through other roles, e.g. `createFlock` and `apply`).
+ *
+ * @example
+ * runRoleTests("ChangeLog", { name: "sqlite", create: () => createSqliteStorage({ path: ":memory:" }) });
+ */
+export function runRoleTests(role: StorageRole, opts: StorageTestOptions): void {
+  declareSuite(`${role} conformance: ${opts.name}`, opts, STORAGE_ROLES[role]);
 }
