@@ -157,7 +157,7 @@ export { createRecordEngine } from "./records/engine.js";
 export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
-export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
+export { RECALC_REFERENCING_LIMIT } from "./records/recalculated.js";
 export { derive, sameJson, updateOf } from "./records/revise.js";
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";

@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { badRequest } from "../errors.js";
-import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalc.js";
+import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalculated.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
 import type { RecordWrite } from "../model/change-set.js";

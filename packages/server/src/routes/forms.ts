@@ -25,7 +25,7 @@ import { liveRecord } from "../gateway/records.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
-import type { Surface } from "./records.js";
+import type { Surface } from "../http/surface.js";
 
 /** The form types whose responses are served. */
 export const FORM_TYPES = ["form", "sheep_form"] as const;
