@@ -62,7 +62,7 @@ export interface RecordsClient {
   cardUrl(flock: string, memberId: string, signature: string): string;
   /** A member's own reservations (self-service token). */
   selfService(flock: string): SelfServiceApi;
-  /** Form responses (core keys). */
+  /** Form responses: a form's list (core keys); start, allocate and release (core keys or member tokens). */
   forms(flock: string): FormsApi;
   /** Member accounts: preauth (no key), by email (core keys), by username (core keys or the member's own token). */
   members(flock: string): MembersApi;
@@ -74,7 +74,7 @@ export interface RecordsClient {
   events(flock: string): EventsApi;
   /** The segments gateway (`/segments/v2`): find by name, count. */
   segments(flock: string): SegmentsApi;
-  /** The invoices gateway (`/invoices/v2`): keyed and signed invoices. */
+  /** The invoices gateway (`/invoices/v2`): keyed and signed invoices, invoice PDFs and giving statements. */
   invoices(flock: string): InvoicesApi;
 }
 
@@ -94,6 +94,15 @@ export interface FormsApi {
    * for the older forms.
    */
   responses(formId: string, query?: Query, opts?: { formType?: "form" | "sheep_form"; surface?: Surface }): Promise<ListPage<"form_response">>;
+  /**
+   * Starts `quantity` (1..50, default 1) empty responses to the form (its URI); with a member
+   * token their `requested_by_ref` is the member's person.
+   */
+  startResponses(formRef: string, quantity?: number): Promise<Schemas["FormResponsesCreated"]>;
+  /** Allocates a response to a person or organisation (its URI). */
+  allocate(responseId: string, contactRef: string): Promise<Schemas["Envelope"]>;
+  /** Releases a response: its `contact_ref` becomes null. */
+  release(responseId: string): Promise<Schemas["Envelope"]>;
 }
 
 /** Member accounts (the hosted service's member-account calls). */
@@ -173,6 +182,9 @@ export function createClient(opts: ClientOptions): RecordsClient {
     forms: (flock) => ({
       responses: (formId, q, o = {}) =>
         request("GET", `/api/${o.surface ?? "v1"}/${_seg(flock)}/${o.formType ?? "form"}/${_seg(formId)}/responses/`, q ? { query: q.toSearchParams() } : {}),
+      startResponses: (formRef, quantity) => request("POST", `/selfservice/v2/${_seg(flock)}/form_response`, { json: { form_ref: formRef, ...(quantity === undefined ? {} : { quantity }) } }),
+      allocate: (id, contactRef) => request("PUT", `/selfservice/v2/${_seg(flock)}/form_response/${_seg(id)}/allocate`, { json: { contact_ref: contactRef } }),
+      release: (id) => request("DELETE", `/selfservice/v2/${_seg(flock)}/form_response/${_seg(id)}/allocate`),
     }),
     members(flock) {
       const base = `/api/v1/${_seg(flock)}/user`;

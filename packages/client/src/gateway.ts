@@ -1,7 +1,8 @@
 /**
  * @module gateway
  * The hosted service's gateways as client methods: events (`/events/v2`), segments
- * (`/segments/v2`) and invoices (`/invoices/v2`). Answers are typed from the server's
+ * (`/segments/v2`) and invoices (`/invoices/v2`, and their PDFs under `/selfservice-pdf/v2`).
+ * Answers are typed from the server's
  * OpenAPI document.
  */
 import type { RequestOptions } from "./http.js";
@@ -54,7 +55,20 @@ export interface InvoicesApi {
   get(type: InvoiceType, id: string): Promise<Schemas["Invoice"]>;
   /** One invoice through its signed link (no key is sent). */
   signed(type: InvoiceType, id: string, signature: string): Promise<Schemas["Invoice"]>;
+  /**
+   * The invoice as PDF bytes through its signed link (no key is sent): `resourceType` is the
+   * record's type (`invoice`, `member`, `membership`, `ticket`), as in the answer's `links[0].href`.
+   */
+  pdf(resourceType: InvoicePdfResourceType, id: string, signature: string, opts?: { template?: "invoice-a4" | "sheep-invoice-a4" }): Promise<Uint8Array>;
+  /**
+   * A giving statement for the tax year starting in `startYear`, as PDF bytes: the member's
+   * own with a member token; a core key names the person (`personUri`).
+   */
+  givingStatement(startYear: number, opts?: { personUri?: string }): Promise<Uint8Array>;
 }
+
+/** The record types of the invoice PDF path. */
+export type InvoicePdfResourceType = "invoice" | "member" | "membership" | "ticket";
 
 /** The events gateway over `request`. */
 export function createEventsApi(request: Request, flock: string): EventsApi {
@@ -81,9 +95,15 @@ export function createSegmentsApi(request: Request, flock: string): SegmentsApi 
 /** The invoices gateway; `signedRequest` sends no key. */
 export function createInvoicesApi(request: Request, signedRequest: Request, flock: string): InvoicesApi {
   const base = `/invoices/v2/${_seg(flock)}`;
+  const pdfBase = `/selfservice-pdf/v2/${_seg(flock)}`;
+  const bytes = async (answer: Promise<Response>) => new Uint8Array(await (await answer).arrayBuffer());
   return {
     get: (type, id) => request("GET", `${base}/${_seg(type)}/${_seg(id)}`),
     signed: (type, id, signature) => signedRequest("GET", `${base}/${_seg(type)}/${_seg(id)}/${_seg(signature)}`),
+    pdf: (resourceType, id, signature, o = {}) =>
+      bytes(signedRequest("GET", `${pdfBase}/${_seg(resourceType)}/${_seg(id)}/invoice/${_seg(signature)}/pdf`, { raw: true, accept: "application/pdf", query: { template: o.template } })),
+    givingStatement: (startYear, o = {}) =>
+      bytes(request("GET", `${pdfBase}/giving/taxyear/${startYear}/${startYear + 1}/pdf`, { raw: true, accept: "application/pdf", query: { person_uri: o.personUri } })),
   };
 }
 

@@ -35,6 +35,7 @@ import { createCardLinkRoutes } from "./routes/card-link.js";
 import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
 import { createConsoleRoutes } from "./routes/console.js";
 import { createFindRoutes } from "./routes/find.js";
+import { createFinancePdfRoutes } from "./routes/finance-pdf.js";
 import { createFormRoutes } from "./routes/forms.js";
 import { createSearchRoutes } from "./routes/search.js";
 import { createSegmentRoutes } from "./routes/segments.js";
@@ -55,6 +56,7 @@ import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
 import { createMemberAccountRoutes } from "./routes/member-accounts.js";
 import { createSelfServiceRoutes } from "./routes/selfservice.js";
 import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
+import { createSelfServiceFormRoutes } from "./routes/selfservice-forms.js";
 import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
@@ -209,7 +211,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
   app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  app.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
   app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
+  app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));

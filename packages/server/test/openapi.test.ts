@@ -130,7 +130,9 @@ describe("real answers match the documented schemas", () => {
     const membershipType = (await t.engine.create("alpha", "membership_type", { name: "Junior" })).id;
     const sender = (await t.engine.create("alpha", "email_sender", { email: "office@example.org", display_name: "Office", products: [], allow_for_all_users: false, specific_user_list: [] })).id;
     await t.engine.create("alpha", "vehicle", { registration_number: "AB12 CDE" });
-    await t.engine.create("alpha", "form_response", { form_ref: `/alpha/form/${form}/`, contact_ref: `/alpha/person/${people.ada}/`, status: "submitted" });
+    const formResponse = (await t.engine.create("alpha", "form_response", { form_ref: `/alpha/form/${form}/`, contact_ref: `/alpha/person/${people.ada}/`, status: "submitted" })).id;
+    const invoice = (await t.engine.create("alpha", "invoice", { person_ref: `/alpha/person/${people.ada}/`, line_items: [{ name: "Hall", price: 10 }] })).id;
+    const invoicePdf = ((await (await t.call("GET", `/invoices/v2/alpha/invoice/${invoice}`, { key: KEYS.admin })).json()) as { links: { href: string }[] }).links[0]!.href;
     const upload = () => {
       const form = new FormData();
       form.append("files", new Blob(["hello"], { type: "text/plain" }), "a.txt");
@@ -197,6 +199,15 @@ describe("real answers match the documented schemas", () => {
       ["GET", "/api/v2/{flock}/form/{uid}/responses", `/api/v2/alpha/form/${form}/responses/`, k],
       ["GET", "/api/v2/{flock}/form/{uid}/responses", `/api/v2/alpha/form/${form}/responses/?page_size=abc`, k],
       ["GET", "/api/v1/{flock}/sheep_form/{uid}/responses", `/api/v1/alpha/sheep_form/${form}/responses/`, k],
+      ["POST", "/selfservice/v2/{flock}/form_response", "/selfservice/v2/alpha/form_response", { ...k, json: { form_ref: `/alpha/form/${form}/`, quantity: 2 } }],
+      ["POST", "/selfservice/v2/{flock}/form_response", "/selfservice/v2/alpha/form_response?quantity=51", { ...k, json: { form_ref: `/alpha/form/${form}/` } }],
+      ["PUT", "/selfservice/v2/{flock}/form_response/{uid}/allocate", `/selfservice/v2/alpha/form_response/${formResponse}/allocate`, { ...k, json: { contact_ref: `/alpha/person/${people.ada}/` } }],
+      ["DELETE", "/selfservice/v2/{flock}/form_response/{uid}/allocate", `/selfservice/v2/alpha/form_response/${formResponse}/allocate`, k],
+      // (The member's session ended above: core keys here.)
+      ["GET", "/selfservice-pdf/v2/{flock}/giving/taxyear/{startyear}/{endyear}/pdf", `/selfservice-pdf/v2/alpha/giving/taxyear/2025/2026/pdf?person_uri=/alpha/person/${people.ada}/`, k],
+      ["GET", "/selfservice-pdf/v2/{flock}/giving/taxyear/{startyear}/{endyear}/pdf", "/selfservice-pdf/v2/alpha/giving/taxyear/2025/2027/pdf", k],
+      ["GET", "/selfservice-pdf/v2/{flock}/{resource_type}/{uid}/invoice/{signature}/pdf", invoicePdf, {}],
+      ["GET", "/selfservice-pdf/v2/{flock}/{resource_type}/{uid}/invoice/{signature}/pdf", `${invoicePdf}?template=letter`, {}],
       ["POST", "/api/v1/{flock}/user/preauth", "/api/v1/alpha/user/preauth/", { json: { email: "member@example.org" } }],
       ["POST", "/api/v1/{flock}/user/preauth", "/api/v1/alpha/user/preauth/", { json: { email: "nobody@example.org" } }],
       ["GET", "/api/v1/{flock}/user", "/api/v1/alpha/user/?email=member@example.org", k],
@@ -268,6 +279,11 @@ describe("real answers match the documented schemas", () => {
       "PUT /internal/v2/{flock}/email_sender/{uid}",
       "DELETE /internal/v2/{flock}/email_sender/{uid}",
       "GET /search/v2/{flock}/car",
+      "POST /selfservice/v2/{flock}/form_response",
+      "PUT /selfservice/v2/{flock}/form_response/{uid}/allocate",
+      "DELETE /selfservice/v2/{flock}/form_response/{uid}/allocate",
+      "GET /selfservice-pdf/v2/{flock}/giving/taxyear/{startyear}/{endyear}/pdf",
+      "GET /selfservice-pdf/v2/{flock}/{resource_type}/{uid}/invoice/{signature}/pdf",
     ]) {
       expect([...statuses.get(op)!].some((s) => s < 300), op).toBe(true);
     }

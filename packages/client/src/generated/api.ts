@@ -2099,6 +2099,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/selfservice-pdf/v2/{flock}/{resource_type}/{uid}/invoice/{signature}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An invoice as PDF, through its signed link (no key)
+         * @description resource_type is invoice, member, membership or ticket (another: 404); the signature is the invoice's (the JSON answer's signature: invoice for invoice, membership for member and membership, order for ticket). Wrong signature: 401 signature invalid, before anything is read. template is invoice-a4 (default) or sheep-invoice-a4 (the same); another: 400.
+         */
+        get: operations["getSelfservicePdfV2ByFlockByResourceTypeByUidInvoiceBySignaturePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/selfservice-pdf/v2/{flock}/giving/taxyear/{startyear}/{endyear}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A giving statement for one tax year, as PDF
+         * @description The person's gifts (payments with a donation_ref or pledge_ref whose payer is the person) dated inside the tax year, with totals per currency. The tax year runs from {startyear}-04-06 to {endyear}-04-05 unless the flock's invoicing settings give tax_year_start (MM-DD); endyear must be startyear + 1. A member token reads its own person's statement; a core key names the person with person_uri. No gifts: a statement saying so.
+         */
+        get: operations["getSelfservicePdfV2ByFlockGivingTaxyearByStartyearByEndyearPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/selfservice-pdf/v2/{flock}/member/{id}/card": {
         parameters: {
             query?: never;
@@ -2114,6 +2154,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/selfservice/v2/{flock}/form_response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start form responses: quantity empty responses to a form
+         * @description Creates quantity (1..50, default 1) form_response records {form_ref, status: started, contact_ref: null, requested_by_ref}: requested_by_ref is the member's person for a member token, null for a core key. form_ref must be a form or sheep_form URI of the flock (400); an unknown or deleted form is a 404. Parameters in the query string or a JSON or form body.
+         */
+        post: operations["postSelfserviceV2ByFlockFormResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/selfservice/v2/{flock}/form_response/{uid}/allocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Allocate a form response to a person or organisation
+         * @description Sets the response's contact_ref to contact_ref (a person or organisation URI of the flock, else 400; an unknown or deleted one 404). A member token reaches only responses it requested or that are allocated to its person (others 404).
+         */
+        put: operations["putSelfserviceV2ByFlockFormResponseByUidAllocate"];
+        post?: never;
+        /**
+         * Release a form response: its contact_ref becomes null
+         * @description A member token reaches only responses it requested or that are allocated to its person (others 404).
+         */
+        delete: operations["deleteSelfserviceV2ByFlockFormResponseByUidAllocate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2679,6 +2763,42 @@ export interface components {
                 identifier: string;
                 name: string;
             }[];
+        };
+        /** @description Also accepted as a query parameter; a body value wins over a query value. */
+        FormResponseAllocateBody: {
+            /** @description a person's or organisation's URI in the flock */
+            contact_ref: string;
+        };
+        FormResponsesCreated: {
+            /** @description the form's URI */
+            form_ref: string;
+            form_responses: {
+                bucket: string;
+                /** @description form_ref (expanded to {display_value, ref}), status, contact_ref (null, or expanded), requested_by_ref (null, or expanded), and any other stored field */
+                data: {
+                    [key: string]: unknown;
+                };
+                display_value: string;
+                links: unknown[];
+                meta: {
+                    /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                    created: string;
+                    /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                    last_updated: string;
+                    state: string;
+                };
+                resource: string;
+                uri: string;
+            }[];
+            /** @description how many were created (1..50) */
+            quantity: number;
+        };
+        /** @description Also accepted as query parameters; a body value wins over a query value. */
+        FormResponseStartBody: {
+            /** @description the form's URI, /{flock}/form/{id}/ or /{flock}/sheep_form/{id}/ */
+            form_ref: string;
+            /** @description how many responses, 1..50 (default 1) */
+            quantity?: number | string;
         };
         /** @description GET /api/v1/health/: readiness, this process's workers and the holders of shared work. */
         Health: {
@@ -15016,6 +15136,164 @@ export interface operations {
             };
         };
     };
+    getSelfservicePdfV2ByFlockByResourceTypeByUidInvoiceBySignaturePdf: {
+        parameters: {
+            query?: {
+                /** @description invoice-a4 (default) or sheep-invoice-a4 */
+                template?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                resource_type: string;
+                signature: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSelfservicePdfV2ByFlockGivingTaxyearByStartyearByEndyearPdf: {
+        parameters: {
+            query?: {
+                /** @description the person (core keys; required there). A member token may only name its own person */
+                person_uri?: string;
+            };
+            header?: never;
+            path: {
+                endyear: string;
+                flock: string;
+                startyear: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getSelfservicePdfV2ByFlockMemberByIdCard: {
         parameters: {
             query?: never;
@@ -15035,6 +15313,269 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    postSelfserviceV2ByFlockFormResponse: {
+        parameters: {
+            query?: {
+                /** @description the form's URI, /{flock}/form/{id}/ (required; or in the body) */
+                form_ref?: string;
+                /** @description how many responses, 1..50 (default 1) */
+                quantity?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FormResponseStartBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["FormResponseStartBody"];
+            };
+        };
+        responses: {
+            /** @description the responses created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormResponsesCreated"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    putSelfserviceV2ByFlockFormResponseByUidAllocate: {
+        parameters: {
+            query?: {
+                /** @description the person's or organisation's URI (required; or in the body) */
+                contact_ref?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FormResponseAllocateBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["FormResponseAllocateBody"];
+            };
+        };
+        responses: {
+            /** @description the response, single-record shape */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    deleteSelfserviceV2ByFlockFormResponseByUidAllocate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the response, single-record shape */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"];
                 };
             };
             /** @description missing or invalid credentials */

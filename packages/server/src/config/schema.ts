@@ -14,6 +14,7 @@ import { Cron } from "croner";
 import { Eta } from "eta";
 import * as v from "valibot";
 import { CLOCK_SETTING_FORMAT, parseClockSetting } from "../clock/manual-clock.js";
+import { isTaxYearStart } from "../gateway/giving/tax-year.js";
 import { DEFAULT_KEY_TTL_HOURS, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
 
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
@@ -267,6 +268,8 @@ const invoicingSchema = v.strictObject({
   vat_number: v.optional(v.string()),
   default_currency: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{3}$/, "must be a lower-case ISO 4217 code (gbp, eur)"))),
   template: v.optional(v.string()),
+  /** The first day of the giving statements' tax year, `MM-DD` (default `04-06`, the UK's). */
+  tax_year_start: v.optional(v.pipe(v.string(), v.check(isTaxYearStart, "must be MM-DD, a day every year has (04-06)"))),
 });
 
 /** The whole config file. */

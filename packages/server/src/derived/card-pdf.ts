@@ -45,20 +45,20 @@ export async function renderCardPdf(view: CardView, created: Date): Promise<Uint
   doc.setModificationDate(created);
 
   page.drawRectangle({ x: 0, y: HEIGHT - 56, width: WIDTH, height: 56, color: rgb(0.13, 0.2, 0.36) });
-  page.drawText(_fit(flockName, bold, 16, WIDTH - 2 * MARGIN), {
+  page.drawText(fitPdfText(flockName, bold, 16, WIDTH - 2 * MARGIN), {
     x: MARGIN,
     y: HEIGHT - 36,
     size: 16,
     font: bold,
     color: rgb(1, 1, 1),
   });
-  page.drawText(_fit(name, bold, 22, WIDTH - 2 * MARGIN), { x: MARGIN, y: HEIGHT - 96, size: 22, font: bold });
+  page.drawText(fitPdfText(name, bold, 22, WIDTH - 2 * MARGIN), { x: MARGIN, y: HEIGHT - 96, size: 22, font: bold });
 
   let y = HEIGHT - 132;
   for (const row of view.rows) {
     page.drawText(pdfSafeText(cardText(row.label), regular), { x: MARGIN, y, size: 11, font: regular, color: rgb(0.4, 0.4, 0.4) });
     const [r, g, b] = TONE_COLOURS[row.tone ?? ""] ?? [0, 0, 0];
-    const value = _fit(pdfSafeText(cardText(row.value), bold), bold, 12, WIDTH - MARGIN - 170);
+    const value = fitPdfText(pdfSafeText(cardText(row.value), bold), bold, 12, WIDTH - MARGIN - 170);
     page.drawText(value, { x: 170, y, size: 12, font: bold, color: rgb(r, g, b) });
     y -= 24;
   }
@@ -87,6 +87,23 @@ export function pdfSafeText(text: string, font: PDFFont): string {
   return out;
 }
 
+/**
+ * `text` cut with "..." to fit `width` points at `size`: each character is measured once and
+ * the cut falls where the running sum of widths runs out (linear; `text` is already bounded
+ * by `cardText`). Measuring every shorter prefix in turn, as before, took seconds for a name
+ * of a few thousand characters. Widths are of single glyphs, without kerning, because that
+ * is how pdf-lib's `drawText` places them.
+ */
+export function fitPdfText(text: string, font: PDFFont, size: number, width: number): string {
+  const chars = [...text];
+  const widths = chars.map((ch) => font.widthOfTextAtSize(ch, size));
+  if (widths.reduce((a, b) => a + b, 0) <= width) return text;
+  let room = width - 3 * font.widthOfTextAtSize(".", size);
+  let n = 0;
+  while (n < chars.length && widths[n]! <= room) room -= widths[n++]!;
+  return `${chars.slice(0, n).join("")}...`;
+}
+
 // --- internal ---
 
 let _pdfLib: Promise<typeof import("pdf-lib")> | undefined;
@@ -97,21 +114,4 @@ function _charset(font: PDFFont): Set<number> {
   let set = _charsets.get(font);
   if (!set) _charsets.set(font, (set = new Set(font.getCharacterSet())));
   return set;
-}
-
-/**
- * `text` cut with "..." to fit `width` points at `size`: each character is measured once and
- * the cut falls where the running sum of widths runs out (linear; `text` is already bounded
- * by `cardText`). Measuring every shorter prefix in turn, as before, took seconds for a name
- * of a few thousand characters. Widths are of single glyphs, without kerning, because that
- * is how pdf-lib's `drawText` places them.
- */
-function _fit(text: string, font: PDFFont, size: number, width: number): string {
-  const chars = [...text];
-  const widths = chars.map((ch) => font.widthOfTextAtSize(ch, size));
-  if (widths.reduce((a, b) => a + b, 0) <= width) return text;
-  let room = width - 3 * font.widthOfTextAtSize(".", size);
-  let n = 0;
-  while (n < chars.length && widths[n]! <= room) room -= widths[n++]!;
-  return `${chars.slice(0, n).join("")}...`;
 }

@@ -7,6 +7,7 @@
  */
 import { AUDIT_ACTIONS, BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_FIELDS, PersonInputSchema, SMART_DATES, type PersonFieldKind } from "@records-service/core";
 import * as v from "valibot";
+import { FORM_RESPONSE_SCHEMAS } from "./form-response-schemas.js";
 import { GATEWAY_SCHEMAS } from "./gateway-schemas.js";
 
 const str = v.string();
@@ -317,6 +318,8 @@ export const COMPONENT_SCHEMAS = {
   }),
   // The events, segments and invoices gateways (openapi/gateway-schemas).
   ...GATEWAY_SCHEMAS,
+  // The member app's form responses (openapi/form-response-schemas).
+  ...FORM_RESPONSE_SCHEMAS,
 };
 
 /** A component's name. */

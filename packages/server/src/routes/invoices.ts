@@ -8,29 +8,23 @@
  * | GET | `/:flock/:invoice_type/:uid` | a core key of the flock; a member token for an invoice whose buyer is the member's own person (others 404) |
  * | GET | `/:flock/:invoice_type/:uid/:signature` | anyone holding the signed link (a key sent with it is ignored); the signature is checked before anything is read |
  */
-import { formatDate, notFound, RecordsError, badRequest, type RecordEngine } from "@records-service/core";
+import { notFound, RecordsError, badRequest, type RecordEngine } from "@records-service/core";
 import { Hono, type Context } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
-import type { InvoicingConfig } from "../config/schema.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
-import { invoiceAnswer, INVOICE_CONFIG_KEYS, type InvoiceConfig } from "../gateway/invoices/invoice.js";
-import { INVOICE_TYPES, invoiceKey, invoiceSignature, signedInvoicePath, verifyInvoiceSignature, type InvoiceType } from "../gateway/invoices/signature.js";
-import { pdfResourceType, readInvoiceSource } from "../gateway/invoices/sources.js";
+import { buildInvoice, type InvoiceSettings } from "../gateway/invoices/build.js";
+import type { InvoiceSource } from "../gateway/invoices/invoice.js";
+import { INVOICE_TYPES, invoiceKey, verifyInvoiceSignature, type InvoiceType } from "../gateway/invoices/signature.js";
 import { uriOf } from "../gateway/read-all.js";
 
 /** Options of the invoice routes. */
-export interface InvoiceRouteOptions {
-  /** The server's secret (the invoice key is derived from it). */
-  secret: () => Promise<string>;
-  /** The flocks' invoicing settings (config `invoicing`). */
-  invoicing?: readonly InvoicingConfig[];
-}
+export type InvoiceRouteOptions = InvoiceSettings;
 
 /** Headers of every signed answer: the link is a bearer credential. */
-const _SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } as const;
+export const SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } as const;
 
 /**
  * The invoice routes; mount under `/invoices/v2`.
@@ -41,18 +35,6 @@ const _SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy
 export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const routes = new Hono<AppEnv>({ strict: false });
-
-  const answer = async (flock: string, type: InvoiceType, uid: string, check?: (buyer: string | null) => Promise<void>) => {
-    const source = await readInvoiceSource(engine, flock, type, uid);
-    if (check) await check(source.buyerUri);
-    const key = invoiceKey(await opts.secret());
-    const flockRow = await storage.getFlock(flock);
-    return invoiceAnswer(source, {
-      today: formatDate(clock.now()),
-      link: { signature: invoiceSignature(key, flock, type, uid), signedPath: signedInvoicePath(key, flock, type, uid), pdfResourceType: pdfResourceType(source) },
-      config: _config(flock, flockRow?.name ?? flock, opts.invoicing ?? []),
-    });
-  };
 
   routes.get(
     "/:flock/:invoice_type/:uid",
@@ -72,12 +54,12 @@ export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOpti
       const user = c.get("user");
       const check =
         user.role === "self-service"
-          ? async (buyer: string | null) => {
+          ? async ({ buyerUri }: InvoiceSource) => {
               const person = await findCallerPerson(engine, flock, accountEmail(user.username));
-              if (!person || buyer !== uriOf(person)) throw notFound("not found", `you have no ${type} invoice ${JSON.stringify(uid.slice(0, 60))}`);
+              if (!person || buyerUri !== uriOf(person)) throw notFound("not found", `you have no ${type} invoice ${JSON.stringify(uid.slice(0, 60))}`);
             }
           : undefined;
-      return c.json(await answer(flock, type, uid, check));
+      return c.json(await buildInvoice(engine, opts, flock, type, uid, check));
     },
   );
 
@@ -98,7 +80,7 @@ export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOpti
         throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
       }
       if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
-      return c.json(await answer(flock, type, uid), 200, _SIGNED_HEADERS);
+      return c.json(await buildInvoice(engine, opts, flock, type, uid), 200, SIGNED_HEADERS);
     },
   );
 
@@ -110,14 +92,4 @@ export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOpti
 function _invoiceType(word: string): InvoiceType {
   if ((INVOICE_TYPES as readonly string[]).includes(word)) return word as InvoiceType;
   throw badRequest("invalid invoice_type", `${JSON.stringify(word.slice(0, 60))} is not an invoice type; use one of ${INVOICE_TYPES.join(", ")}`);
-}
-
-function _config(flock: string, name: string, all: readonly InvoicingConfig[]): InvoiceConfig {
-  const mine = all.find((x) => x.flock === flock) as Record<string, unknown> | undefined;
-  return {
-    flock_name: name,
-    default_currency: (mine?.default_currency as string | undefined) ?? "gbp",
-    ...Object.fromEntries(INVOICE_CONFIG_KEYS.map((k) => [k, mine?.[k] ?? null])),
-    template: (mine?.template as string | undefined) ?? "invoice-a4",
-  };
 }
