@@ -6,6 +6,7 @@
 import { META_FIELDS, type Filter, type FilterValue, type ListQuery, type Modifier } from "../model/query.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { StoredRecord } from "../model/record.js";
+import type { JobClaim } from "../storage/job-queue.js";
 import type { Storage } from "../storage/storage.js";
 
 /** The two flocks every record test uses. */
@@ -45,6 +46,33 @@ export function pendingJob(event: StoredRecord, n = 1): OutboxJob {
     id: testId(n, "c"), flock: event.flock, dataEventId: event.id, trigger: "x", action: "send-json-webhook", deliveryId: testId(n, "c"),
     status: "pending", attempts: 0, nextAttemptAt: stamp(0), firstAttemptAt: null, lastError: null, lastStatus: null, body: null, created: stamp(0),
   };
+}
+
+/** A pending job numbered `n`, due at `stamp(due)`. */
+export function job(n: number, due: number, over: Partial<OutboxJob> = {}): OutboxJob {
+  return {
+    id: testId(n, "c"),
+    flock: F1,
+    dataEventId: testId(n, "e"),
+    trigger: "contact_created",
+    action: "send-json-webhook",
+    deliveryId: testId(n, "c"),
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: stamp(due),
+    firstAttemptAt: null,
+    lastError: null,
+    lastStatus: null,
+    body: null,
+    created: stamp(0),
+    claimedUntil: null,
+    ...over,
+  };
+}
+
+/** A claim numbered `n` lapsing at `stamp(until)`. */
+export function claim(n: number, until = 10_000): JobClaim {
+  return { token: `claim-token-${String(n).padStart(8, "0")}`, until: stamp(until) };
 }
 
 /** A filter value as the parser would build it: `number` only for decimal number text. */

@@ -5,37 +5,9 @@
  * renew, finished together with their changes, and listed newest first for operators.
  */
 import { expect } from "vitest";
-import { F1, F2, rec, seedFlocks, stamp, testId } from "./fixtures.js";
+import { claim, F1, F2, job, rec, seedFlocks, stamp, testId } from "./fixtures.js";
 import type { Harness } from "./harness.js";
 import type { OutboxJob } from "../model/outbox.js";
-import type { JobClaim } from "../storage/job-queue.js";
-
-/** A pending job numbered `n`, due at `stamp(due)`. */
-export function job(n: number, due: number, over: Partial<OutboxJob> = {}): OutboxJob {
-  return {
-    id: testId(n, "c"),
-    flock: F1,
-    dataEventId: testId(n, "e"),
-    trigger: "contact_created",
-    action: "send-json-webhook",
-    deliveryId: testId(n, "c"),
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: stamp(due),
-    firstAttemptAt: null,
-    lastError: null,
-    lastStatus: null,
-    body: null,
-    created: stamp(0),
-    claimedUntil: null,
-    ...over,
-  };
-}
-
-/** A claim numbered `n` lapsing at `stamp(until)`. */
-export function claim(n: number, until = 10_000): JobClaim {
-  return { token: `claim-token-${String(n).padStart(8, "0")}`, until: stamp(until) };
-}
 
 /** `job(n, due)` as a claim lapsing at `stamp(until)` returns it. */
 function claimed(n: number, due: number, until = 10_000, over: Partial<OutboxJob> = {}): OutboxJob {

@@ -5,9 +5,8 @@
  * it at once.
  */
 import { expect } from "vitest";
-import { F1, F2, rec, seedFlocks, testId } from "./fixtures.js";
+import { F1, F2, job, rec, seedFlocks, testId } from "./fixtures.js";
 import type { Harness } from "./harness.js";
-import { job } from "./job-queue.js";
 
 /** Declares the dedupe-key tests. */
 export function describeDedupeKeys(h: Harness): void {
