@@ -1,5 +1,5 @@
 /**
- * @module storage/memory-changes
+ * @module memory/memory-changes
  * The in-memory adapter's change log: per flock, the head id, the purge mark and the kept
  * rows in id order. One process owns it, so ids are in commit order by construction.
  */

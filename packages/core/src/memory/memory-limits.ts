@@ -1,5 +1,5 @@
 /**
- * @module storage/memory-limits
+ * @module memory/memory-limits
  * The memory adapter's limit rows (`Storage.updateLimit`): a map swept of expired rows at
  * most once a minute of the caller's time, by expiry only, never by count.
  */

@@ -1,5 +1,5 @@
 /**
- * @module storage/memory
+ * @module memory/memory
  * The reference Storage adapter: plain maps in memory, lists through the reference query
  * evaluator. Other adapters must behave exactly like it (`runStorageTests`). Values are
  * copied in and out, so callers can never change stored state by mutating a result.

@@ -14,6 +14,7 @@ import { requireFlockAndType } from "../records/guards.js";
 import { derive } from "../records/revise.js";
 import type { EngineContext, RecordEngine } from "../records/types.js";
 import type { RecordWrite } from "../model/change-set.js";
+import type { StoredFile } from "../model/file.js";
 import type { StoredRecord } from "../model/record.js";
 import type { Storage } from "../storage/storage.js";
 import { formatTimestamp } from "../time.js";
@@ -116,12 +117,14 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
     const now = formatTimestamp(ctx.clock.now());
     let next: StoredRecord;
     let writes: RecordWrite[] = [];
+    let files: StoredFile[] = [];
     if (!kind) {
       next = afterFailure(task, `${JSON.stringify(view.kind)} is not a task kind; known: ${registry.names().join(", ")}`, now);
     } else {
       try {
         const step = await kind.step(ctx, view, size);
         writes = step.writes;
+        files = step.files ?? [];
         next = afterChunk(task, step, now);
       } catch (e) {
         if (!isRecordsError(e) || (e.code !== "bad_request" && e.code !== "not_found")) throw e;
@@ -129,7 +132,8 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
       }
     }
     try {
-      await commit(ctx, { records: [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }] });
+      const records: RecordWrite[] = [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }];
+      await commit(ctx, files.length > 0 ? { records, files } : { records });
       return { task: next, done: taskState(next) !== "running" };
     } catch (e) {
       if (isRecordsError(e) && e.code === "conflict" && attempt < TASK_CONFLICT_RETRIES) continue;
