@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/{type}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the filtered list as a CSV or XLSX file
+         * @description Every record the list's filters match (paging ignored), in insertion order, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.
+         */
+        get: operations["getApiV1ByFlockByTypeExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/bulk_action": {
         parameters: {
             query?: never;
@@ -6061,6 +6081,122 @@ export interface operations {
             };
             /** @description a state change that does not apply to the record's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockByTypeExport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated columns, in order: envelope keys (type, id, state, created, last_updated, version) or data fields; at most 200. Default: the envelope, then the type's fields. */
+                columns?: string;
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     `__andlist` and `__orlist` are v2 only: on v1 they answer 400.
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description csv or xlsx (required). */
+                format?: "csv" | "xlsx";
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
