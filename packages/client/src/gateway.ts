@@ -36,6 +36,45 @@ export interface EventsApi {
   attendance(bookingId: string): Promise<Schemas["EventAttendance"]>;
   /** Sets one attendee's attendance on their tickets of the event. */
   setAttendance(bookingId: string, personUri: string, status: AttendanceStatus): Promise<Schemas["EventAttendanceUpdated"]>;
+  /** One event as its summary packet. */
+  summary(bookingId: string): Promise<Schemas["EventSummary"]>;
+  /** The event's orders, by buyer URI. */
+  orders(bookingId: string): Promise<Schemas["EventOrders"]>;
+  /** A person's orders, newest event first. */
+  personOrders(personId: string): Promise<Schemas["ContactOrders"]>;
+  /** One contact's order for the event (`contact.type` defaults to person). */
+  order(bookingId: string, contact: OrderContact): Promise<Schemas["EventOrder"]>;
+  /** Deletes a contact's order: its live tickets, through the engine. */
+  deleteOrder(bookingId: string, contact: OrderContact): Promise<Schemas["EventOrderDeleted"]>;
+  /** The form responses of an order's buyer and attendees for the event. */
+  orderQuestions(bookingId: string, contact: OrderContact): Promise<Schemas["EventOrderQuestions"]>;
+  /** Sets every ticket's start_date to the event's. */
+  rebaseTickets(bookingId: string): Promise<Schemas["EventRebaseTickets"]>;
+  /** Creates the missing form responses of the event's buyers and attendees. */
+  rebaseQuestions(bookingId: string): Promise<Schemas["EventRebaseQuestions"]>;
+  /** The attendance list as a file (XLSX unless `format: "csv"`). */
+  exportAttendance(bookingId: string, opts?: EventExportOptions<AttendanceFieldset>): Promise<Blob>;
+  /** The orders as a file, one row per ticket (XLSX unless `format: "csv"`). */
+  exportOrders(bookingId: string, opts?: EventExportOptions<OrdersFieldset>): Promise<Blob>;
+  /** What the orders export would hold: its columns and number of rows. */
+  exportOrdersMeta(bookingId: string, opts?: { fieldsets?: OrdersFieldset[] }): Promise<Schemas["EventExportMeta"]>;
+}
+
+/** The buyer of an order: a person (default) or an organisation. */
+export interface OrderContact {
+  id: string;
+  type?: "person" | "organisation";
+}
+
+/** The column groups of the attendance export. */
+export type AttendanceFieldset = "core" | "attendance" | "communications" | "emergency" | "membership" | "profile" | "mailing";
+/** The column groups of the orders export. */
+export type OrdersFieldset = "core" | "communications" | "emergency" | "membership" | "order" | "profile" | "mailing";
+
+/** An export's column groups (default core) and file format (default xlsx). */
+export interface EventExportOptions<F extends string> {
+  fieldsets?: F[];
+  format?: "xlsx" | "csv";
 }
 
 /** The invoice types. */
@@ -72,6 +111,17 @@ export function createEventsApi(request: Request, flock: string): EventsApi {
     tickets: (id) => request("GET", `${base}/booking/${_seg(id)}/tickets/all`),
     attendance: (id) => request("GET", `${base}/booking/${_seg(id)}/attendance/all`),
     setAttendance: (id, personUri, status) => request("PUT", `${base}/booking/${_seg(id)}/attendance`, { json: { person_uri: personUri, status } }),
+    summary: (id) => request("GET", `${base}/booking/${_seg(id)}/summary`),
+    orders: (id) => request("GET", `${base}/booking/${_seg(id)}/orders`),
+    personOrders: (id) => request("GET", `${base}/person/${_seg(id)}/orders`),
+    order: (id, contact) => request("GET", _orderPath(base, id, contact)),
+    deleteOrder: (id, contact) => request("DELETE", _orderPath(base, id, contact)),
+    orderQuestions: (id, contact) => request("GET", `${_orderPath(base, id, contact)}/questions`),
+    rebaseTickets: (id) => request("PUT", `${base}/booking/${_seg(id)}/rebase/tickets`),
+    rebaseQuestions: (id) => request("PUT", `${base}/booking/${_seg(id)}/rebase/questions`),
+    exportAttendance: (id, opts = {}) => _file(request, `${base}/booking/${_seg(id)}/attendance/export`, opts),
+    exportOrders: (id, opts = {}) => _file(request, `${base}/booking/${_seg(id)}/orders/export`, opts),
+    exportOrdersMeta: (id, opts = {}) => request("GET", `${base}/booking/${_seg(id)}/orders/export/meta`, { query: { fieldset: opts.fieldsets?.join(",") } }),
   };
 }
 
@@ -91,6 +141,15 @@ export function createInvoicesApi(request: Request, signedRequest: Request, floc
 }
 
 // --- internal ---
+
+function _orderPath(base: string, bookingId: string, contact: OrderContact): string {
+  return `${base}/${_seg(contact.type ?? "person")}/${_seg(contact.id)}/order/${_seg(bookingId)}`;
+}
+
+async function _file(request: Request, path: string, opts: EventExportOptions<string>): Promise<Blob> {
+  const res = await request<Response>("GET", path, { raw: true, accept: "*/*", query: { fieldset: opts.fieldsets?.join(","), format: opts.format } });
+  return res.blob();
+}
 
 function _seg(s: string): string {
   return encodeURIComponent(s);

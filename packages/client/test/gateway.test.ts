@@ -57,4 +57,28 @@ describe("the client's gateway methods", () => {
     expect(await anonymous.invoices("demo").signed("order", ids.ticket!, order.signature)).toEqual(order);
     await expect(anonymous.invoices("demo").signed("order", ids.ticket!, "0".repeat(64))).rejects.toMatchObject({ status: 401, title: "signature invalid" });
   });
+
+  // Last: it deletes the order the invoices test reads.
+  it("events, section 6: summary, orders, questions, rebase, exports and deleting an order", async () => {
+    const events = client.events("demo");
+    expect((await events.summary(ids.gala!)).title).toBe("Gala");
+    const orders = await events.orders(ids.gala!);
+    const ada = `/demo/person/${ids.ada}/`;
+    expect(orders).toMatchObject({ number_of_orders: 1, number_of_unpaid_orders: 1 });
+    expect(orders.buyers[ada]).toMatchObject({ tickets: 1, tickets_as_string: "1 x Adult", order_total: { gbp: { total: 10, outstanding: 10 } } });
+    expect((await events.personOrders(ids.ada!)).orders.map((o) => o.booking_display)).toEqual(["Gala"]);
+    expect((await events.order(ids.gala!, { id: ids.ada! })).buyer).toBe(ada);
+    expect((await events.orderQuestions(ids.gala!, { id: ids.ada! })).responses).toEqual([]);
+    expect(await events.rebaseTickets(ids.gala!)).toMatchObject({ unchanged_tickets: 0, ticket_changes: [{ new_date: "2026-02-01" }] });
+    expect(await events.rebaseQuestions(ids.gala!)).toEqual({ changes: [], unchanged: 0 });
+    const csv = await events.exportAttendance(ids.gala!, { fieldsets: ["core", "attendance"], format: "csv" });
+    expect((await csv.text()).split("\n")[1]).toMatch(/^Ada Lovelace,/);
+    const xlsx = await events.exportOrders(ids.gala!);
+    expect(xlsx.type).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(new Uint8Array(await xlsx.arrayBuffer()).slice(0, 2)).toEqual(new Uint8Array([0x50, 0x4b]));
+    expect(await events.exportOrdersMeta(ids.gala!, { fieldsets: ["order"] })).toMatchObject({ fieldsets: ["order"], rows: 1 });
+    await expect(events.exportOrders(ids.gala!, { fieldsets: ["nope" as never] })).rejects.toMatchObject({ status: 400, title: "invalid fieldset" });
+    expect((await events.deleteOrder(ids.gala!, { id: ids.ada! })).deleted).toEqual([`/demo/ticket/${ids.ticket}/`]);
+    await expect(events.order(ids.gala!, { id: ids.ada! })).rejects.toMatchObject({ status: 404, title: "no order" });
+  });
 });

@@ -27,10 +27,22 @@ export const CONSOLE_APPLICATION = "records-service/console/1";
  * and audit gateways); 401 signs out (the key expired or was revoked).
  */
 export async function api<T = Record<string, unknown>>(path: string, opts: { method?: string; json?: unknown; root?: boolean } = {}): Promise<T> {
+  return (await apiVersioned<T>(path, opts)).body;
+}
+
+/**
+ * As `api`, also answering the record version the server tagged the answer with (`ETag`),
+ * and sending `ifMatch` as `If-Match`: an update then applies only at that version (else 409).
+ */
+export async function apiVersioned<T = Record<string, unknown>>(
+  path: string,
+  opts: { method?: string; json?: unknown; ifMatch?: string; root?: boolean } = {},
+): Promise<{ body: T; version: string | undefined }> {
   const headers: Record<string, string> = { application: CONSOLE_APPLICATION };
   const key = session.key();
   if (key) headers.authorization = `Bearer ${key}`;
   if (opts.json !== undefined) headers["content-type"] = "application/json";
+  if (opts.ifMatch !== undefined) headers["if-match"] = opts.ifMatch;
   const res = await fetch(opts.root ? path : `/api/v1${path}`, {
     method: opts.method ?? "GET",
     headers,
@@ -46,7 +58,7 @@ export async function api<T = Record<string, unknown>>(path: string, opts: { met
     if (res.status === 401 && key) session.signOut();
     throw new ApiError(res.status, String(body.error ?? res.statusText), String(body.error_detail ?? ""));
   }
-  return body as T;
+  return { body: body as T, version: res.headers.get("etag") ?? undefined };
 }
 
 /**
@@ -58,10 +70,15 @@ export async function api<T = Record<string, unknown>>(path: string, opts: { met
  */
 export function fieldErrors(detail: string, fields: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
+  let last: string | undefined;
   for (const part of detail.split("; ")) {
     const m = /^([A-Za-z0-9_]+): (.*)$/.exec(part);
-    if (m && fields.includes(m[1]!)) out[m[1]!] = m[2]!;
-    else for (const f of fields) if (part.includes(`'${f}'`) || part.includes(`"${f}"`)) out[f] = part;
+    const named = m && fields.includes(m[1]!) ? [m[1]!] : fields.filter((f) => part.includes(`'${f}'`) || part.includes(`"${f}"`));
+    if (m && named[0] === m[1]) out[m[1]!] = m[2]!;
+    else if (named.length) for (const f of named) out[f] = part;
+    // A part naming no field goes on the message before it ("x": a text of N characters; at most M are accepted).
+    else if (last !== undefined) out[last] += `; ${part}`;
+    if (named.length) last = named.at(-1);
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { Guard } from "./views/guard.js";
 import { SEARCH_BOX_ID } from "./views/list-search.js";
 import { Outbox } from "./views/outbox.js";
 import { RecordList } from "./views/record-list.js";
+import { RecordNew } from "./views/record-new.js";
 import { RecordView } from "./views/record-view.js";
 import { SignIn } from "./views/sign-in.js";
 import { Tasks } from "./views/tasks.js";
@@ -97,6 +98,8 @@ export function App() {
             <Outbox flock={flock} live={live} />
           ) : section === "_tasks" ? (
             <Tasks flock={flock} live={live} />
+          ) : id === "_new" ? (
+            <RecordNew flock={flock} type={section} />
           ) : id ? (
             <RecordView flock={flock} type={section} id={id} live={live} />
           ) : (

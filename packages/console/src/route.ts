@@ -3,7 +3,7 @@
  * The console's address lives in the URL hash, query included, so any view (a filtered
  * list, page 3 with deleted records) can be bookmarked and shared:
  * `#/{flock}`, `#/{flock}/{type}?last_name__startswithi=lo&page=2`, `#/{flock}/{type}/{id}`,
- * `#/{flock}/_dashboard`, `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`.
+ * `#/{flock}/{type}/_new` (a new record), `#/{flock}/_dashboard`, `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`.
  */
 import { useEffect, useState } from "preact/hooks";
 import { decodeOr, encodePart } from "./text.js";

@@ -170,6 +170,7 @@ export type {
   TriggerProvider,
   JobsQueuedListener,
   UpdateResult,
+  UpdateOptions,
   FileUpload,
   FileUploadResult,
   RecordEngine,

@@ -48,6 +48,7 @@ import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts
 import { createDerivedRoutes } from "./routes/derived.js";
 import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createEventRoutes } from "./routes/events.js";
+import { createEventOrderRoutes } from "./routes/event-orders.js";
 import { createFileRoutes } from "./routes/files.js";
 import { createInvoiceRoutes } from "./routes/invoices.js";
 import { createListExportRoutes } from "./routes/list-export.js";
@@ -196,7 +197,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
   app.route("/api/v1", createMemberAccountRoutes(engine, guard));
-  app.route("/api/v1", createDiscoveryRoutes(storage, clock));
+  app.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
   app.route("/api/v1", createOutboxRoutes(engine));
@@ -231,6 +232,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/search/v2", createSearchRoutes(engine));
   app.route("/audit/v2", createAuditRoutes(engine));
   app.route("/events/v2", createEventRoutes(engine));
+  app.route("/events/v2", createEventOrderRoutes(engine));
   app.route("/segments/v2", createSegmentRoutes(engine));
   app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   // Issue 21, P3: the internal paths served, the vehicle search, and the documented 501s.

@@ -8,7 +8,7 @@
  * the workers, close the database. The CLI, the e2e tests and the in-process example all
  * start servers through `startServer`.
  */
-import { createRecordEngine, systemClock, type Clock, type Storage } from "@records-service/core";
+import { createRecordEngine, systemAttribution, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createManualClockDriver, type ManualClockDriver } from "./clock/driver.js";
 import { refuseExistingData } from "./clock/existing-data.js";
 import { clockFromSetting, isManualClock, parseClockSetting, type ClockSetting } from "./clock/manual-clock.js";
@@ -20,7 +20,8 @@ import { CONFIG_DEFAULTS, type Config } from "./config/schema.js";
 import { storedSecret } from "./config/secret.js";
 import { storedConfigToConfig } from "./config/stored.js";
 import type { LogSink } from "./middleware/access-log.js";
-import { seedIfEmpty } from "./runtime/bootstrap.js";
+import { DEMO_FLOCK, seedIfEmpty } from "./runtime/bootstrap.js";
+import { seedFlock } from "./seed/seed-flock.js";
 import { listen } from "./runtime/http.js";
 import { DEFAULT_WORKERS } from "./runtime/default-workers.js";
 import { createOutboxWorker } from "./workers/outbox.js";
@@ -87,6 +88,11 @@ export interface ServerOptions {
    * credentials are printed once.
    */
   seed?: boolean;
+  /**
+   * `serve --demo-data`: once started, fill flock `demo` with sample people, memberships,
+   * payments and bookings (seed/seed-flock) when it holds no person yet. Default false.
+   */
+  demoData?: boolean;
   /**
    * As one of the processes of `serve --processes N`: the primary serves `metrics.port` with
    * every process's series, so this process answers the primary's requests for its own
@@ -202,6 +208,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Seed only once the port is ours: credentials printed by a start that then failed to
     // listen would be lost, since the next start finds the database no longer empty.
     if (opts.seed ?? true) _announceSeed(await seedIfEmpty(storage, clock, passwords), out);
+    if (opts.demoData) await _fillDemo(storage, clock, out);
     try {
       workers = await startWorkers(current.workers, current.workerContext);
       _announceResumed(await resumeHeldJobs(storage, clock, current.triggers), out);
@@ -262,7 +269,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 }
 
 /** What `prepareDatabase` and `seedDatabase` need: the database, its config, where messages go. */
-export type PrepareOptions = Pick<ServerOptions, "db" | "config" | "configSource" | "out" | "clock" | "passwordCost">;
+export type PrepareOptions = Pick<ServerOptions, "db" | "config" | "configSource" | "out" | "clock" | "passwordCost" | "demoData">;
 
 /**
  * Migrates the database and applies the config (idempotently; without one, checks that the
@@ -300,6 +307,7 @@ export async function seedDatabase(opts: PrepareOptions): Promise<void> {
   try {
     const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
     _announceSeed(await seedIfEmpty(storage, opts.clock ?? systemClock, passwords), opts.out ?? (() => {}));
+    if (opts.demoData) await _fillDemo(storage, opts.clock ?? systemClock, opts.out ?? (() => {}));
   } finally {
     await storage.close();
   }
@@ -319,6 +327,21 @@ function _announceResumed(resumed: number, out: (line: string) => void): void {
 
 function _sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How many sample people `--demo-data` adds. */
+const DEMO_PERSONS = 50;
+
+/** `--demo-data`: sample records in flock demo, unless it is missing or holds persons already. */
+async function _fillDemo(storage: Storage, clock: Clock, out: (line: string) => void): Promise<void> {
+  if (!(await storage.getFlock(DEMO_FLOCK.identifier))) return out(`records-service: --demo-data: there is no flock "${DEMO_FLOCK.identifier}" to fill`);
+  if ((await storage.summarizeTypes(DEMO_FLOCK.identifier)).some((t) => t.name === "person" && t.count > 0)) {
+    return out(`records-service: --demo-data: flock "${DEMO_FLOCK.identifier}" holds persons already; nothing added`);
+  }
+  // No triggers: sample people must not set off the flock's webhooks or emails.
+  const engine = createRecordEngine({ storage, clock }).withAttribution(systemAttribution("seed"));
+  const r = await seedFlock(engine, DEMO_FLOCK.identifier, { persons: DEMO_PERSONS, seed: 1 });
+  out(`records-service: filled flock "${DEMO_FLOCK.identifier}" with sample data: ${r.person} person, ${r.membership} membership, ${r.payment} payment, ${r.booking} booking records`);
 }
 
 function _announceSeed(seeded: Awaited<ReturnType<typeof seedIfEmpty>>, out: (line: string) => void): void {

@@ -159,7 +159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The flock's resource types with counts */
+        /**
+         * The flock's resource types with counts
+         * @description Types holding records; with include_empty=true every type the flock serves, those without records at count 0 and last_modified null.
+         */
         get: operations["getApiV1ByFlock"];
         put?: never;
         post?: never;
@@ -201,7 +204,7 @@ export interface paths {
         get: operations["getApiV1ByFlockByTypeById"];
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         put: operations["putApiV1ByFlockByTypeById"];
         post?: never;
@@ -211,7 +214,7 @@ export interface paths {
         head?: never;
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         patch: operations["patchApiV1ByFlockByTypeById"];
         trace?: never;
@@ -937,7 +940,7 @@ export interface paths {
         get: operations["getApiV2ByFlockByTypeById"];
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         put: operations["putApiV2ByFlockByTypeById"];
         post?: never;
@@ -947,7 +950,7 @@ export interface paths {
         head?: never;
         /**
          * Update a record (JSON fields), or upload files (multipart file parts)
-         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.
+         * @description JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. With If-Match: "N" (the ETag of the record's GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".
          */
         patch: operations["patchApiV2ByFlockByTypeById"];
         trace?: never;
@@ -1537,6 +1540,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/v2/{flock}/{resource_type}/{uid}/order/{euid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order: a contact's tickets of an event
+         * @description `resource_type` is person or organisation (another is 404); no live ticket of that buyer for the event: 404.
+         */
+        get: operations["getEventsV2ByFlockByResourceTypeByUidOrderByEuid"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an order: its live tickets, through the engine
+         * @description Each ticket is deleted as any record (audit, change feed, data events, triggers see it). No live ticket: 404, nothing written.
+         */
+        delete: operations["deleteEventsV2ByFlockByResourceTypeByUidOrderByEuid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/{resource_type}/{uid}/order/{euid}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order's questions: the buyer's and attendees' form responses for the event */
+        get: operations["getEventsV2ByFlockByResourceTypeByUidOrderByEuidQuestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/v2/{flock}/booking/{uid}": {
         parameters: {
             query?: never;
@@ -1592,6 +1636,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/v2/{flock}/booking/{uid}/attendance/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The attendance list as a spreadsheet, streamed
+         * @description One row per counted ticket, in ticket creation order; columns by fieldset. Bad fieldset or format: 400.
+         */
+        get: operations["getEventsV2ByFlockBookingByUidAttendanceExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/v2/{flock}/booking/{uid}/available_tickets": {
         parameters: {
             query?: never;
@@ -1601,6 +1665,120 @@ export interface paths {
         };
         /** An event's ticket types with their stock */
         get: operations["getEventsV2ByFlockBookingByUidAvailableTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's orders, by buyer
+         * @description An order is one buyer's live tickets of the event. Amounts are per currency; paid counts the live payments (not cancelled or refunded) naming one of the order's tickets, or the event and the buyer, dated today or earlier.
+         */
+        get: operations["getEventsV2ByFlockBookingByUidOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The orders as a spreadsheet, one row per ticket, streamed
+         * @description One row per live ticket (cancelled ones included, with their status), in creation order; columns by fieldset. Bad fieldset or format: 400.
+         */
+        get: operations["getEventsV2ByFlockBookingByUidOrdersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/orders/export/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the orders export would hold */
+        get: operations["getEventsV2ByFlockBookingByUidOrdersExportMeta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/rebase/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create the missing form responses of the event's buyers and attendees
+         * @description For the booking's order_form_ref (one response per buyer) and attendee_form_ref (one per attendee) of its counted tickets: status started, context_ref [the booking]. A form reference naming no live form: 404, nothing written.
+         */
+        put: operations["putEventsV2ByFlockBookingByUidRebaseQuestions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/rebase/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set every ticket's start_date to the event's
+         * @description Each changed ticket is updated through the engine. A booking without start_date: 409, nothing written.
+         */
+        put: operations["putEventsV2ByFlockBookingByUidRebaseTickets"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/booking/{uid}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event as its summary packet */
+        get: operations["getEventsV2ByFlockBookingByUidSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1677,6 +1855,23 @@ export interface paths {
          * @description Writes `attendance` on every counted ticket of the event whose attendee is `person_uri`. Parameters in the query or in a JSON or form body (the body wins). No such ticket: 404 (create the ticket first for a walk-in).
          */
         put: operations["putEventsV2ByFlockBookingsByUidAttendance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v2/{flock}/person/{uid}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person's orders, newest event first */
+        get: operations["getEventsV2ByFlockPersonByUidOrders"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2667,6 +2862,42 @@ export interface components {
             key: string;
             value: string;
         };
+        ContactOrders: {
+            contact_uri: string;
+            orders: {
+                /** @description distinct attendees of the counted tickets */
+                attendee_count: number;
+                booking_display: string;
+                booking_uri: string;
+                /** @description the buyer's URI */
+                buyer: string;
+                /** @description the buyer's sortable name */
+                buyer_index_name: string | null;
+                currencies: string[];
+                /** @description the earliest purchase date */
+                order_date: string | null;
+                /** @description by currency (lower-case): whatever currencies occur */
+                order_total: {
+                    [key: string]: {
+                        fully_paid: boolean;
+                        /** @description in major units, rounded to 2 decimals */
+                        outstanding: number;
+                        /** @description in major units, rounded to 2 decimals */
+                        paid: number;
+                        /** @description in major units, rounded to 2 decimals */
+                        processing_fees: number;
+                        /** @description in major units, rounded to 2 decimals */
+                        total: number;
+                    };
+                };
+                /** @description ours: the order's live tickets, every status */
+                ticket_uris: string[];
+                /** @description units of the counted tickets */
+                tickets: number;
+                /** @description 2 x Adult, 1 x Child */
+                tickets_as_string: string;
+            }[];
+        };
         Credentials: {
             password: string;
             username: string;
@@ -2853,6 +3084,15 @@ export interface components {
             person_ref: string;
             status: string;
         };
+        EventExportMeta: {
+            booking_uri: string;
+            columns: {
+                field: string;
+                label: string;
+            }[];
+            fieldsets: string[];
+            rows: number;
+        };
         EventList: {
             bookings: {
                 cancelled: boolean;
@@ -2886,6 +3126,194 @@ export interface components {
             page_size: number;
             pages: number;
             total: number;
+        };
+        EventOrder: {
+            /** @description distinct attendees of the counted tickets */
+            attendee_count: number;
+            booking_uri: string;
+            /** @description the buyer's URI */
+            buyer: string;
+            /** @description the buyer's sortable name */
+            buyer_index_name: string | null;
+            currencies: string[];
+            /** @description the earliest purchase date */
+            order_date: string | null;
+            /** @description by currency (lower-case): whatever currencies occur */
+            order_total: {
+                [key: string]: {
+                    fully_paid: boolean;
+                    /** @description in major units, rounded to 2 decimals */
+                    outstanding: number;
+                    /** @description in major units, rounded to 2 decimals */
+                    paid: number;
+                    /** @description in major units, rounded to 2 decimals */
+                    processing_fees: number;
+                    /** @description in major units, rounded to 2 decimals */
+                    total: number;
+                };
+            };
+            /** @description ours: the order's live tickets, every status */
+            ticket_uris: string[];
+            /** @description units of the counted tickets */
+            tickets: number;
+            /** @description 2 x Adult, 1 x Child */
+            tickets_as_string: string;
+        };
+        EventOrderDeleted: {
+            booking_uri: string;
+            contact_uri: string;
+            /** @description the deleted tickets' URIs */
+            deleted: string[];
+            errors: string[];
+            /** @description ticket types with a stock limit that got stock back */
+            returned_stock: string[];
+        };
+        EventOrderQuestions: {
+            booking_display_value: string;
+            booking_uri: string;
+            buyer_uri: string;
+            responses: {
+                contact_display_value: string | null;
+                contact_uri: string;
+                form_ref: string | null;
+                response: {
+                    flat: {
+                        [key: string]: unknown;
+                    };
+                    sections: {
+                        questions: {
+                            answer: unknown;
+                            field: string;
+                            form_type: string | null;
+                            marks_available: number | null;
+                            question: string;
+                            required: boolean;
+                            /** @description the form's URI */
+                            uri: string | null;
+                        }[];
+                        title: string | null;
+                    }[];
+                    simple: {
+                        answer: unknown;
+                        field: string;
+                        form_type: string | null;
+                        marks_available: number | null;
+                        question: string;
+                        required: boolean;
+                        /** @description the form's URI */
+                        uri: string | null;
+                    }[];
+                };
+                /** @enum {string} */
+                role: "buyer" | "attendee";
+                status: string | null;
+                uri: string;
+            }[];
+        };
+        EventOrders: {
+            booking: {
+                bookable_refs: string[];
+                cancelled: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                date_range: string | null;
+                display_value: string;
+                end_date: string | null;
+                end_datetime: string | null;
+                end_time: string | null;
+                formatted_title: string;
+                has_available_tickets: boolean;
+                has_cancelled: boolean;
+                has_ticketed_event: boolean;
+                is_sold_out: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                maximum_ticket_price: number | null;
+                minimum_ticket_price: number | null;
+                multi_day: boolean;
+                /** @constant */
+                resource_type: "booking";
+                start_date: string | null;
+                start_datetime: string | null;
+                start_time: string | null;
+                status: string | null;
+                ticket_type_income: {
+                    [key: string]: number;
+                };
+                ticket_types: {
+                    [key: string]: {
+                        access_code: string | null;
+                        allocated: number;
+                        /** @description the price with two decimals, as text */
+                        amount: string;
+                        /** @description total - allocated - reserved, never below 0; null = unlimited */
+                        available: number | null;
+                        available_from_date: string | null;
+                        currency: string;
+                        description: string | null;
+                        member_only: boolean;
+                        name: string | null;
+                        number_of_attendees_per_ticket: string;
+                        pricing: string | null;
+                        reserved: number;
+                        single_use: boolean;
+                        sort_order: number;
+                        tags: string[];
+                        tax: string | null;
+                        /** @description stock; null = unlimited */
+                        total: number | null;
+                        uri: string;
+                    };
+                };
+                ticketed_event: boolean;
+                title: string | null;
+                total_stock: number | null;
+                total_stock_allocated: number;
+                total_stock_available: number | null;
+                uid: string;
+                uri: string;
+                user_interface: {
+                    [key: string]: boolean;
+                };
+            };
+            booking_uri: string;
+            /** @description by buyer URI */
+            buyers: {
+                [key: string]: {
+                    /** @description distinct attendees of the counted tickets */
+                    attendee_count: number;
+                    booking_uri: string;
+                    /** @description the buyer's URI */
+                    buyer: string;
+                    /** @description the buyer's sortable name */
+                    buyer_index_name: string | null;
+                    currencies: string[];
+                    /** @description the earliest purchase date */
+                    order_date: string | null;
+                    /** @description by currency (lower-case): whatever currencies occur */
+                    order_total: {
+                        [key: string]: {
+                            fully_paid: boolean;
+                            /** @description in major units, rounded to 2 decimals */
+                            outstanding: number;
+                            /** @description in major units, rounded to 2 decimals */
+                            paid: number;
+                            /** @description in major units, rounded to 2 decimals */
+                            processing_fees: number;
+                            /** @description in major units, rounded to 2 decimals */
+                            total: number;
+                        };
+                    };
+                    /** @description ours: the order's live tickets, every status */
+                    ticket_uris: string[];
+                    /** @description units of the counted tickets */
+                    tickets: number;
+                    /** @description 2 x Adult, 1 x Child */
+                    tickets_as_string: string;
+                };
+            };
+            number_of_orders: number;
+            number_of_unpaid_orders: number;
         };
         /** @description Every stored data field of the booking, as stored, plus these computed fields. */
         EventPacket: {
@@ -2952,6 +3380,49 @@ export interface components {
             user_interface: {
                 [key: string]: boolean;
             };
+        };
+        EventRebaseQuestions: {
+            changes: {
+                uri: string;
+            }[];
+            unchanged: number;
+        };
+        EventRebaseTickets: {
+            ticket_changes: {
+                /** @description YYYY-MM-DD */
+                new_date: string;
+                old_date: unknown;
+                uri: string;
+            }[];
+            unchanged_tickets: number;
+        };
+        EventSummary: {
+            cancelled: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            created: string;
+            date_range: string | null;
+            display_value: string;
+            end_date: string | null;
+            end_datetime: string | null;
+            end_time: string | null;
+            formatted_title: string;
+            has_available_tickets: boolean;
+            is_sold_out: boolean;
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            last_updated: string;
+            maximum_ticket_price: number | null;
+            minimum_ticket_price: number | null;
+            multi_day: boolean;
+            /** @constant */
+            resource_type: "booking";
+            start_date: string | null;
+            start_datetime: string | null;
+            start_time: string | null;
+            status: string | null;
+            ticketed_event: boolean;
+            title: string | null;
+            uid: string;
+            uri: string;
         };
         EventTickets: {
             booking: {
@@ -4109,8 +4580,7 @@ export interface components {
         TypeList: {
             resource_type: {
                 count: number;
-                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
-                last_modified: string;
+                last_modified: string | null;
                 name: string;
             }[];
         };
@@ -4577,7 +5047,10 @@ export interface operations {
     };
     getApiV1ByFlock: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: list every served type, empty ones included (default false) */
+                include_empty?: "true" | "false";
+            };
             header?: never;
             path: {
                 flock: string;
@@ -4593,6 +5066,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TypeList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -4989,6 +5471,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorV1"];
                 };
             };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
             /** @description the request body is larger than the server accepts */
             413: {
                 headers: {
@@ -5158,6 +5649,15 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9359,6 +9859,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorV2"];
                 };
             };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
             /** @description the request body is larger than the server accepts */
             413: {
                 headers: {
@@ -9528,6 +10037,15 @@ export interface operations {
             };
             /** @description unknown flock, resource type or record */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12936,6 +13454,222 @@ export interface operations {
             };
         };
     };
+    getEventsV2ByFlockByResourceTypeByUidOrderByEuid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                euid: string;
+                flock: string;
+                resource_type: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor Order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventOrder"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    deleteEventsV2ByFlockByResourceTypeByUidOrderByEuid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                euid: string;
+                flock: string;
+                resource_type: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor OrderDeleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventOrderDeleted"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockByResourceTypeByUidOrderByEuidQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                euid: string;
+                flock: string;
+                resource_type: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor OrderQuestions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventOrderQuestions"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getEventsV2ByFlockBookingByUid: {
         parameters: {
             query?: never;
@@ -13230,6 +13964,91 @@ export interface operations {
             };
         };
     };
+    getEventsV2ByFlockBookingByUidAttendanceExport: {
+        parameters: {
+            query?: {
+                /** @description column groups, repeatable or comma-separated: core, attendance, communications, emergency, membership, profile, mailing (default core) */
+                fieldset?: string;
+                /** @description xlsx (default) or csv */
+                format?: "xlsx" | "csv";
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the XLSX file (CSV with format=csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getEventsV2ByFlockBookingByUidAvailableTickets: {
         parameters: {
             query?: never;
@@ -13249,6 +14068,462 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AvailableTickets"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor OrdersList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventOrders"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidOrdersExport: {
+        parameters: {
+            query?: {
+                /** @description column groups, repeatable or comma-separated: core, communications, emergency, membership, order, profile, mailing (default core) */
+                fieldset?: string;
+                /** @description xlsx (default) or csv */
+                format?: "xlsx" | "csv";
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the XLSX file (CSV with format=csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidOrdersExportMeta: {
+        parameters: {
+            query?: {
+                /** @description column groups, repeatable or comma-separated: core, communications, emergency, membership, order, profile, mailing (default core) */
+                fieldset?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {booking_uri, fieldsets, columns: [{field, label}], rows} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventExportMeta"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    putEventsV2ByFlockBookingByUidRebaseQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {changes: [{uri}], unchanged} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRebaseQuestions"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    putEventsV2ByFlockBookingByUidRebaseTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {ticket_changes: [{uri, old_date, new_date}], unchanged_tickets} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRebaseTickets"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockBookingByUidSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the summary packet (the list entries' fields) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSummary"];
                 };
             };
             /** @description missing or invalid credentials */
@@ -13640,6 +14915,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getEventsV2ByFlockPersonByUidOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description vendor OrdersListForContact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactOrders"];
                 };
             };
             /** @description missing or invalid credentials */

@@ -14,6 +14,7 @@ import { useChanges, type Live } from "../live.js";
 import { chooseColumns, chosenColumns } from "../prefs.js";
 import { apiParams, filtersOf, isDateLike, MODIFIERS, newestSlice, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
+import { NewRecordLink } from "./record-new.js";
 import { encodePart, textOf } from "../text.js";
 import { Guard, couldNotShow } from "./guard.js";
 import { BulkBar } from "./list-bulk.js";
@@ -97,6 +98,7 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
       <h1>
         {labelOf(type)} <span class="muted">in {flock}</span>
       </h1>
+      <NewRecordLink flock={flock} type={type} />
       {SEARCHABLE.includes(type) && <SearchBox key={`q-${q}`} value={q} onSearch={(text) => setControl("q", text)} />}
       {q ? (
         <SearchResults flock={flock} type={type} q={q} />

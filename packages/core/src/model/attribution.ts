@@ -24,7 +24,7 @@ export interface Attribution {
 }
 
 /** The service's own writers, each named by its marker `system:<name>`. */
-export const SYSTEM_WRITERS = ["scheduler", "outbox", "tasks", "import", "copy"] as const;
+export const SYSTEM_WRITERS = ["scheduler", "outbox", "tasks", "import", "copy", "seed"] as const;
 export type SystemWriter = (typeof SYSTEM_WRITERS)[number];
 
 /** Prefix of the system markers. An `APPLICATION` label has two slashes, so none can take this form. */

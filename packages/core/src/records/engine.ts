@@ -54,7 +54,7 @@ function _engine(ctx: EngineContext): RecordEngine {
     create: (flock, type, input) => createRecord(ctx, flock, type, input),
     get: (flock, type, id) => getRecord(ctx, flock, type, id),
     list: (flock, type, query) => listRecords(ctx, flock, type, query),
-    update: (flock, type, id, patch) => updateRecord(ctx, flock, type, id, patch),
+    update: (flock, type, id, patch, opts) => updateRecord(ctx, flock, type, id, patch, opts),
     delete: (flock, type, id) => deleteRecord(ctx, flock, type, id),
     restore: (flock, type, id) => restoreRecord(ctx, flock, type, id),
     obfuscate: (flock, type, id) => obfuscateRecord(ctx, flock, type, id),

@@ -73,6 +73,12 @@ export interface UpdateResult {
   changed: Record<string, unknown>;
 }
 
+/** How an update is checked. */
+export interface UpdateOptions {
+  /** The version the writer read: the update is refused (409) unless the record is still at it. */
+  expectedVersion?: number;
+}
+
 /** One uploaded file, before it is stored. */
 export interface FileUpload {
   field: string;
@@ -98,8 +104,11 @@ export interface RecordEngine {
   get(flock: string, type: string, id: string): Promise<StoredRecord>;
   /** The page of records matching the parsed query. */
   list(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
-  /** Applies a partial update; 409 if the record is deleted. */
-  update(flock: string, type: string, id: string, patch: Record<string, unknown>): Promise<UpdateResult>;
+  /**
+   * Applies a partial update; 409 if the record is deleted, or when `opts.expectedVersion`
+   * is given and the stored record is at another version (someone else wrote it since).
+   */
+  update(flock: string, type: string, id: string, patch: Record<string, unknown>, opts?: UpdateOptions): Promise<UpdateResult>;
   delete(flock: string, type: string, id: string): Promise<StoredRecord>;
   restore(flock: string, type: string, id: string): Promise<StoredRecord>;
   /** Clears personal data, keeps the record (and its id, dates and state) for audit. */

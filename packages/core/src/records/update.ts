@@ -13,12 +13,15 @@ import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { changedFields, revise, updateOf } from "./revise.js";
 import type { StoredRecord } from "../model/record.js";
-import type { EngineContext, UpdateResult } from "./types.js";
+import { conflict } from "../errors.js";
+import type { EngineContext, UpdateOptions, UpdateResult } from "./types.js";
 
 /**
  * Applies `patch` to the record. `changed` holds every data field whose value changed,
  * system-generated ones included. A patch that changes nothing writes nothing (the version
- * and `last_updated` stay; `touch` is the way to bump them).
+ * and `last_updated` stay; `touch` is the way to bump them). With `opts.expectedVersion`
+ * a record at another version is refused (409) before anything is decided; a write racing
+ * in after the read is refused by the commit's own version check.
  */
 export async function updateRecord(
   ctx: EngineContext,
@@ -26,9 +29,16 @@ export async function updateRecord(
   type: string,
   id: string,
   patch: Record<string, unknown>,
+  opts: UpdateOptions = {},
 ): Promise<UpdateResult> {
   if (type === TASK_TYPE) return updateTask(ctx, flock, id, patch); // tasks: cancel only
   const before = await loadRecord(ctx, flock, type, id);
+  if (opts.expectedVersion !== undefined && opts.expectedVersion !== before.version) {
+    throw conflict(
+      "version conflict",
+      `record ${id} is at version ${before.version}, not ${opts.expectedVersion}: it was changed since it was read; read it again and retry`,
+    );
+  }
   const { next, changed } = planUpdate(before, patch, formatTimestamp(ctx.clock.now()));
   if (Object.keys(changed).length === 0) return { record: before, changed };
   await commit(ctx, updateOf(before, next));

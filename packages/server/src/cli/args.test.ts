@@ -194,19 +194,25 @@ describe("parseCommand", () => {
     { argv: ["config", "--help"], text: USAGE["config apply"] },
     { argv: ["config", "apply", "-h"], text: USAGE["config apply"] },
     { argv: ["config", "show", "--help"], text: USAGE["config show"] },
+    { argv: ["seed", "--help"], text: USAGE.seed },
   ])("gives help for $argv", ({ argv, text }) => {
     expect(parseCommand(argv, {})).toEqual({ kind: "help", text });
   });
 
   it.each([
     { argv: ["copy", "--from", "a.db"], message: "missing option: records-service copy --from PATH --to postgres://... [--resume]" },
+    { argv: ["seed"], message: "missing option: records-service seed --flock ID [--persons N] [--seed S] [--db PATH]" },
+    { argv: ["seed", "--flock", "Bad Id"], message: 'bad flock identifier "Bad Id" in --flock' },
+    { argv: ["seed", "--flock", "demo", "--persons", "0"], message: 'bad value: --persons must be an integer from 1 to 10000, got "0"' },
+    { argv: ["seed", "--flock", "demo", "--persons", "10001"], message: 'bad value: --persons must be an integer from 1 to 10000, got "10001"' },
+    { argv: ["seed", "--flock", "demo", "--seed=1.5"], message: 'bad value: --seed must be an integer from 0 to 999999999, got "1.5"' },
     { argv: ["copy", "--from", "a.db", "--to", "b.db"], message: 'bad value: --to must be a postgres:// URL, got "b.db"' },
     { argv: ["copy", "--from", "a.db", "--to", "postgres://h/d", "--batch", "0"], message: 'bad value: --batch must be an integer from 1 to 10000, got "0"' },
     { argv: ["invoice-url", "demo", "receipt", "0123456789abcdef01234567"], message: 'bad invoice type "receipt": expected invoice, membership, order' },
     { argv: ["invoice-url", "demo", "order"], message: "missing argument: records-service invoice-url FLOCK TYPE UID [--db PATH] [--base-url URL]" },
     { argv: ["invoice-url", "demo", "order", "xyz"], message: 'bad id "xyz": expected 24 lower-case hex characters' },
-    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore' },
-    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)" },
+    { argv: ["start"], message: 'unknown command "start": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, seed, openapi, backup or restore' },
+    { argv: [], message: "missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|seed|openapi|backup|restore (see --help)" },
     { argv: ["backup"], message: "missing option: records-service backup --to DIR [--db FILE] [--keep N]" },
     { argv: ["backup", "--to", "b", "--keep", "0"], message: 'bad value: --keep must be an integer from 1 to 10000, got "0"' },
     { argv: ["backup", "--to", "b", "--keep", "two"], message: 'bad value: --keep must be an integer from 1 to 10000, got "two"' },

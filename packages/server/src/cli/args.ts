@@ -29,7 +29,7 @@ export class UsageError extends Error {
 /** One parsed command. */
 export type Command =
   | { kind: "help"; text: string }
-  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined }
+  | { kind: "serve"; db: string; host: string; port: number; config: string | undefined; quiet: boolean; processes: number; clock: ClockSetting | undefined; allowExistingData?: boolean | undefined; demoData?: boolean | undefined }
   | { kind: "flock-add"; db: string; id: string; name: string }
   | { kind: "user-add"; db: string; username: string; password: string; flocks: string[]; role: Role }
   | { kind: "user-revoke"; db: string; username: string; flock: string | undefined }
@@ -39,6 +39,7 @@ export type Command =
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
   | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean; format: "ndjson" | "csv" }
+  | { kind: "seed"; db: string; flock: string; persons: number; seed: number }
   | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
   | { kind: "openapi" }
   | { kind: "backup"; db: string; to: string; keep: number }
@@ -63,7 +64,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|openapi|backup|restore (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|seed|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -87,10 +88,11 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "copy") return _copy(argv.slice(1));
   if (first === "export") return _export(argv.slice(1), env);
   if (first === "import") return _import(argv.slice(1), env);
+  if (first === "seed") return _seed(argv.slice(1), env);
   if (first === "openapi") return _openapi(argv.slice(1));
   if (first === "backup") return _backup(argv.slice(1), env);
   if (first === "restore") return _restore(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, openapi, backup or restore`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, seed, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -134,6 +136,7 @@ function _serve(args: string[], env: CliEnv): Command {
     processes: { type: "string" },
     clock: { type: "string" },
     "allow-existing-data": { type: "boolean" },
+    "demo-data": { type: "boolean" },
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
@@ -159,6 +162,7 @@ function _serve(args: string[], env: CliEnv): Command {
     processes,
     clock,
     allowExistingData: v["allow-existing-data"],
+    ...(v["demo-data"] ? { demoData: true } : {}),
   };
 }
 
@@ -386,6 +390,17 @@ function _import(args: string[], env: CliEnv): Command {
     config: _nonEmpty(v.config, "--config"),
     batchSize,
   };
+}
+
+function _seed(args: string[], env: CliEnv): Command {
+  const v = _parse(args, "seed", { ...DB, ...HELP, flock: { type: "string" }, persons: { type: "string" }, seed: { type: "string" } }, 0).values;
+  if (v.help) return { kind: "help", text: USAGE.seed };
+  const flock = _flockOption(v.flock, "seed --flock ID [--persons N] [--seed S] [--db PATH]");
+  const persons = v.persons === undefined ? 50 : /^\d{1,5}$/.test(v.persons) ? Number(v.persons) : NaN;
+  if (!(persons >= 1 && persons <= 10_000)) throw new UsageError(`bad value: --persons must be an integer from 1 to 10000, got ${JSON.stringify(v.persons)}`);
+  const seed = v.seed === undefined ? 1 : /^\d{1,9}$/.test(v.seed) ? Number(v.seed) : NaN;
+  if (!Number.isInteger(seed)) throw new UsageError(`bad value: --seed must be an integer from 0 to 999999999, got ${JSON.stringify(v.seed)}`);
+  return { kind: "seed", db: _db(v.db, env), flock, persons, seed };
 }
 
 function _backup(args: string[], env: CliEnv): Command {

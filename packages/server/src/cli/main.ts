@@ -67,6 +67,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await (await import("./export.js")).runExport(cmd, io);
       case "import":
         return await (await import("./import.js")).runImport(cmd, io);
+      case "seed":
+        return await (await import("./seed.js")).runSeed(cmd, io);
       case "openapi":
         return await runOpenApi(io);
       case "backup":

@@ -125,7 +125,7 @@ export async function runServeCluster(cmd: ServeCommand, io: CliIo): Promise<num
   }
   if (first === "up") {
     try {
-      await seedDatabase({ db: cmd.db, out: io.out, ...(config ? { config } : {}) });
+      await seedDatabase({ db: cmd.db, out: io.out, ...(config ? { config } : {}), ...(cmd.demoData ? { demoData: true } : {}) });
     } catch (e) {
       io.err(startFailure(e, cmd));
       await stopAll();

@@ -52,6 +52,8 @@ export async function runServe(cmd: Extract<Command, { kind: "serve" }>, io: Cli
       // --clock wins over the config file's `clock`.
       ...(cmd.clock === undefined ? {} : { clock: clockFromSetting(cmd.clock) }),
       ...(cmd.allowExistingData ? { allowExistingData: true } : {}),
+      // The primary fills the demo flock once; the other processes find it filled.
+      ...(cmd.demoData && !worker ? { demoData: true } : {}),
       out: worker ? (line) => started && io.out(line) : io.out,
       ...(cmd.quiet ? {} : { log: (line: Record<string, unknown>) => io.out(JSON.stringify(worker ? { ...line, pid: process.pid } : line)) }),
     });

@@ -3,7 +3,7 @@
  * The `--help` texts, one per command.
  */
 
-const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]]
+const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]] [--demo-data]
 
 Serves the Records Service API over HTTP.
 
@@ -29,6 +29,8 @@ Serves the Records Service API over HTTP.
                   a scratch file
   --allow-existing-data
                   run the manual clock on a database that holds records anyway
+  --demo-data     fill flock "demo" with 50 sample people, their memberships, payments
+                  and bookings (as records-service seed does) when it holds no person yet
 
 On an empty database it creates flock "demo" and user "admin" with a random password,
 printed once. SIGTERM or SIGINT stops it gracefully (every process finishes the requests
@@ -165,6 +167,15 @@ The pages are written through SQLite's backup API, so a process with the target 
 never sees half of it; stop the servers first all the same. A backup from an older
 version is migrated forward. For a PostgreSQL --db it prints pg_restore (exit 2).`;
 
+const SEED = `Usage: records-service seed --flock ID [--persons N] [--seed S] [--db PATH]
+
+Fills an existing flock with sample data for trying the service and the console out:
+N people (default 50, at most 10000) with emails, phones, addresses and tags; about three
+in four with a membership (plan, number, dates, status) and its payment; some bookings.
+Every record is created through the engine (audit, change feed and data events see it;
+no trigger action runs for them). The same --seed (default 1) on the same day gives the
+same people; running it again adds more.`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -181,6 +192,7 @@ Commands:
   copy        copy a SQLite database into PostgreSQL
   export      write a flock's records as NDJSON or CSV
   import      read records from NDJSON or CSV into a flock
+  seed        fill a flock with sample people, memberships, payments and bookings
   openapi     print the OpenAPI document of the HTTP API
   backup      copy a SQLite database while it serves, verified, keeping the last N
   restore     put a backup back into a SQLite database
@@ -212,6 +224,8 @@ ${EXPORT}
 
 ${IMPORT}
 
+${SEED}
+
 ${OPENAPI}
 
 ${BACKUP}
@@ -234,6 +248,7 @@ export const USAGE = {
   copy: COPY,
   export: EXPORT,
   import: IMPORT,
+  seed: SEED,
   openapi: OPENAPI,
   backup: BACKUP,
   restore: RESTORE,

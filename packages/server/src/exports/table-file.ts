@@ -59,6 +59,9 @@ export async function tableBuffer(
 
 // --- internal ---
 
+/** Rows written between turns of the event loop (see `_xlsx`). */
+const _YIELD_EVERY_ROWS = 50;
+
 function _csv(
   columns: readonly TableColumn[],
   rows: AsyncIterable<Readonly<Record<string, TableCell>>>,
@@ -83,15 +86,45 @@ function _xlsx(
   const sheet = book.addWorksheet(sheetName.slice(0, 31) || 'Sheet1');
   sheet.columns = columns.map((c) => ({ header: c.label, key: c.field }));
   void (async () => {
+    let n = 0;
     for await (const row of _cells(columns, rows)) {
       sheet.addRow(row).commit();
-      // Wait for the reader when the buffer is full: memory stays flat however long the table.
+      // The zip deflates on the thread pool and hands its output on in I/O callbacks: a row
+      // source that only awaits promises (a synchronous database driver) would never let them
+      // run, so the whole file would pile up inside the zip before its first byte left.
+      if (++n % _YIELD_EVERY_ROWS === 0) await new Promise((r) => setImmediate(r));
+      // Wait for the zip when the sheet's rows wait for it, and for the reader when the
+      // output is full: memory stays flat however long the table.
+      for (const input of _sheetInputs(sheet)) if (input._writableState.needDrain) await new Promise<void>((r) => input.once('drain', () => r()));
       if (out.writableNeedDrain) await new Promise((r) => out.once('drain', r));
     }
     sheet.commit();
     await book.commit();
   })().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
   return out;
+}
+
+/**
+ * The streams the zip reads a sheet's XML from. exceljs's sheet stream hands its data on
+ * without waiting (it ignores what `write` returns), so the rows would pile up there
+ * whenever they come faster than the zip deflates; its consumers' own buffers say when
+ * to wait. Not part of exceljs's typed interface: when its internals differ, nothing is
+ * found and only the event-loop turns above pace the writer.
+ */
+function _sheetInputs(sheet: object): _ZipInput[] {
+  const pipes = (sheet as { stream?: { pipes?: unknown } }).stream?.pipes;
+  return Array.isArray(pipes) ? pipes.filter(_isZipInput) : [];
+}
+
+/** A writable stream of the zip's own stream library (not Node's class, so by its shape). */
+interface _ZipInput {
+  _writableState: { needDrain: boolean };
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+function _isZipInput(p: unknown): p is _ZipInput {
+  const state = (p as { _writableState?: { needDrain?: unknown } } | null)?._writableState;
+  return typeof state?.needDrain === 'boolean' && typeof (p as { once?: unknown }).once === 'function';
 }
 
 async function* _cells(

@@ -204,6 +204,32 @@ const _INVOICE = v.object({
   config: v.looseObject({ flock_name: str, default_currency: str, template: str }),
 });
 
+const _ORDER = v.looseObject({
+  buyer: v.pipe(str, v.description("the buyer's URI")),
+  buyer_index_name: v.pipe(nullableStr, v.description("the buyer's sortable name")),
+  attendee_count: v.pipe(v.number(), v.description("distinct attendees of the counted tickets")),
+  tickets: v.pipe(v.number(), v.description("units of the counted tickets")),
+  tickets_as_string: v.pipe(str, v.description("2 x Adult, 1 x Child")),
+  order_date: v.pipe(v.nullable(date), v.description("the earliest purchase date")),
+  currencies: v.array(str),
+  order_total: v.pipe(
+    v.record(v.string(), v.object({ total: _MONEY, paid: _MONEY, outstanding: _MONEY, processing_fees: _MONEY, fully_paid: v.boolean() })),
+    v.description("by currency (lower-case): whatever currencies occur"),
+  ),
+  booking_uri: str,
+  ticket_uris: v.pipe(v.array(str), v.description("ours: the order's live tickets, every status")),
+});
+
+const _QUESTION = v.object({
+  field: str,
+  question: str,
+  answer: v.unknown(),
+  form_type: nullableStr,
+  required: v.boolean(),
+  marks_available: nullableNum,
+  uri: v.pipe(nullableStr, v.description("the form's URI")),
+});
+
 /** The gateway components, by name. */
 export const GATEWAY_SCHEMAS = {
   EventList: v.object({ bookings: v.array(_SUMMARY), ...paged }),
@@ -239,4 +265,44 @@ export const GATEWAY_SCHEMAS = {
     description: nullableStr,
     segment: v.pipe(str, v.description("the segment's URI")),
   }),
+  EventSummary: _SUMMARY,
+  EventOrder: _ORDER,
+  EventOrders: v.object({
+    booking: _PACKET,
+    booking_uri: str,
+    buyers: v.pipe(v.record(v.string(), _ORDER), v.description("by buyer URI")),
+    number_of_orders: v.number(),
+    number_of_unpaid_orders: v.number(),
+  }),
+  ContactOrders: v.object({ contact_uri: str, orders: v.array(v.looseObject({ ..._ORDER.entries, booking_display: str })) }),
+  EventOrderDeleted: v.object({
+    booking_uri: str,
+    contact_uri: str,
+    deleted: v.pipe(v.array(str), v.description("the deleted tickets' URIs")),
+    errors: v.array(str),
+    returned_stock: v.pipe(v.array(str), v.description("ticket types with a stock limit that got stock back")),
+  }),
+  EventOrderQuestions: v.object({
+    booking_uri: str,
+    booking_display_value: str,
+    buyer_uri: str,
+    responses: v.array(
+      v.object({
+        uri: str,
+        role: v.picklist(["buyer", "attendee"]),
+        contact_uri: str,
+        contact_display_value: nullableStr,
+        form_ref: nullableStr,
+        status: nullableStr,
+        response: v.object({
+          flat: openObject,
+          sections: v.array(v.object({ title: nullableStr, questions: v.array(_QUESTION) })),
+          simple: v.array(_QUESTION),
+        }),
+      }),
+    ),
+  }),
+  EventRebaseTickets: v.object({ ticket_changes: v.array(v.object({ uri: str, old_date: v.unknown(), new_date: date })), unchanged_tickets: v.number() }),
+  EventRebaseQuestions: v.object({ changes: v.array(v.object({ uri: str })), unchanged: v.number() }),
+  EventExportMeta: v.object({ booking_uri: str, fieldsets: v.array(str), columns: v.array(v.object({ field: str, label: str })), rows: v.number() }),
 };

@@ -151,7 +151,7 @@ export const COMPONENT_SCHEMAS = {
   Credentials: v.object({ username: str, password: str }),
   ApiKey: v.object({ api_key: v.pipe(str, v.description("send as Authorization: Bearer <api_key>")) }),
   FlockList: v.object({ flocks: v.array(v.object({ identifier: str, name: str })) }),
-  TypeList: v.object({ resource_type: v.array(v.object({ name: str, count: v.number(), last_modified: timestamp })) }),
+  TypeList: v.object({ resource_type: v.array(v.object({ name: str, count: v.number(), last_modified: v.nullable(timestamp) })) }),
   RecordFields: v.pipe(
     openObject,
     v.description("The record's data fields as top-level keys. Person records take only the fields of PersonFields; other types take any fields."),

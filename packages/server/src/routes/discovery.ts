@@ -1,23 +1,25 @@
 /**
  * @module routes/discovery
  * What a key can see: `GET /` lists its flocks, `GET /:flock` the resource types held in
- * one flock (and so checks access to it).
+ * one flock (and so checks access to it); with `?include_empty=true`, every type the flock
+ * serves, those without records at count 0 (a first run's console lists them all).
  */
-import type { Clock, Storage } from "@records-service/core";
+import { badRequest, type Clock, type Storage } from "@records-service/core";
 import { Hono } from "hono";
 import { visibleFlocks } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
-import { documented } from "../openapi/describe.js";
+import { documented, queryParam } from "../openapi/describe.js";
 
 /**
  * Routes `GET /` → `{flocks: [{identifier, name}]}` and `GET /:flock` →
- * `{resource_type: [{name, count, last_modified}]}`.
+ * `{resource_type: [{name, count, last_modified}]}`. `typesOf` names the types a flock
+ * serves (the engine's), for `include_empty`.
  *
  * @example
- * app.route("/api/v1", createDiscoveryRoutes(storage, clock));
+ * app.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
  */
-export function createDiscoveryRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
+export function createDiscoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock: string) => ReadonlySet<string>): Hono<AppEnv> {
   const routes = new Hono<AppEnv>({ strict: false });
   const requireKey = createRequireKey(storage, clock);
   const requireFlock = createRequireFlock(storage);
@@ -27,11 +29,37 @@ export function createDiscoveryRoutes(storage: Storage, clock: Clock): Hono<AppE
     return c.json({ flocks: flocks.map((f) => ({ identifier: f.identifier, name: f.name })) });
   });
 
-  routes.get("/:flock", documented({ tag: "discovery", summary: "The flock's resource types with counts", auth: "key", ok: { status: 200, description: "the resource types", schema: "TypeList" }, errors: [403, 404] }), requireKey, requireFlock, async (c) => {
-    const types = await storage.summarizeTypes(c.req.param("flock"));
-    return c.json({
-      resource_type: types.map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified })),
-    });
-  });
+  routes.get(
+    "/:flock",
+    documented({
+      tag: "discovery",
+      summary: "The flock's resource types with counts",
+      description: "Types holding records; with include_empty=true every type the flock serves, those without records at count 0 and last_modified null.",
+      auth: "key",
+      query: [queryParam("include_empty", "true: list every served type, empty ones included (default false)", { type: "string", enum: ["true", "false"] })],
+      ok: { status: 200, description: "the resource types", schema: "TypeList" },
+      errors: [400, 403, 404],
+    }),
+    requireKey,
+    requireFlock,
+    async (c) => {
+      const flock = c.req.param("flock");
+      const includeEmpty = _flag(c.req.query("include_empty"));
+      const held = (await storage.summarizeTypes(flock)).map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified as string | null }));
+      if (!includeEmpty) return c.json({ resource_type: held });
+      const seen = new Set(held.map((t) => t.name));
+      const empty = [...typesOf(flock)].filter((name) => !seen.has(name)).map((name) => ({ name, count: 0, last_modified: null }));
+      return c.json({ resource_type: [...held, ...empty].sort((a, b) => a.name.localeCompare(b.name)) });
+    },
+  );
   return routes;
+}
+
+// --- internal ---
+
+/** `true`/`false` (absent: false); anything else is a 400 naming the parameter. */
+function _flag(value: string | undefined): boolean {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw badRequest("invalid include_empty", `include_empty must be true or false, not ${JSON.stringify(value.slice(0, 40))}`);
 }

@@ -13,6 +13,7 @@ import type { Surface } from "../http/surface.js";
 import { actingEngine } from "../http/acting.js";
 import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { expectedVersionOf, versionTag } from "../http/version-tag.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
 
@@ -93,15 +94,21 @@ export function createRecordRoutes(
     async (c) => {
     const { flock, type, id } = c.req.param();
     const gen = singles.generation();
-    if (gen === undefined) return c.json(await engine.toSingle(await engine.get(flock, type, id)));
-    const key = `${flock}\u0000${type}\u0000${id}`;
-    let text = singles.get(key, gen);
-    if (text === undefined) {
-      text = JSON.stringify(await engine.toSingle(await engine.get(flock, type, id)));
-      singles.set(key, gen, text);
+    if (gen === undefined) {
+      const record = await engine.get(flock, type, id);
+      return c.json(await engine.toSingle(record), 200, { ETag: versionTag(record.version) });
     }
+    const key = `${flock}\u0000${type}\u0000${id}`;
+    // An entry is the version tag, a newline, then the envelope's JSON text.
+    let entry = singles.get(key, gen);
+    if (entry === undefined) {
+      const record = await engine.get(flock, type, id);
+      entry = `${versionTag(record.version)}\n${JSON.stringify(await engine.toSingle(record))}`;
+      singles.set(key, gen, entry);
+    }
+    const cut = entry.indexOf("\n");
     // What `c.json` sends, without serializing again.
-    return c.body(text, 200, _JSON_TYPE);
+    return c.body(entry.slice(cut + 1), 200, { ..._JSON_TYPE, ETag: entry.slice(0, cut) });
   });
 
   // PATCH is accepted wherever PUT updates (contract, compatibility).
@@ -111,11 +118,13 @@ export function createRecordRoutes(
     documented({
       tag: "records",
       summary: "Update a record (JSON fields), or upload files (multipart file parts)",
-      description: "JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT.",
+      description:
+        "JSON answers the fields that changed; multipart answers {errors, updates} with the files' URLs. PATCH is the same as PUT. " +
+        'With If-Match: "N" (the ETag of the record\'s GET) the JSON update is applied only while the record is still at version N; otherwise 409 "version conflict".',
       auth: "key",
       body: { schema: "RecordFields", media: ["application/json"], files: true },
       ok: { status: 200, description: "the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate)", schema: "ChangedFields" },
-      errors: [403, 404],
+      errors: [400, 403, 404, 409],
     }),
     ...guard,
     async (c) => {
@@ -126,7 +135,9 @@ export function createRecordRoutes(
       return c.json({ errors, updates });
     }
     if (kind !== "json") throw unsupportedBody(c, "a JSON object of fields, or multipart file parts");
-    const { changed } = await actingEngine(c, engine).update(flock, type, id, await readJsonObject(c));
+    const expectedVersion = expectedVersionOf(c.req.header("if-match"));
+    const patch = await readJsonObject(c);
+    const { changed } = await actingEngine(c, engine).update(flock, type, id, patch, expectedVersion === undefined ? {} : { expectedVersion });
     return c.json(changed);
   });
 

@@ -3,11 +3,13 @@
  * creation to attendance. Staff create the event, its ticket types and tickets through the
  * generic record paths; the events gateway lists it while it is in the window, counts its
  * stock, lists its tickets, records attendance (seen by the v1 ticket and its audit
- * history), and the order's invoice opens through its signed link without a key.
+ * history), the order's invoice opens through its signed link without a key, and the
+ * attendance export (XLSX) and its CSV form hold the recorded attendance.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ExcelJS from "exceljs";
 import { afterAll, describe, expect, it } from "vitest";
 import { killAll, runCliToEnd, startCli } from "./spawn-cli.js";
 
@@ -17,8 +19,8 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("an event from creation to attendance, through the CLI's server", { timeout: 90_000 }, () => {
-  it("lists, counts, tickets, records attendance and invoices the order", async () => {
+describe("an event from creation to attendance export, through the CLI's server", { timeout: 90_000 }, () => {
+  it("lists, counts, tickets, records attendance, invoices the order and exports the attendance", async () => {
     const config = join(tmp, "config.json");
     writeFileSync(
       config,
@@ -88,6 +90,23 @@ describe("an event from creation to attendance, through the CLI's server", { tim
     const later = await call("GET", "/events/v2/club");
     expect(later.body, JSON.stringify(later.body)).toMatchObject({ total: 0 });
     expect((await call("GET", "/events/v2/club/bookings/past")).body.bookings.map((b: any) => b.uri)).toEqual([booking]);
+    // The attendance export at the end of the walk: the spreadsheet, read back, and the same as CSV.
+    const exported = await fetch(`${url}/events/v2/club/booking/${bookingId}/attendance/export?fieldset=core,attendance`, { headers: auth });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(await exported.arrayBuffer()) as unknown as ExcelJS.Buffer);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1, 7)));
+    expect(rows).toEqual([
+      ["Attendee name", "Email", "Ticket type", "Ticket URI", "Status", "Attendance"],
+      ["Ada Lovelace", "ada@example.org", "Seat", ticket, "booked", "attended"],
+    ]);
+    const csv = await fetch(`${url}/events/v2/club/booking/${bookingId}/attendance/export?fieldset=attendance&format=csv`, { headers: auth });
+    expect((await csv.text()).split("\n")[1]).toMatch(/^attended,2026-03-01T09:00:00/);
+    const badFieldset = await call("GET", `/events/v2/club/booking/${bookingId}/attendance/export?fieldset=order`);
+    expect(badFieldset).toMatchObject({ status: 400, body: { title: "invalid fieldset", type: "bad_request" } });
+
     p.child.kill("SIGTERM");
     expect(await p.exited()).toBe(0);
 
