@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createIdSource, createSequentialIds, isRecordId, RECORD_ID_RANDOM_BITS, type IdSource } from "./ids.js";
 import { createRecordEngine } from "./records/engine.js";
-import { createMemoryStorage } from "./storage/memory.js";
+import { createMemoryStorage } from "./memory/memory.js";
 import { createFakeClock } from "./time.js";
 
 /** The random part of an id (its last 13 hex digits) as a number (52 bits fit exactly). */

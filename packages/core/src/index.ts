@@ -22,8 +22,8 @@ export { RECORD_ID_RE, isRecordId, createIdSource, createSequentialIds } from ".
 export type { IdSource } from "./ids.js";
 
 // --- query: types, parser, smart dates, limits, evaluator, entries ---
-export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./query/types.js";
-export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./query/types.js";
+export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./model/query.js";
+export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./model/query.js";
 export { parseListQuery, CONTROL_PARAMS } from "./query/parse.js";
 export type { ParseOptions } from "./query/parse.js";
 export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
@@ -157,7 +157,7 @@ export { createRecordEngine } from "./records/engine.js";
 export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
 export { obfuscatedData } from "./records/obfuscate.js";
-export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
+export { RECALC_REFERENCING_LIMIT } from "./records/recalculated.js";
 export { changedFieldNames, derive, sameJson, updateOf, updateWrite } from "./records/revise.js";
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";
@@ -177,48 +177,34 @@ export type {
   RecordEngine,
 } from "./records/types.js";
 
-// --- storage ---
-export { createMemoryStorage } from "./storage/memory.js";
-export { requireFieldNames } from "./storage/field-values.js";
+// --- storage: the role interfaces, their helpers, and the reference adapter ---
+export { createMemoryStorage } from "./memory/memory.js";
+export { requireFieldNames } from "./schema/field-values.js";
 export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
-export type {
-  FlockRow,
-  UserRow,
-  ApiKeyRow,
-  LimitRow,
-  LimitChange,
-  LimitEntry,
-  JobClaim,
-  StoredRecord,
-  StoredFile,
-  DisplayValueRow,
-  TypeSummary,
-  RecordWrite,
-  ChangeSet,
-  OutboxJob,
-  OutboxStatus,
-  OutboxJobUpdate,
-  OutboxJobFilter,
-  OutboxStats,
-  PoolStats,
-  FileOwner,
-  RecordKey,
-  Storage,
-  ScanQuery,
-  FieldValuesRow,
-  ScanPage,
-  ChangeRow,
-  ChangePage,
-  ChangeHistoryQuery,
-  ChangeHistoryPage,
-  HistoryChange,
-} from "./storage/types.js";
+export type { Storage } from "./storage/storage.js";
+export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow } from "./storage/record-store.js";
+export type { SearchIndex } from "./storage/search-index.js";
+export type { FileStore } from "./storage/file-store.js";
+export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";
+export type { JobQueue, JobClaim, OutboxJobUpdate, OutboxJobFilter, OutboxStats } from "./storage/job-queue.js";
+export type { FlockStore } from "./storage/flock-store.js";
+export type { AccountStore } from "./storage/account-store.js";
+export type { SharedState, LimitRow, LimitChange, LimitEntry } from "./storage/shared-state.js";
+export type { Connection, PoolStats } from "./storage/connection.js";
+
+// --- model: what storage holds (no I/O) ---
+export type { FlockRow, UserRow, ApiKeyRow } from "./model/account.js";
+export type { StoredRecord, RecordKey } from "./model/record.js";
+export type { StoredFile, FileOwner } from "./model/file.js";
+export type { OutboxJob, OutboxStatus } from "./model/outbox.js";
+export type { RecordWrite, ChangeSet } from "./model/change-set.js";
+export type { ChangeRow, HistoryChange } from "./model/change.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
-export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
-export type { Attribution, SystemWriter } from "./changes/attribution.js";
+export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./model/attribution.js";
+export type { Attribution, SystemWriter } from "./model/attribution.js";
 export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";

@@ -127,6 +127,10 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     listJobs: (filter) => listJobs(pool, filter),
     outboxStats: (now) => outboxStats(pool, now),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // Without the watch (the CLI) other processes' commits are not followed: no generation
+    // to cache against, and nothing to bring up to date.
+    changeGeneration: watch ? watch.generation : () => undefined,
+    syncChanges: watch ? watch.sync : async () => {},
     retryJob: (flock, id, now) => retryJob(pool, flock, id, now),
     resumeHeldJobs: (flock, trigger, action, now) => resumeHeldJobs(pool, flock, trigger, action, now),
     getFile: accounts.getFile,
@@ -141,10 +145,6 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
       if (owned) await pool.end();
     },
   };
-  if (watch) {
-    storage.changeGeneration = watch.generation;
-    storage.syncChanges = watch.sync;
-  }
   return _guarded(storage, where, watch);
 }
 

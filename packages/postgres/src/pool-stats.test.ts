@@ -11,14 +11,14 @@ describe.skipIf(!inject("pgAvailable"))("poolStats on PostgreSQL", () => {
 
   it("counts the pool's connections, in use and idle, and the queries waiting", async () => {
     await t.storage.listFlocks();
-    const idle = t.storage.poolStats!();
+    const idle = t.storage.poolStats()!;
     expect(idle).not.toBeInstanceOf(Promise);
     expect(idle.total).toBeGreaterThanOrEqual(1);
     expect(idle.idle).toBeLessThanOrEqual(idle.total);
     expect(idle.waiting).toBe(0);
     const held = await t.db.pool.connect();
     try {
-      const busy = t.storage.poolStats!();
+      const busy = t.storage.poolStats()!;
       expect(busy.total - busy.idle).toBeGreaterThanOrEqual(1);
     } finally {
       held.release();

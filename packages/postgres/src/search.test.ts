@@ -63,7 +63,7 @@ describe.skipIf(!inject("pgAvailable"))("search index (PostgreSQL)", () => {
     const storage = await createPostgresStorage({ pool: db.pool });
     const after = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM record_search");
     expect(Number(after.rows[0]!.n)).toBe(N);
-    expect((await storage.searchRecords!("demo", ["person"], ["name0"], 5, false)).map((r) => r.displayValue)).toContain("First0 Name0");
+    expect((await storage.searchRecords("demo", ["person"], ["name0"], 5, false)).map((r) => r.displayValue)).toContain("First0 Name0");
     await storage.close();
   });
 });

@@ -170,7 +170,7 @@ describe.each(adapters)("GET /metrics on %s", (_name, make) => {
     const running = withLease(t.storage, "task:alpha:0123456789abcdef01234567", { ttlMs: 60_000, clock: t.clock, owner: processLeaseOwner() }, () => held);
     await new Promise((r) => setImmediate(r));
     const m = await scrape(t);
-    expect(m.value("records_tasks_running")).toBe(t.storage.listLimits ? 1 : 0);
+    expect(m.value("records_tasks_running")).toBe(1);
     expect(m.samples("records_workers_running").map((s) => s.labels.worker).sort()).toEqual(["outbox", "scheduler", "tasks"]);
     release();
     await running;
@@ -217,14 +217,10 @@ describe.each(adapters)("GET /api/v1/health/ on %s", (_name, make) => {
     const body = (await res.json()) as { leases: unknown[] };
     expect(body).toMatchObject({ message: "ok", database: { reachable: true }, process: { pid: process.pid, workers: ["outbox", "scheduler", "tasks"] } });
     const now = t.clock.now().getTime();
-    expect(body.leases).toEqual(
-      t.storage.listLimits
-        ? [
-            { name: "scheduler", holder: owner, this_process: true, expires_at: formatTimestamp(new Date(now + 60_000)) },
-            { name: "task", holder: "elsewhere:1:abc", this_process: false, expires_at: formatTimestamp(new Date(now + 30_000)) },
-          ]
-        : [],
-    );
+    expect(body.leases).toEqual([
+      { name: "scheduler", holder: owner, this_process: true, expires_at: formatTimestamp(new Date(now + 60_000)) },
+      { name: "task", holder: "elsewhere:1:abc", this_process: false, expires_at: formatTimestamp(new Date(now + 30_000)) },
+    ]);
     expect(JSON.stringify(body)).not.toContain("0123456789abcdef01234567");
     release();
     await leases;

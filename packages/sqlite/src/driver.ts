@@ -136,6 +136,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     readChangeHistory: _async(createChangeHistoryReader(db.$client)),
     changeGeneration: watch.generation,
     syncChanges: _async(watch.sync),
+    poolStats: () => undefined, // one connection, no pool
     close: async () => {
       if (db.$client.open) grouped.flush();
       await checkpointer?.stop();

@@ -110,7 +110,7 @@ describe("0007_change_attribution", () => {
     const storage = createSqliteStorage({ path });
     const record = { id: "a".repeat(24), flock: "demo", type: "thing", state: "updated" as const, data: { n: 2 }, displayValue: "", created: "2026-01-01T00:00:01.000000", lastUpdated: "2026-01-02T00:00:00.000000", version: 2 };
     await storage.apply({ records: [{ kind: "insert", record }], attribution: { actor: "ada", application: "Acme/Sync/2" } });
-    const page = await storage.readChangeHistory!("demo", { type: "thing", recordId: record.id, skip: 0, limit: 10 });
+    const page = await storage.readChangeHistory("demo", { type: "thing", recordId: record.id, skip: 0, limit: 10 });
     expect(page.changes.map((c) => [c.id, c.actor, c.application, c.previousState])).toEqual([
       [2, "ada", "Acme/Sync/2", "updated"],
       [1, null, null, null],

@@ -58,7 +58,7 @@ describe("SQLite search index", () => {
     client.exec("DELETE FROM record_search");
     client.close();
     storage = createSqliteStorage({ path });
-    expect((await storage.searchRecords!("demo", ["person"], ["lovelace"], 10, false)).length).toBe(5);
+    expect((await storage.searchRecords("demo", ["person"], ["lovelace"], 10, false)).length).toBe(5);
     await storage.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { isContactUri, relatedContactUri } from "./contact.js";
 
 const ID = "0123456789abcdef01234567";

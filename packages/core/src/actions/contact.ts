@@ -6,7 +6,7 @@
 import { paymentEvent, referenceValue } from "../events/payment.js";
 import { parseRecordUri } from "../schema/references.js";
 import { CONTACT_TYPES } from "../schema/resource-types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 /** The fields, in order, that name a record's contact (contract: "Fields the engine reads"). */
 export const CONTACT_FIELDS: readonly string[] = ["member", "person_ref", "buyer_ref", "contact_ref", "person"];

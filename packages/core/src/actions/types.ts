@@ -5,7 +5,10 @@
  * `ActionOutcome`: on success it applies the outcome's changes together with the data
  * event's action tag, on failure it schedules a retry or gives up.
  */
-import type { FlockRow, ChangeSet, OutboxJob, StoredRecord } from "../storage/types.js";
+import type { FlockRow } from "../model/account.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { StoredRecord } from "../model/record.js";
 import type { TriggerAction, TriggerConfig } from "../triggers/config.js";
 
 /**

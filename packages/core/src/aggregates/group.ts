@@ -5,10 +5,11 @@
  * both groups); a record without a value is in the `null` group.
  */
 import { badRequest } from "../errors.js";
-import { META_FIELDS } from "../query/types.js";
+import { META_FIELDS } from "../model/query.js";
 import { FIELD_NAME_RE } from "../schema/input.js";
 import type { EngineContext } from "../records/types.js";
-import type { ScanQuery, StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ScanQuery } from "../storage/record-store.js";
 import { scanEach } from "./scan-each.js";
 
 /** The most groups (or distinct values) one answer lists: the largest first. */

@@ -7,7 +7,8 @@
 import { badRequest } from "../errors.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
-import type { ScanQuery, StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ScanQuery } from "../storage/record-store.js";
 
 /** The most records one group-by, distinct or look-up request may read. */
 export const MAX_AGGREGATE_RECORDS = 100_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { actionOf, keptCreationEntry, keptLatestEntry } from "./entries.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 describe("actionOf", () => {
   it.each([

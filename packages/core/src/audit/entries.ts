@@ -6,7 +6,8 @@
  * existed), from the record itself with what it keeps: its creation and latest write.
  */
 import { recordUri } from "../schema/references.js";
-import type { HistoryChange, StoredRecord } from "../storage/types.js";
+import type { HistoryChange } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
 
 /** What an entry records: a write (as its state change says), or a data event about the record. */
 export const AUDIT_ACTIONS = ["created", "updated", "deleted", "restored", "event"] as const;

@@ -7,10 +7,12 @@
  * and `limit` across both parts.
  */
 import { DATA_EVENT_TYPE } from "../events/data-event.js";
-import type { Filter } from "../query/types.js";
+import type { Filter } from "../model/query.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
-import type { ChangeHistoryPage, HistoryChange, StoredRecord } from "../storage/types.js";
+import type { HistoryChange } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ChangeHistoryPage } from "../storage/change-log.js";
 import { changeEntry, eventEntry, newestFirst, type AuditEntry } from "./entries.js";
 
 /** What the flock's history selects and pages. */
@@ -57,7 +59,6 @@ async function _loggedPart(
   flock: string,
   opts: FlockHistoryOptions,
 ): Promise<{ page: ChangeHistoryPage; start: string } | undefined> {
-  if (!ctx.storage.readChangeHistory) return undefined;
   const oldest = (await ctx.storage.readChanges(flock, 0, 1)).changes[0];
   if (!oldest) return undefined;
   const page = await ctx.storage.readChangeHistory(flock, {

@@ -7,7 +7,8 @@
  */
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
-import type { ChangeRow, StoredRecord } from "../storage/types.js";
+import type { ChangeRow } from "../model/change.js";
+import type { StoredRecord } from "../model/record.js";
 import { eventsAbout, recordChanges } from "./record-history.js";
 
 /** A record's provenance answer. */
@@ -37,7 +38,7 @@ export interface Provenance {
 export async function recordProvenance(ctx: EngineContext, record: StoredRecord): Promise<Provenance> {
   const events = await eventsAbout(ctx, record.flock, recordUri(record.flock, record.type, record.id));
   const createdEvent = events.find((e) => typeof e.data.name === "string" && e.data.name.endsWith("_created"));
-  const oldest = (await recordChanges(ctx, record, { limit: 0 }))?.oldest;
+  const oldest = (await recordChanges(ctx, record, { limit: 0 })).oldest;
   return provenance(record, createdEvent, oldest?.version === 1 ? oldest : undefined);
 }
 

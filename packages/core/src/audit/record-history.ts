@@ -7,10 +7,11 @@
  * who or what changed. A Storage without `readChangeHistory` answers only those.
  */
 import { DATA_EVENT_TYPE } from "../events/data-event.js";
-import type { Filter } from "../query/types.js";
+import type { Filter } from "../model/query.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
-import type { ChangeHistoryPage, StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ChangeHistoryPage } from "../storage/change-log.js";
 import { changeEntry, eventEntry, keptCreationEntry, keptLatestEntry, MAX_AUDIT_LIMIT, newestFirst, type AuditEntry } from "./entries.js";
 
 /** A record's history answer. */
@@ -43,17 +44,17 @@ export async function recordHistory(ctx: EngineContext, record: StoredRecord, op
   // The latest write is logged when the newest logged change has the record's version (if
   // that change is older than `since`, so is the latest write, and the entry is left out).
   // A newer logged version (a write between reading the record and its log) is logged too.
-  if ((log?.changes[0]?.version ?? 0) < record.version) {
+  if ((log.changes[0]?.version ?? 0) < record.version) {
     const latest = keptLatestEntry(record);
     if (latest) kept.push(latest);
   }
-  if (log?.oldest?.version !== 1) kept.push(keptCreationEntry(record));
+  if (log.oldest?.version !== 1) kept.push(keptCreationEntry(record));
   const inRange = (e: AuditEntry) => since === undefined || e.when >= since;
-  const shown = [...events.filter(inRange), ...(log?.changes ?? []).map(changeEntry), ...kept.filter(inRange)];
+  const shown = [...events.filter(inRange), ...log.changes.map(changeEntry), ...kept.filter(inRange)];
   const related = await ctx.storage.listReferencing(record.flock, uri, MAX_RELATED * 2);
   return {
     uri,
-    count: (log?.total ?? 0) + shown.length - (log?.changes.length ?? 0),
+    count: log.total + shown.length - log.changes.length,
     results: newestFirst(shown).slice(0, opts.limit),
     related_uris: related
       .filter((r) => r.type !== DATA_EVENT_TYPE)
@@ -64,14 +65,13 @@ export async function recordHistory(ctx: EngineContext, record: StoredRecord, op
 
 /**
  * The kept changes of `record`, newest first (at most `limit`, from `from` on), their
- * total, and the record's oldest kept change; undefined when the Storage keeps no history.
+ * total, and the record's oldest kept change.
  */
 export function recordChanges(
   ctx: EngineContext,
   record: StoredRecord,
   opts: { limit: number; from?: string },
-): Promise<ChangeHistoryPage | undefined> {
-  if (!ctx.storage.readChangeHistory) return Promise.resolve(undefined);
+): Promise<ChangeHistoryPage> {
   return ctx.storage.readChangeHistory(record.flock, { type: record.type, recordId: record.id, skip: 0, ...opts });
 }
 

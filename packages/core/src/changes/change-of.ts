@@ -4,9 +4,10 @@
  * inside `apply`, so all of them describe a change alike. The fields an update changed are
  * the engine's decision, carried on the write; nothing here compares data.
  */
-import type { RecordState } from "../query/types.js";
-import type { ChangeRow, RecordWrite } from "../storage/types.js";
-import type { Attribution } from "./attribution.js";
+import type { RecordState } from "../model/query.js";
+import type { ChangeRow } from "../model/change.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { Attribution } from "../model/attribution.js";
 
 /**
  * A change row before the adapter gives it its id and the change set's attribution (the

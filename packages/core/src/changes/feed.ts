@@ -9,8 +9,10 @@
  */
 import { badRequest, notFound, RecordsError } from "../errors.js";
 import { recordUri } from "../schema/references.js";
-import type { ChangePage, ChangeRow, Storage } from "../storage/types.js";
-import type { RecordState } from "../query/types.js";
+import type { ChangeRow } from "../model/change.js";
+import type { ChangePage } from "../storage/change-log.js";
+import type { Storage } from "../storage/storage.js";
+import type { RecordState } from "../model/query.js";
 import { CHANGES_POLL_MS, createChangeHub, sharedChangeHub, type ChangeHub } from "./hub.js";
 
 export { CHANGES_POLL_MS };

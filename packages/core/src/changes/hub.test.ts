@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { Storage } from "../storage/storage.js";
 import { setup } from "../records/test-helpers.js";
 import { openChanges, type ChangeEvent } from "./feed.js";
 import { createChangeHub } from "./hub.js";
@@ -151,7 +151,7 @@ describe("change hub", () => {
   it("a storage without a generation is polled by heads, once per tick for every feed", async () => {
     const storage = createMemoryStorage();
     const { engine } = await setup(storage);
-    const { s, heads } = counted({ ...storage, changeGeneration: undefined } as Storage);
+    const { s, heads } = counted({ ...storage, changeGeneration: () => undefined });
     const ticks = manualTicks();
     const hub = createChangeHub(s, { wait: ticks.wait });
     const stop = new AbortController();

@@ -10,7 +10,7 @@
  * Polling (of the generation, and of the heads when the Storage has no generation, or when
  * its notifications are not live) is what makes it correct across processes.
  */
-import type { Storage } from "../storage/types.js";
+import type { Storage } from "../storage/storage.js";
 
 /** Options of `createChangeHub`. */
 export interface ChangeHubOptions {
@@ -71,7 +71,7 @@ export function createChangeHub(storage: Storage, opts: ChangeHubOptions = {}): 
   const tick = async (): Promise<void> => {
     let heads: Map<string, number>;
     try {
-      const g = storage.changeGeneration?.();
+      const g = storage.changeGeneration();
       if (g !== undefined && g === seen) return;
       // Before the read: a commit during it moves the generation again, so it is read next tick.
       seen = g;

@@ -7,11 +7,11 @@
 import { notFound } from "../errors.js";
 import { isRecordId } from "../ids.js";
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
-import type { ListPage, ListQuery } from "../query/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
 import { CONTACT_TYPES } from "../schema/resource-types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 /**
  * The page of contacts (persons, then organisations) in `flock` matching `query`, and the

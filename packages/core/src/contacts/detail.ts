@@ -6,7 +6,7 @@
  */
 import { primaryEntry } from "../schema/list-entries.js";
 import { recordUri } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { isActiveOn, membershipSummaryEntry } from "./memberships.js";
 
 /** The postal address fields, as the person schema names them. */

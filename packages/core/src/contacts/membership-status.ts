@@ -5,7 +5,7 @@
  * answers the same right after a write).
  */
 import { recordUri } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { isActiveOn } from "./memberships.js";
 
 /** Days after `member_till` that `member_till_plus_grace` adds. */

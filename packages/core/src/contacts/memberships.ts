@@ -8,7 +8,7 @@
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
 import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 /** Contact URIs asked for per query (a filter holds at most 100 values in the parser's limits). */
 const URIS_PER_QUERY = 100;

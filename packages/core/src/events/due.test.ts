@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RecordsError } from "../errors.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { createFakeClock, formatDate } from "../time.js";
 import { type DueEvent, catchUpStart, dedupeKey, dueDailyFireTime, dueEvents, dueWindow, dueWindows } from "./due.js";
 

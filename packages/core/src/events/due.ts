@@ -18,7 +18,7 @@
  * old record edited today replays nothing from before today.
  */
 import { recordUri } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp, parseTimestamp } from "../time.js";
 import { EVENT_CATALOGUE } from "./catalogue.js";
 import { isFlagSet } from "./flags.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { StoredRecord } from "../model/record.js";
 import { planEvents, recordEvents } from "./emit.js";
 import { changedFieldNames, updateWrite } from "../records/revise.js";
 

@@ -29,7 +29,8 @@
  */
 import { formatTimestamp } from "../time.js";
 import { recordUri } from "../schema/references.js";
-import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { StoredRecord } from "../model/record.js";
 import { DATA_EVENT_TYPE } from "./data-event.js";
 import { isFlagSet } from "./flags.js";
 import { paymentEvent } from "./payment.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { StoredRecord } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { StoredRecord } from "../model/record.js";
 import { purgeExpiredEvents } from "./purge.js";
 
 const event = (n: number, flock: string, expires_at: unknown, state: "updated" | "deleted" = "updated"): StoredRecord => ({

@@ -5,8 +5,8 @@
  * removes them; this does, a chunk at a time, so that a large backlog never holds the
  * database for long. The expired ones are found by index (`expires_at__lte=now`).
  */
-import type { ListQuery } from "../query/types.js";
-import type { Storage } from "../storage/types.js";
+import type { ListQuery } from "../model/query.js";
+import type { Storage } from "../storage/storage.js";
 import { formatTimestamp } from "../time.js";
 import { DATA_EVENT_TYPE, isDataEventExpired } from "./data-event.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { matchesFilter, matchesFilters } from "./evaluate.js";
 import { makeRecord, parseQs } from "./test-helpers.js";
-import { MODIFIERS, type Modifier } from "./types.js";
+import { MODIFIERS, type Modifier } from "../model/query.js";
 
 const enc = (pairs: [string, string][]) => new URLSearchParams(pairs).toString();
 

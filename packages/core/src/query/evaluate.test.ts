@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { entriesOf, evaluateList, matchesFilters, matchesQuery } from "./evaluate.js";
 import { makeRecord, parseQs } from "./test-helpers.js";
-import type { ListQuery } from "./types.js";
+import type { ListQuery } from "../model/query.js";
 
 // Every modifier's rules are in evaluate-modifiers.test.ts; this file covers meta fields,
 // modes, states and paging.

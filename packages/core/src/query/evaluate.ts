@@ -4,9 +4,9 @@
  * directly, and every other adapter (SQLite) is tested against it, so its rules are the
  * query language's meaning. The values a filter sees come only from `toEntries`.
  */
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { toEntries, type Entry } from "./entries.js";
-import type { Filter, FilterValue, ListPage, ListQuery } from "./types.js";
+import type { Filter, FilterValue, ListPage, ListQuery } from "../model/query.js";
 
 /**
  * True when the record satisfies the query's filters combined by `mode` (states ignored).
@@ -48,7 +48,7 @@ export function evaluateList(records: Iterable<StoredRecord>, query: ListQuery):
   return { total, records: page };
 }
 
-/** True when the record satisfies one filter (see `Filter` in query/types.ts for the rules). */
+/** True when the record satisfies one filter (see `Filter` in model/query.ts for the rules). */
 export function matchesFilter(record: StoredRecord, filter: Filter): boolean {
   const entries = entriesOf(record, filter);
   // Meta columns always hold full timestamps, so a value's date part applies to data fields only.

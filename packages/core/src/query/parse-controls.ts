@@ -7,7 +7,7 @@
 import { badRequest } from "../errors.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "./limits.js";
 import { quoteForMessage as q } from "./split-key.js";
-import type { ListQuery, RecordState } from "./types.js";
+import type { ListQuery, RecordState } from "../model/query.js";
 
 /** Words accepted for yes/no parameters (compared lower-case). */
 const YES = ["y", "yes", "true", "1"];

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { MAX_FILTERS, MAX_VALUE_LENGTH, MAX_VALUES_PER_FILTER } from "./limits.js";
 import { parseListQuery } from "./parse.js";
 import { errorOf, parseQs, TEST_NOW } from "./test-helpers.js";
-import { MODIFIERS, type Filter, type Modifier } from "./types.js";
+import { MODIFIERS, type Filter, type Modifier } from "../model/query.js";
 
 /** Builds a query string from pairs, encoding each part (so commas, `&` and `=` survive). */
 const qs = (pairs: [string, string][]) => new URLSearchParams(pairs).toString();

@@ -18,7 +18,7 @@ import {
   type FilterValue,
   type ListQuery,
   type Modifier,
-} from "./types.js";
+} from "../model/query.js";
 
 /** What the parser needs beside the parameters. */
 export interface ParseOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { quoteForMessage, splitFilterKey } from "./split-key.js";
 import { errorOf } from "./test-helpers.js";
-import { MODIFIERS } from "./types.js";
+import { MODIFIERS } from "../model/query.js";
 
 describe("splitFilterKey", () => {
   it.each([

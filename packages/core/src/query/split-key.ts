@@ -5,7 +5,7 @@
  */
 import { badRequest } from "../errors.js";
 import { MAX_FIELD_NAME_LENGTH } from "./limits.js";
-import { MODIFIERS, type Modifier } from "./types.js";
+import { MODIFIERS, type Modifier } from "../model/query.js";
 import { FIELD_NAME_RE } from "../schema/input.js";
 
 

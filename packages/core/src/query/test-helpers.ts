@@ -3,9 +3,9 @@
  * Small helpers shared by the query language's tests (not part of the public API).
  */
 import { isRecordsError, type RecordsError } from "../errors.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { parseListQuery, type ParseOptions } from "./parse.js";
-import type { ListQuery } from "./types.js";
+import type { ListQuery } from "../model/query.js";
 
 /** The fixed instant the query tests resolve smart dates against. */
 export const TEST_NOW = new Date("2026-03-31T08:15:30.123Z");

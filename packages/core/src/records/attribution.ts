@@ -3,7 +3,7 @@
  * An engine context acting for someone: the same storage, clock, ids and triggers, with
  * writes that log who made them (see storage/attributed).
  */
-import type { Attribution } from "../changes/attribution.js";
+import type { Attribution } from "../model/attribution.js";
 import { attributedStorage } from "../storage/attributed.js";
 import type { EngineContext } from "./types.js";
 

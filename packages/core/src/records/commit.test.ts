@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSequentialIds } from "../ids.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { OutboxJob } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { OutboxJob } from "../model/outbox.js";
 import { createFakeClock } from "../time.js";
 import { validateTriggers, type TriggerConfig } from "../triggers/config.js";
 import { commit } from "./commit.js";

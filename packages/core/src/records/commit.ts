@@ -8,7 +8,9 @@
 import { badRequest, isRecordsError, notFound } from "../errors.js";
 import { actionTag, buildDataEvent, DATA_EVENT_TYPE } from "../events/data-event.js";
 import { planEvents, type PlannedEvent, type PlannedRequeue } from "../events/emit.js";
-import type { ChangeSet, OutboxJob, RecordWrite, StoredRecord } from "../storage/types.js";
+import type { ChangeSet, RecordWrite } from "../model/change-set.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp, parseTimestamp } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 import { namePlans } from "./plan-names.js";

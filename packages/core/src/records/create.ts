@@ -5,7 +5,7 @@
 import { validateInput } from "../schema/input.js";
 import { checkRecordLimits } from "../schema/record-limits.js";
 import { transition } from "../state/transitions.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { requireFlockAndType } from "./guards.js";

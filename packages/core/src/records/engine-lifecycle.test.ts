@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newPersonData } from "../schema/person.js";
-import type { Storage, StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 import type { RecordEngine } from "./types.js";
 import { updateWrite } from "./revise.js";
 import { rejection, setup, START_TS } from "./test-helpers.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PERSON_FIELDS } from "../schema/person.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage, StoredRecord } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 import { WRITE_REPLANS } from "./replan.js";
 import { updateWrite } from "./revise.js";
 import { createRecordEngine } from "./engine.js";

@@ -7,7 +7,7 @@
 import { notFound } from "../errors.js";
 import { isRecordId } from "../ids.js";
 import { assertServedType } from "../schema/resource-types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import type { EngineContext } from "./types.js";
 
 /** Throws 404 unless the flock exists and serves `type`. */

@@ -5,7 +5,7 @@
  * record when another writer changed it meanwhile: `replanned`).
  */
 import { transition, type RecordOperation } from "../state/transitions.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { replanned } from "./replan.js";

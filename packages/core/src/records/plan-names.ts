@@ -8,7 +8,8 @@
 import { membershipDisplayValue, cutDisplayValue } from "../schema/display.js";
 import { parseRecordUri } from "../schema/references.js";
 import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
-import type { RecordKey, RecordWrite } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { RecordKey } from "../model/record.js";
 import type { EngineContext } from "./types.js";
 
 /**
@@ -28,9 +29,7 @@ export async function namePlans(ctx: EngineContext, writes: readonly RecordWrite
   if (wanted.size === 0) return;
   const names = new Map<string, string>();
   for (const [flock, keys] of _byFlock(wanted)) {
-    const rows = ctx.storage.getDisplayValues
-      ? await ctx.storage.getDisplayValues(flock, keys)
-      : await ctx.storage.getRecords(flock, keys);
+    const rows = await ctx.storage.getDisplayValues(flock, keys);
     for (const r of rows) names.set(`/${flock}/${r.type}/${r.id}/`, r.displayValue);
   }
   for (const w of writes) {

@@ -4,11 +4,11 @@
  * expanded (one `getRecords` call for all of a record's references).
  */
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
-import type { ListPage, ListQuery } from "../query/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
 import { cutDisplayValue } from "../schema/display.js";
 import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
 import { recordUri, referencedKeys } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { loadRecord, requireFlockAndType } from "./guards.js";
 import type { EngineContext } from "./types.js";
 
@@ -40,11 +40,9 @@ export async function toSingle(ctx: EngineContext, record: StoredRecord): Promis
   const keys = referencedKeys(record);
   const expanded = new Map<string, string>();
   if (keys.length) {
-    // Display values alone where the adapter can read them so: a record may reference
-    // hundreds of large records, whose data is not needed here.
-    const found = ctx.storage.getDisplayValues
-      ? await ctx.storage.getDisplayValues(record.flock, keys)
-      : await ctx.storage.getRecords(record.flock, keys);
+    // Display values alone: a record may reference hundreds of large records, whose data
+    // is not needed here.
+    const found = await ctx.storage.getDisplayValues(record.flock, keys);
     for (const f of found) expanded.set(recordUri(record.flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return toSingleEnvelope(record, expanded);

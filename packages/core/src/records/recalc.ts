@@ -9,17 +9,14 @@
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import { isListAnswerTooLarge } from "../schema/list-answer.js";
 import { recordUri } from "../schema/references.js";
-import { transition } from "../state/transitions.js";
-import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
 import { createTask } from "../tasks/run.js";
 import { formatTimestamp } from "../time.js";
 import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
-import { derive, sameJson, updateWrite } from "./revise.js";
+import { RECALC_REFERENCING_LIMIT, recalculated } from "./recalculated.js";
+import { updateWrite } from "./revise.js";
 import type { EngineContext } from "./types.js";
-
-/** Most referencing records one forced recalculation visits. */
-export const RECALC_REFERENCING_LIMIT = 1000;
 
 /** What a recalculation answers; `task_id` names the task queued for the records past the limit. */
 export interface RecalcResult {
@@ -67,26 +64,4 @@ export async function recalcRecord(
   if (!more) return { status: "OK", force };
   const task = await createTask({ context: ctx }, flock, "recalc", { resource_type: type, referencing: recordUri(flock, type, id) });
   return { status: "OK", force, task_id: task.id };
-}
-
-/**
- * The record with its derived values (display value, person's generated names and missing
- * fields) recomputed, or undefined when none was stale. Derives once; used by the recalc
- * operation and the recalc task alike.
- */
-export function recalculated(record: StoredRecord, now: string): StoredRecord | undefined {
-  const derived = derive(record.type, record.data);
-  const stale =
-    derived.displayValue !== record.displayValue ||
-    !sameJson(derived.data, record.data) ||
-    Object.keys(derived.data).some((k) => !(k in record.data));
-  if (!stale) return undefined;
-  return {
-    ...record,
-    data: derived.data,
-    displayValue: derived.displayValue,
-    state: transition(record.state, "recalc"),
-    lastUpdated: now,
-    version: record.version + 1,
-  };
 }

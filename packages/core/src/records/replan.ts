@@ -6,7 +6,7 @@
  * number of times, instead of answering the caller a 409 for the engine's own race.
  */
 import { isRecordsError } from "../errors.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { loadRecord } from "./guards.js";
 import type { EngineContext } from "./types.js";
 

@@ -5,8 +5,9 @@
  */
 import { displayValueOf } from "../schema/display.js";
 import { newPersonData } from "../schema/person.js";
-import type { RecordState } from "../query/types.js";
-import type { ChangeSet, RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordState } from "../model/query.js";
+import type { ChangeSet, RecordWrite } from "../model/change-set.js";
+import type { StoredRecord } from "../model/record.js";
 
 /**
  * `data` completed and derived for `type`: a person gets every schema field and its

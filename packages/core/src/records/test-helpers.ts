@@ -5,8 +5,8 @@
  */
 import { RecordsError } from "../errors.js";
 import { createSequentialIds } from "../ids.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { Storage } from "../storage/storage.js";
 import { createFakeClock } from "../time.js";
 import { createRecordEngine } from "./engine.js";
 

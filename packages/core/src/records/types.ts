@@ -3,11 +3,15 @@
  * The record engine's public shape. `createRecordEngine()` (records/engine.ts) returns a
  * `RecordEngine`; the HTTP server and in-process users call only these methods.
  */
-import type { Attribution } from "../changes/attribution.js";
+import type { Attribution } from "../model/attribution.js";
 import type { ChangeEvent, ChangesOptions } from "../changes/feed.js";
 import type { IdSource } from "../ids.js";
-import type { ListPage, ListQuery } from "../query/types.js";
-import type { ChangeSet, OutboxJob, RecordKey, Storage, StoredFile, StoredRecord } from "../storage/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { StoredFile } from "../model/file.js";
+import type { OutboxJob } from "../model/outbox.js";
+import type { RecordKey, StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 import type { Clock } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 

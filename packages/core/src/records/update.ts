@@ -13,7 +13,7 @@ import { commit } from "./commit.js";
 import { loadRecord } from "./guards.js";
 import { replanned } from "./replan.js";
 import { changedFields, revise, updateOf } from "./revise.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { conflict } from "../errors.js";
 import type { EngineContext, UpdateOptions, UpdateResult } from "./types.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ListQuery } from "../query/types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { ListQuery } from "../model/query.js";
+import type { StoredRecord } from "../model/record.js";
 import { toListElement, toListWrapper, toSingleEnvelope } from "./envelope.js";
 import { newPersonData, PERSON_FIELDS, personFieldsOfKind } from "./person.js";
 

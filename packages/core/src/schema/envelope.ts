@@ -3,8 +3,8 @@
  * The JSON shapes the API answers with, built from stored records (pure): the single-record
  * envelope (create, get), the list element and the paged list wrapper.
  */
-import type { ListPage, ListQuery } from "../query/types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
+import type { StoredRecord } from "../model/record.js";
 import { PERSON_FIELDS } from "./person.js";
 import { recordUri } from "./references.js";
 

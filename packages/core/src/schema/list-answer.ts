@@ -7,8 +7,8 @@
  */
 import { RecordsError } from "../errors.js";
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
-import type { ListPage, ListQuery } from "../query/types.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { ListPage, ListQuery } from "../model/query.js";
+import type { StoredRecord } from "../model/record.js";
 import { toListElement, toListWrapper } from "./envelope.js";
 
 /**

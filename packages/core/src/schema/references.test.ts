@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRecordUri, normalizeReference, parseRecordUri, recordUri, referencedKeys } from "./references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 const ID = "0123456789abcdef01234567";
 const URI = `/demo/person/${ID}/`;

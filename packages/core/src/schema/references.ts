@@ -4,7 +4,7 @@
  * and the reference fields that the single-record shape expands to `{display_value, ref}`.
  */
 import { RECORD_ID_RE } from "../ids.js";
-import type { RecordKey, StoredRecord } from "../storage/types.js";
+import type { RecordKey, StoredRecord } from "../model/record.js";
 import { parseEntry } from "./list-entries.js";
 import { RESOURCE_TYPE_RE } from "./resource-types.js";
 

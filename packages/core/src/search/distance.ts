@@ -6,7 +6,7 @@
  * to `MAX_RANKED_LENGTH`, so that ranking costs a bounded time whatever a record holds.
  */
 import { parseEntry } from "../schema/list-entries.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { cutCodePoints, foldText, searchWords } from "./search-text.js";
 
 /**

@@ -10,7 +10,7 @@ import { MAX_PAGE_SIZE } from "../query/limits.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
 import { parseEntry } from "../schema/list-entries.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { foldText } from "./search-text.js";
 
 /** One matching rule: its name and the fields that must all be given and all agree. */

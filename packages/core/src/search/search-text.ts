@@ -7,7 +7,7 @@
  * of one of its words.
  */
 import { parseEntry } from "../schema/list-entries.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 /** The types the search index covers: the contacts. */
 export const SEARCH_TYPES: readonly string[] = ["person", "organisation"];

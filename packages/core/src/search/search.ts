@@ -5,14 +5,13 @@
  * (`searchDistance`, closest first).
  */
 import { badRequest } from "../errors.js";
-import { scanEach } from "../aggregates/scan-each.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
 import { primaryEntry } from "../schema/list-entries.js";
 import { recordUri } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { searchDistance } from "./distance.js";
-import { documentMatches, MAX_SEARCH_LENGTH, searchDocument, searchTerms } from "./search-text.js";
+import { MAX_SEARCH_LENGTH, searchTerms } from "./search-text.js";
 
 /** Default and largest number of search results. */
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -54,8 +53,7 @@ export async function searchContacts(
   const want = Math.min(MAX_CANDIDATES, limit * CANDIDATES_PER_RESULT);
   // Whole-word matches first (a name typed in full), then word-start matches to fill up:
   // both stop at `want` in the index's order, so a broad prefix never ranks thousands.
-  const find = (prefix: boolean) =>
-    ctx.storage.searchRecords ? ctx.storage.searchRecords(flock, types, terms, want, prefix) : _walk(ctx, flock, types, terms, want, prefix);
+  const find = (prefix: boolean) => ctx.storage.searchRecords(flock, types, terms, want, prefix);
   const candidates = await find(false);
   if (candidates.length < want) {
     const seen = new Set(candidates.map((r) => r.id));
@@ -81,19 +79,4 @@ export function searchResult(r: StoredRecord, distance: number): SearchResult {
     resource: r.type,
     uri,
   };
-}
-
-// --- internal ---
-
-/** Without an index: the live records, walked in bounded steps, that the index would match. */
-async function _walk(ctx: EngineContext, flock: string, types: readonly string[], terms: string[], want: number, prefix: boolean): Promise<StoredRecord[]> {
-  const out: StoredRecord[] = [];
-  for (const type of types) {
-    await scanEach(ctx, flock, type, { filters: [], mode: "AND", states: ["updated"] }, (r) => {
-      const doc = searchDocument(r);
-      if (doc !== undefined && documentMatches(doc, terms, prefix)) out.push(r);
-      return out.length < want;
-    });
-  }
-  return out;
 }

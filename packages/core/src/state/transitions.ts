@@ -4,7 +4,7 @@
  * state; a pair that has no row is a 409 naming the operation and the state.
  */
 import { conflict } from "../errors.js";
-import type { RecordState } from "../query/types.js";
+import type { RecordState } from "../model/query.js";
 
 /** Operations that move (or keep) a record's state. */
 export type RecordOperation =

@@ -4,8 +4,9 @@
  * change set that names none, so each change row they log says who made it. Everything
  * else is the wrapped Storage itself. What `engine.withAttribution` runs on.
  */
-import type { Attribution } from "../changes/attribution.js";
-import type { ChangeSet, Storage } from "./types.js";
+import type { Attribution } from "../model/attribution.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { Storage } from "./storage.js";
 
 /**
  * `storage`, with `attribution` on the change sets it applies (a set that carries its own
@@ -22,8 +23,8 @@ export function attributedStorage(given: Storage, attribution: Attribution): Sto
   const apply: Storage["apply"] = (changes) => storage.apply(stamp(changes));
   const finishJob: Storage["finishJob"] = (id, token, update, changes) =>
     storage.finishJob(id, token, update, changes === undefined ? undefined : stamp(changes));
-  // A proxy rather than a copy: adapters may be proxies themselves (PostgreSQL's guard),
-  // and optional members must stay exactly as present or absent as on the original.
+  // A proxy rather than a copy: adapters may be proxies themselves, and every other member
+  // must answer exactly as on the original (bound to it).
   const wrapped = new Proxy(storage, {
     get(target, key) {
       if (key === "apply") return apply;

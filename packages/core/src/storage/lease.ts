@@ -8,7 +8,7 @@
  * and the lease lapses after its ttl, so another process takes the work over.
  */
 import type { Clock } from "../time.js";
-import type { Storage } from "./types.js";
+import type { Storage } from "./storage.js";
 
 /** Key prefix of lease rows among the limit rows. */
 export const LEASE_KEY_PREFIX = "lease:";
@@ -99,13 +99,12 @@ export async function withLease<T>(
 }
 
 /**
- * The live leases, by name (empty when the adapter cannot list limit rows).
+ * The live leases, by name.
  *
  * @example
  * await listLeases(storage, Date.now()); // [{ name: "scheduler", owner: "…", expiresAt: 1767… }]
  */
 export async function listLeases(storage: Storage, now: number, limit = DEFAULT_LIMIT_LIST): Promise<LeaseInfo[]> {
-  if (!storage.listLimits) return [];
   const rows = await storage.listLimits(LEASE_KEY_PREFIX, now, limit);
   return rows.map((r) => ({ name: r.key.slice(LEASE_KEY_PREFIX.length), owner: r.value, expiresAt: r.expiresAt }));
 }

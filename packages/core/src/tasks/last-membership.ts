@@ -7,7 +7,7 @@
 import { membershipsOf } from "../contacts/memberships.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 
 export { isLater } from "../contacts/memberships.js";
 

@@ -7,9 +7,9 @@
  */
 import { badRequest } from "../errors.js";
 import { parseListQuery } from "../query/parse.js";
-import type { ListQuery } from "../query/types.js";
+import type { ListQuery } from "../model/query.js";
 import { PERSON_FIELDS } from "../schema/person.js";
-import type { ScanQuery } from "../storage/types.js";
+import type { ScanQuery } from "../storage/record-store.js";
 
 /** The lookup query as stored on a task: each key to one value or several. */
 export type LookupQuery = Record<string, string | string[]>;

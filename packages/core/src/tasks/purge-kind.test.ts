@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rejection, START_TS } from "../records/test-helpers.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { createTask } from "./run.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
 

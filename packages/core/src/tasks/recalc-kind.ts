@@ -8,11 +8,12 @@
  */
 import * as v from "valibot";
 import { badRequest } from "../errors.js";
-import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalc.js";
+import { RECALC_REFERENCING_LIMIT, recalculated } from "../records/recalculated.js";
 import { updateWrite } from "../records/revise.js";
 import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
-import type { RecordWrite, StoredRecord } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { StoredRecord } from "../model/record.js";
 import { formatTimestamp } from "../time.js";
 import { normalizeLookup, parseLookup, type LookupQuery } from "./lookup-query.js";
 import { nextReferencing, prepareReferencing } from "./recalc-referencing.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TEXT_VALUE_LENGTH } from "../query/limits.js";
-import { RECALC_REFERENCING_LIMIT } from "../records/recalc.js";
+import { RECALC_REFERENCING_LIMIT } from "../records/recalculated.js";
 import { rejection, START_TS } from "../records/test-helpers.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { createTask } from "./run.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
 import { TASK_CHUNK_DATA_LENGTH } from "./types.js";

@@ -9,7 +9,8 @@
 import { badRequest } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
 import { holdsReference, parseRecordUri } from "../schema/references.js";
-import type { ScanQuery, StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
+import type { ScanQuery } from "../storage/record-store.js";
 import { TASK_CHUNK_DATA_LENGTH, type TaskView } from "./types.js";
 
 /**

@@ -3,9 +3,9 @@
  * The task as a `core_event` record: its data fields, the progress and result text in
  * `text_body`, and the pure state changes (queued → running → complete | failed).
  */
-import type { Attribution } from "../changes/attribution.js";
+import type { Attribution } from "../model/attribution.js";
 import { derive } from "../records/revise.js";
-import type { StoredRecord } from "../storage/types.js";
+import type { StoredRecord } from "../model/record.js";
 import { parseTimestamp } from "../time.js";
 import { TASK_TYPE, type TaskCounts, type TaskState, type TaskView } from "./types.js";
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createRecordEngine } from "../records/engine.js";
 import { rejection } from "../records/test-helpers.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { ChangeSet, Storage } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { ChangeSet } from "../model/change-set.js";
+import type { Storage } from "../storage/storage.js";
 import { createTaskRegistry } from "./registry.js";
 import { createTask, failTask, findActiveTasks, runTask, runTaskChunk } from "./run.js";
 import { plannedMove } from "../records/lifecycle.js";

@@ -6,8 +6,9 @@
 import { createSequentialIds } from "../ids.js";
 import { createRecordEngine } from "../records/engine.js";
 import { START, START_TS } from "../records/test-helpers.js";
-import { createMemoryStorage } from "../storage/memory.js";
-import type { Storage, StoredRecord } from "../storage/types.js";
+import { createMemoryStorage } from "../memory/memory.js";
+import type { StoredRecord } from "../model/record.js";
+import type { Storage } from "../storage/storage.js";
 import { createFakeClock } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 import { runTask } from "./run.js";

@@ -4,7 +4,8 @@
  * a time), a task as read from its `core_event` record, and the result of one chunk.
  */
 import type { EngineContext } from "../records/types.js";
-import type { RecordWrite, StoredFile } from "../storage/types.js";
+import type { RecordWrite } from "../model/change-set.js";
+import type { StoredFile } from "../model/file.js";
 
 /** The resource type of task records. */
 export const TASK_TYPE = "core_event";

@@ -58,7 +58,7 @@ describe("createResponseCache", () => {
   });
 
   it("caches nothing when the storage has no change generation", () => {
-    const cache = createResponseCache({ ...createMemoryStorage(), changeGeneration: undefined });
+    const cache = createResponseCache({ ...createMemoryStorage(), changeGeneration: () => undefined });
     expect(cache.generation()).toBeUndefined();
   });
 });

@@ -49,14 +49,14 @@ export function createResponseCache(storage: Storage, opts: ResponseCacheOptions
   };
 
   return {
-    generation: () => storage.changeGeneration?.(),
+    generation: () => storage.changeGeneration(),
     get(key, gen) {
       if (gen !== held) return undefined;
       return entries.get(key);
     },
     set(key, gen, text) {
       // Text read under an older generation may already be stale: not kept.
-      if (gen !== storage.changeGeneration?.()) return;
+      if (gen !== storage.changeGeneration()) return;
       if (gen !== held) {
         clear();
         held = gen;

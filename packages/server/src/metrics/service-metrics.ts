@@ -95,8 +95,9 @@ export function createServiceMetrics(opts: ServiceMetricsOptions): ServiceMetric
       retriesSeen = now;
     },
   });
-  if (storage.poolStats) {
-    const poolStats = storage.poolStats.bind(storage);
+  // Only an adapter with a pool (PostgreSQL) reports one; its answer is never undefined later.
+  if (storage.poolStats() !== undefined) {
+    const poolStats = () => storage.poolStats()!;
     new Gauge({
       name: "records_db_pool_connections",
       help: "This process's PostgreSQL connections, by state (in_use, idle)",
@@ -210,7 +211,7 @@ async function _readDatabase(storage: Storage, clock: Clock): Promise<_DatabaseS
     const [outbox, taskLeases] = await Promise.all([
       storage.outboxStats(formatTimestamp(now)),
       // The task worker's leases are `task:{flock}:{id}` (workers/tasks); live ones only.
-      storage.listLimits?.(`${LEASE_KEY_PREFIX}task:`, now.getTime(), _MAX_TASK_LEASES) ?? [],
+      storage.listLimits(`${LEASE_KEY_PREFIX}task:`, now.getTime(), _MAX_TASK_LEASES),
     ]);
     return { at: now.getTime(), outbox, tasksRunning: taskLeases.length };
   } catch {

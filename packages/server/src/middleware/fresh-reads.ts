@@ -18,9 +18,8 @@ import type { AppEnv } from "../http/env.js";
  * app.use(createFreshReads(storage));
  */
 export function createFreshReads(storage: Storage): MiddlewareHandler<AppEnv> {
-  const sync = storage.syncChanges?.bind(storage);
   return async function freshReads(c, next) {
-    if (sync && !_PROBES.test(c.req.path)) await sync();
+    if (!_PROBES.test(c.req.path)) await storage.syncChanges();
     return next();
   };
 }

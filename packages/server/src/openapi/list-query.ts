@@ -5,7 +5,7 @@
  */
 import { DEFAULT_PAGE_SIZE, MAX_FILTERS, MAX_PAGE_SIZE, MODIFIERS, SMART_DATES, V2_ONLY_MODIFIERS } from "@records-service/core";
 import type { OpenAPIV3_1 } from "openapi-types";
-import type { Surface } from "../routes/records.js";
+import type { Surface } from "../http/surface.js";
 import { queryParam } from "./describe.js";
 
 const _MODIFIER_MEANINGS: Readonly<Record<(typeof MODIFIERS)[number], string>> = {

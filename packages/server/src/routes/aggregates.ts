@@ -23,7 +23,7 @@ import { queryInt, readQuery } from "../http/query.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
-import type { Surface } from "./records.js";
+import type { Surface } from "../http/surface.js";
 
 /** A JSONP callback name: a dotted JavaScript identifier, nothing that could run as code. */
 export const JSONP_CALLBACK_RE = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,3}$/;

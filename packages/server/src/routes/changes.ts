@@ -191,7 +191,7 @@ function _lastEventId(raw: string): number {
 function _credentialChecks(storage: Storage, clock: Clock): (tokenHash: string, flock: string) => Promise<StreamEnd | undefined> {
   const inFlight = new Map<string, Promise<StreamEnd | undefined>>();
   const once = async (tokenHash: string, flock: string): Promise<StreamEnd | undefined> => {
-    await storage.syncChanges?.();
+    await storage.syncChanges();
     try {
       await assertFlockAccess(storage, await authenticateKey(storage, clock, tokenHash, ["core"]), flock);
       return undefined;

@@ -23,7 +23,7 @@ import {
 } from "@records-service/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
-import type { Surface } from "./records.js";
+import type { Surface } from "../http/surface.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";

@@ -25,7 +25,7 @@ import { liveRecord } from "../gateway/records.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
-import type { Surface } from "./records.js";
+import type { Surface } from "../http/surface.js";
 
 /** The form types whose responses are served. */
 export const FORM_TYPES = ["form", "sheep_form"] as const;
@@ -117,7 +117,7 @@ async function _expanded(engine: RecordEngine, flock: string, records: readonly 
   const expanded = new Map<string, string>();
   if (keys.size > 0) {
     const wanted = [...keys.values()];
-    const found = storage.getDisplayValues ? await storage.getDisplayValues(flock, wanted) : await storage.getRecords(flock, wanted);
+    const found = await storage.getDisplayValues(flock, wanted);
     for (const f of found) expanded.set(recordUri(flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return records.map((r) => ({ ...toListElement(r), data: toSingleEnvelope(r, expanded).data }));

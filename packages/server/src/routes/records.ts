@@ -9,6 +9,7 @@ import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, type RecordE
 import { Hono } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
+import type { Surface } from "../http/surface.js";
 import { actingEngine } from "../http/acting.js";
 import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -18,9 +19,6 @@ import { listQueryParams } from "../openapi/list-query.js";
 
 /** Types only the service writes (events, tasks): not created through the API, nor imported. */
 export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
-
-/** Which API surface a route set serves: decides the query modifiers accepted. */
-export type Surface = "v1" | "v2";
 
 /**
  * Routes under `/:flock/:type` for create, list, get, update and delete. Pass `singles` to

@@ -254,7 +254,7 @@ async function holderOf<P extends { p: CliProcess }>(db: ScaleOutDb, procs: read
   try {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const rows = (await storage.listLimits?.(key, Date.now())) ?? [];
+      const rows = await storage.listLimits(key, Date.now());
       const pid = rows.length > 0 ? Number(rows[0]!.value.split(":")[1]) : NaN;
       const hit = procs.find((x) => x.p.child.pid === pid);
       if (hit) return hit;

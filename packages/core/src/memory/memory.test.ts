@@ -1,0 +1,4 @@
+import { createMemoryStorage } from "./memory.js";
+import { runStorageTests } from "../testing/storage-suite.js";
+
+runStorageTests({ name: "memory", create: createMemoryStorage });

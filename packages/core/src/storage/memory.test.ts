@@ -1,4 +1,0 @@
-import { createMemoryStorage } from "./memory.js";
-import { runStorageTests } from "./conformance.js";
-
-runStorageTests({ name: "memory", create: createMemoryStorage });
