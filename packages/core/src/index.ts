@@ -212,6 +212,7 @@ export type {
 
 // --- change feed ---
 export { changeOf, changedFields, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { changePurgeWindowEnd } from "./changes/purge-window.js";
 export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./changes/attribution.js";
 export type { Attribution, SystemWriter } from "./changes/attribution.js";
 export { attributedStorage } from "./storage/attributed.js";
