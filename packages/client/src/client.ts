@@ -5,7 +5,8 @@
  * self-service account), sends `APPLICATION` on every call, and retries 429s.
  */
 import { createChangesApi, type ChangesApi } from "./changes.js";
-import { createEventsApi, createInvoicesApi, createSegmentsApi, type EventsApi, type InvoicesApi, type SegmentsApi } from "./gateway.js";
+import { createEventsApi, createInvoicesApi, type EventsApi, type InvoicesApi } from "./gateway.js";
+import { createSegmentsApi, type SegmentsApi } from "./segments.js";
 import { createRequester, type RequestOptions, type RetryOptions } from "./http.js";
 import { createRecordsApi, type RecordsApi, type Surface } from "./records.js";
 import { createTask, type Task } from "./tasks.js";
@@ -72,7 +73,7 @@ export interface RecordsClient {
   changes(flock: string): ChangesApi;
   /** The events gateway (`/events/v2`): events, ticket types and stock, tickets, attendance. */
   events(flock: string): EventsApi;
-  /** The segments gateway (`/segments/v2`): find by name, count. */
+  /** The segments gateway (`/segments/v2`): lists, trees, create, count, config, members, XLSX export, delete action, fieldsets. */
   segments(flock: string): SegmentsApi;
   /** The invoices gateway (`/invoices/v2`): keyed and signed invoices, invoice PDFs and giving statements. */
   invoices(flock: string): InvoicesApi;

@@ -1,7 +1,7 @@
 /**
  * @module gateway
- * The hosted service's gateways as client methods: events (`/events/v2`), segments
- * (`/segments/v2`) and invoices (`/invoices/v2`, and their PDFs under `/selfservice-pdf/v2`).
+ * The hosted service's gateways as client methods: events (`/events/v2`) and invoices
+ * (`/invoices/v2`, and their PDFs under `/selfservice-pdf/v2`); segments are in ./segments.
  * Answers are typed from the server's
  * OpenAPI document.
  */
@@ -38,14 +38,6 @@ export interface EventsApi {
   setAttendance(bookingId: string, personUri: string, status: AttendanceStatus): Promise<Schemas["EventAttendanceUpdated"]>;
 }
 
-/** The segments gateway of one flock. */
-export interface SegmentsApi {
-  /** Active segments whose name contains `name` (case ignored), one page. */
-  find(name: string, opts?: GatewayPaging): Promise<Schemas["SegmentList"]>;
-  /** How many records the segment holds now. */
-  count(segmentId: string): Promise<Schemas["SegmentCount"]>;
-}
-
 /** The invoice types. */
 export type InvoiceType = "invoice" | "membership" | "order";
 
@@ -80,15 +72,6 @@ export function createEventsApi(request: Request, flock: string): EventsApi {
     tickets: (id) => request("GET", `${base}/booking/${_seg(id)}/tickets/all`),
     attendance: (id) => request("GET", `${base}/booking/${_seg(id)}/attendance/all`),
     setAttendance: (id, personUri, status) => request("PUT", `${base}/booking/${_seg(id)}/attendance`, { json: { person_uri: personUri, status } }),
-  };
-}
-
-/** The segments gateway over `request`. */
-export function createSegmentsApi(request: Request, flock: string): SegmentsApi {
-  const base = `/segments/v2/${_seg(flock)}`;
-  return {
-    find: (name, paging = {}) => request("GET", `${base}/find`, { query: { name, ...paging } }),
-    count: (id) => request("GET", `${base}/segment/${_seg(id)}/count`),
   };
 }
 

@@ -6,7 +6,8 @@
 export { createClient, type ClientOptions, type Credentials, type RecordsClient, type SelfServiceApi, type FormsApi, type MembersApi, type ClockApi, type BulkAction } from "./client.js";
 export { RecordsApiError } from "./errors.js";
 export { ChangeHandlerError, toChange, type Change, type ChangeData, type ChangesApi, type SubscribeOptions, type Subscription } from "./changes.js";
-export type { EventsApi, SegmentsApi, InvoicesApi, BookingState, AttendanceStatus, InvoiceType, InvoicePdfResourceType, GatewayPaging } from "./gateway.js";
+export type { EventsApi, InvoicesApi, BookingState, AttendanceStatus, InvoiceType, InvoicePdfResourceType, GatewayPaging } from "./gateway.js";
+export type { SegmentsApi, SegmentPaging, ViewContext } from "./segments.js";
 export { query, Query, MODIFIERS, SMART_DATES, type Modifier, type SmartDate, type FilterValue, type MetaField } from "./query.js";
 export type { RecordsApi, FileUpload, Surface } from "./records.js";
 export type { Task, TaskProgress, WaitOptions } from "./tasks.js";

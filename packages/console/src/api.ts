@@ -22,13 +22,16 @@ export class ApiError extends Error {
  */
 export const CONSOLE_APPLICATION = "records-service/console/1";
 
-/** JSON of `GET|POST|PUT|DELETE /api/v1{path}`; 401 signs out (the key expired or was revoked). */
-export async function api<T = Record<string, unknown>>(path: string, opts: { method?: string; json?: unknown } = {}): Promise<T> {
+/**
+ * JSON of `GET|POST|PUT|DELETE /api/v1{path}` (with `root`, of `{path}` itself: the search
+ * and audit gateways); 401 signs out (the key expired or was revoked).
+ */
+export async function api<T = Record<string, unknown>>(path: string, opts: { method?: string; json?: unknown; root?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { application: CONSOLE_APPLICATION };
   const key = session.key();
   if (key) headers.authorization = `Bearer ${key}`;
   if (opts.json !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`/api/v1${path}`, {
+  const res = await fetch(opts.root ? path : `/api/v1${path}`, {
     method: opts.method ?? "GET",
     headers,
     ...(opts.json !== undefined ? { body: JSON.stringify(opts.json) } : {}),

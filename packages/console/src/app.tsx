@@ -7,12 +7,16 @@
  * address.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { useOutboxAllowed } from "./access.js";
 import { followChanges } from "./feed.js";
 import { createHub, type Live } from "./live.js";
 import { hrefOf, useRoute } from "./route.js";
 import { session } from "./session.js";
+import { useShortcuts } from "./shortcuts.js";
+import { Dashboard } from "./views/dashboard.js";
 import { FlockHome, FlockPicker } from "./views/flocks.js";
 import { Guard } from "./views/guard.js";
+import { SEARCH_BOX_ID } from "./views/list-search.js";
 import { Outbox } from "./views/outbox.js";
 import { RecordList } from "./views/record-list.js";
 import { RecordView } from "./views/record-view.js";
@@ -36,6 +40,8 @@ export function App() {
       setStatus("off");
     };
   }, [key, route.flock]);
+  useShortcuts(SEARCH_BOX_ID);
+  const outbox = useOutboxAllowed(route.flock, key);
 
   if (!key) return <SignIn />;
   const { flock, section, id } = route;
@@ -58,8 +64,9 @@ export function App() {
             <a href={hrefOf([flock])} aria-current={!section ? "page" : undefined}>
               {flock}
             </a>
+            {nav("_dashboard", "Dashboard")}
             {nav("_triggers", "Triggers")}
-            {nav("_outbox", "Outbox")}
+            {outbox && nav("_outbox", "Outbox")}
             {nav("_tasks", "Tasks")}
           </nav>
         )}
@@ -82,6 +89,10 @@ export function App() {
             <FlockHome flock={flock} live={live} />
           ) : section === "_triggers" ? (
             <Triggers flock={flock} />
+          ) : section === "_dashboard" ? (
+            <Dashboard flock={flock} live={live} outbox={outbox === true} />
+          ) : section === "_outbox" && outbox === false ? (
+            <p role="alert">The outbox is for administrators; this account cannot open it.</p>
           ) : section === "_outbox" ? (
             <Outbox flock={flock} live={live} />
           ) : section === "_tasks" ? (

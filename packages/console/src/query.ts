@@ -6,8 +6,11 @@
  */
 import { decodeOr } from "./text.js";
 
-/** Parameters that steer the list rather than filter it. */
-export const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state", "mode"] as const;
+/** Parameters that steer the list rather than filter it (`q` and `order` are the console's own). */
+export const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state", "mode", "q", "order"] as const;
+
+/** The console's own parameters, never sent to the list. */
+export const CONSOLE_PARAMS = ["q", "order"] as const;
 
 /** The modifiers offered (v1), `eq` written as the bare field. */
 export const MODIFIERS = ["eq", "ne", "startswithi", "startswith", "contains", "gt", "gte", "lt", "lte", "or", "and", "none"] as const;
@@ -60,4 +63,28 @@ export function withRawQuery(params: URLSearchParams, raw: string): URLSearchPar
 export function isDateLike(field: string, sample: unknown): boolean {
   if (/(^|_)(date|created|updated|since|anniversary|at)$|date_|_date/.test(field)) return true;
   return typeof sample === "string" && /^\d{4}-\d{2}-\d{2}/.test(sample);
+}
+
+/** `params` as the list API takes them: the console's own parameters left out. */
+export function apiParams(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(params);
+  for (const k of CONSOLE_PARAMS) out.delete(k);
+  return out;
+}
+
+/**
+ * Newest first, over the whole list: the list is in insertion order, so page `page` of
+ * `size` newest first is the slice `[from, to)` of the oldest-first list, read from at most
+ * two of its pages (`pages`), then reversed.
+ *
+ * @example
+ * newestSlice(103, 1, 25) // { from: 78, to: 103, pages: [4, 5] }
+ */
+export function newestSlice(total: number, page: number, size: number): { from: number; to: number; pages: number[] } {
+  const to = Math.max(0, total - (page - 1) * size);
+  const from = Math.max(0, to - size);
+  if (to === 0) return { from: 0, to: 0, pages: [] };
+  const first = Math.floor(from / size) + 1;
+  const last = Math.floor((to - 1) / size) + 1;
+  return { from, to, pages: first === last ? [first] : [first, last] };
 }

@@ -161,6 +161,7 @@ export { RECALC_REFERENCING_LIMIT } from "./records/recalc.js";
 export { derive, sameJson, updateOf } from "./records/revise.js";
 export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
 export { planUpdate } from "./records/update.js";
+export { plannedMove } from "./records/lifecycle.js";
 export type { CommitResult } from "./records/commit.js";
 export type {
   EngineContext,

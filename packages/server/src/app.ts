@@ -50,6 +50,7 @@ import { createDiscoveryRoutes } from "./routes/discovery.js";
 import { createEventRoutes } from "./routes/events.js";
 import { createFileRoutes } from "./routes/files.js";
 import { createInvoiceRoutes } from "./routes/invoices.js";
+import { createListExportRoutes } from "./routes/list-export.js";
 import { createRecordActionRoutes } from "./routes/record-actions.js";
 import { createRecordRoutes } from "./routes/records.js";
 import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
@@ -204,6 +205,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
   app.route("/api/v1", createRecordActionRoutes(engine));
+  app.route("/api/v1", createListExportRoutes(engine));
   app.route("/api/v1", createFormRoutes(engine, "v1"));
   // One single-record cache for both surfaces: v1 and v2 answer the same text.
   const singles = createResponseCache(storage);

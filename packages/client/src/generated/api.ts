@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/{type}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the filtered list as a CSV or XLSX file
+         * @description Every record the list's filters match (paging ignored), in insertion order, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.
+         */
+        get: operations["getApiV1ByFlockByTypeExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/bulk_action": {
         parameters: {
             query?: never;
@@ -2062,6 +2082,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/v2/{flock}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active segments
+         * @description Active, live segments by name (case ignored).
+         */
+        get: operations["getSegmentsV2ByFlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/{view_context}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active segments of a view context
+         * @description view_context is one of comments, crm, documents, events, forms, giving, membership, minimal_membership_directory, reservations, teams, vehicles; another word is a 400.
+         */
+        get: operations["getSegmentsV2ByFlockByViewContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every segment
+         * @description Live segments by name, inactive ones too.
+         */
+        get: operations["getSegmentsV2ByFlockAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a segment
+         * @description Every parameter is checked before anything is written: resource_type (a served type or contact), segment_type, each rule (through the generic list's filter code), view contexts, parent_segment, the URI lists. The segment is created through the engine (audit, change feed, data events).
+         */
+        post: operations["postSegmentsV2ByFlockCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/fieldset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List fieldsets */
+        get: operations["getSegmentsV2ByFlockFieldset"];
+        put?: never;
+        /**
+         * Save a fieldset
+         * @description With resource and no fields, the fields are that type's known fields (a person's schema; another type's stored field names). No fields at all is a 400. Created through the engine.
+         */
+        post: operations["postSegmentsV2ByFlockFieldset"];
+        /**
+         * Delete a fieldset (uid in the query)
+         * @description Deleted through the engine (restorable through the generic record path). A locked fieldset is a 409.
+         */
+        delete: operations["deleteSegmentsV2ByFlockFieldset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/fieldset/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a fieldset */
+        get: operations["getSegmentsV2ByFlockFieldsetByUid"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a fieldset
+         * @description Deleted through the engine (restorable through the generic record path). A locked fieldset is a 409.
+         */
+        delete: operations["deleteSegmentsV2ByFlockFieldsetByUid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/v2/{flock}/find": {
         parameters: {
             query?: never;
@@ -2071,6 +2217,154 @@ export interface paths {
         };
         /** Find active segments by name */
         get: operations["getSegmentsV2ByFlockFind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/action/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a segment's members (a task)
+         * @description Queues a task deleting every member (rules ANDed in) through the engine, batch_size (1..2500, default 100) at a time; safe_mode=true only counts. Progress and counts are on the core_event at notification_uri.
+         */
+        post: operations["postSegmentsV2ByFlockSegmentByUidActionDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/action/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a segment's records (not offered)
+         * @description Known from the hosted description and deliberately not offered (docs/hosted-compat.md): 501 with type not_implemented, after the path's auth checks.
+         */
+        post: operations["postSegmentsV2ByFlockSegmentByUidActionReplace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment's members, paged */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all/excel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a segment's members as XLSX (alias of all/xlsx) */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllExcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A segment's members as a templated PDF report (not offered)
+         * @description Known from the hosted description and deliberately not offered (docs/hosted-compat.md): 501 with type not_implemented, after the path's auth checks.
+         */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all/sync_mailchimp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync a segment with an email-marketing partner (not offered)
+         * @description Known from the hosted description and deliberately not offered (docs/hosted-compat.md): 501 with type not_implemented, after the path's auth checks.
+         */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllSyncMailchimp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all/xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a segment's members as XLSX */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment's config: how to show its members */
+        get: operations["getSegmentsV2ByFlockSegmentByUidConfig"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2091,6 +2385,43 @@ export interface paths {
          * @description Runs the segment's rules through the generic list's filter code. A rule the filter code refuses is a 400 naming it.
          */
         get: operations["getSegmentsV2ByFlockSegmentByUidCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look up a segment's members by display value */
+        get: operations["getSegmentsV2ByFlockSegmentByUidLookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/trees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Segments nested under their parents
+         * @description Roots are live segments without a parent, or whose parent is missing or deleted; each carries its descendants under children, by name. A segment appears once even when parents loop.
+         */
+        get: operations["getSegmentsV2ByFlockTrees"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2716,6 +3047,53 @@ export interface components {
                 uid: string;
                 uri: string;
             }[];
+        };
+        /** @description Each may also be sent in the query string. */
+        FieldsetBody: {
+            applicable_resources?: string | string[];
+            description?: string;
+            fields?: string | string[];
+            name?: string;
+            /** @description a type: without fields, its known fields are saved */
+            resource?: string;
+        };
+        FieldsetList: {
+            errors: unknown[];
+            fieldsets: {
+                /** @description the types it applies to; empty: every type */
+                applicable_resources: string[];
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                description: string | null;
+                fields: string[];
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                name: string | null;
+                record_state: string;
+                uid: string;
+                uri: string;
+            }[];
+        };
+        FieldsetSingle: {
+            active: boolean;
+            /** @description the types it applies to; empty: every type */
+            applicable_resources: string[];
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            created: string;
+            description: string | null;
+            field_display: {
+                field: string;
+                /** @enum {string} */
+                type: "text" | "boolean" | "date" | "list" | "reference" | "number";
+            }[];
+            fields: string[];
+            /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+            last_updated: string;
+            locked: boolean;
+            name: string | null;
+            record_state: string;
+            uid: string;
+            uri: string;
         };
         FileUpdate: {
             errors: {
@@ -3463,12 +3841,90 @@ export interface components {
             person_uri: string;
             reservations: unknown[];
         };
+        SegmentConfig: {
+            mapping: {
+                collection: string;
+                contact_field: string | null;
+                contact_search_fields: string[];
+                field_list: string[];
+                fields: {
+                    field: string;
+                    form_type: string;
+                    label: string;
+                    style: null;
+                }[];
+                join_orgs: boolean;
+                join_people: boolean;
+                name: string;
+                name_singular: string;
+                prefix: string;
+                search_fields: string[];
+                search_placeholder: string;
+                sort_by: string;
+                unique_field: string;
+                use_mapreduce: boolean;
+            };
+            resource_type: string;
+            segment: string;
+            segment_type: string;
+            user_groups: unknown[];
+            user_groups_for_display: unknown[];
+            user_interface: {
+                can_bypass_gdpr: unknown[];
+            };
+            view_context: unknown[];
+        };
         SegmentCount: {
             /** @description the segment's members now */
             count: number;
             description: string | null;
             /** @description the segment's URI */
             segment: string;
+        };
+        /** @description The new segment's fields; each may also be sent in the query string (rules as JSON text). */
+        SegmentCreateBody: {
+            active?: boolean;
+            description?: string;
+            email_marketing_sync?: boolean;
+            name?: string;
+            /** @description a segment URI */
+            parent_segment?: string;
+            /** @description a served resource type, or contact (required) */
+            resource_type: string;
+            /** @description list parameters as keys ({"source": "web"}), or [{field, operator, value}] combined with AND */
+            rules?: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @enum {string} */
+            segment_type?: "dynamic" | "static" | "hybrid" | "auxiliary";
+            system_segment?: boolean;
+            tags?: string[];
+            uris_exclude?: string[];
+            uris_include?: string[];
+            view_context?: string | string[];
+        };
+        /** @description Each may also be sent in the query string (rules as JSON text). */
+        SegmentDeleteBody: {
+            batch_size?: number;
+            /** @description list parameters ANDed with the segment's rules */
+            rules?: {
+                [key: string]: unknown;
+            };
+            /** @description only count: nothing is deleted */
+            safe_mode?: boolean;
+            verbose?: boolean;
+        };
+        SegmentDeleteQueued: {
+            lambda_params: {
+                batch_size: number;
+                rules: {
+                    [key: string]: unknown;
+                };
+                safe_mode: boolean;
+                uri: string;
+            };
+            /** @description the task's core_event URI: its tag is queued, running, complete or failed; text_body holds the counts */
+            notification_uri: string;
         };
         SegmentList: {
             page: number;
@@ -3511,6 +3967,15 @@ export interface components {
             }[];
             total: number;
         };
+        SegmentLookup: {
+            display_value: string;
+            /** @description the member's URI */
+            id: string;
+            label: string;
+            text: string;
+            uri: string;
+            value: string;
+        }[];
         SegmentPacket: {
             active: boolean;
             /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
@@ -3545,6 +4010,66 @@ export interface components {
                 policy_name: null;
             };
             view_context: unknown[];
+        };
+        SegmentReportReceipt: {
+            bucket: string;
+            debug: boolean;
+            gdpr_bypass: boolean;
+            gdpr_channel: null;
+            /** @description the journal record the XLSX file is attached to (field files) when the task completes */
+            journal_uri: string;
+            policy: null;
+            /** @constant */
+            report_format: "xlsx";
+            /** @description the core_event task writing the file */
+            task_id: string;
+            template: string | null;
+            uid: string;
+            use_mapreduce: boolean;
+            /** @description the account that asked */
+            user_uri: string;
+        };
+        SegmentTrees: {
+            /** @description roots by name, each with its descendants under children */
+            segments: {
+                active: boolean;
+                /** @description child segments, each a segment packet with its own children */
+                children: {
+                    [key: string]: unknown;
+                }[];
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                created: string;
+                description: string | null;
+                display_value: string;
+                email_marketing_sync: boolean;
+                /** @description YYYY-MM-DDTHH:MM:SS.ffffff, UTC, no zone */
+                last_updated: string;
+                legacy_uid: unknown;
+                name: string | null;
+                parent_segment: string | null;
+                record_state: string;
+                resource_type: string | null;
+                /** @description as stored: list parameters as keys, or [{field, operator, value}] */
+                rules: {
+                    [key: string]: unknown;
+                } | unknown[];
+                /** @description dynamic, static, hybrid or auxiliary */
+                segment_type: string;
+                system_segment: boolean;
+                tags: unknown[];
+                uid: string;
+                uri: string;
+                uris_exclude: unknown[];
+                uris_include: unknown[];
+                user_interface: {
+                    can_create_segment: boolean;
+                    can_delete_segment: boolean;
+                    can_edit_segment: boolean;
+                    can_restore_segment: boolean;
+                    policy_name: null;
+                };
+                view_context: unknown[];
+            }[];
         };
         SelfServiceSession: {
             bearer_token: string;
@@ -5556,6 +6081,122 @@ export interface operations {
             };
             /** @description a state change that does not apply to the record's state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockByTypeExport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated columns, in order: envelope keys (type, id, state, created, last_updated, version) or data fields; at most 200. Default: the envelope, then the type's fields. */
+                columns?: string;
+                /**
+                 * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
+                 *
+                 *     - `__and`: every value given (repeat the parameter) must be an entry of the list field
+                 *     - `__contains`: the text contains the value
+                 *     - `__eq`: exact, case-sensitive match of the whole stored value (what a bare field=value means)
+                 *     - `__gt`: greater than
+                 *     - `__gte`: greater than or equal
+                 *     - `__lt`: less than
+                 *     - `__lte`: less than or equal
+                 *     - `__ne`: not equal
+                 *     - `__near`: near
+                 *     - `__none`: none of the values given
+                 *     - `__or`: any of the values given (repeat the parameter)
+                 *     - `__raw`: the value as stored, unconverted
+                 *     - `__startswith`: starts with
+                 *     - `__startswithi`: starts with, case ignored
+                 *
+                 *     `__andlist` and `__orlist` are v2 only: on v1 they answer 400.
+                 *
+                 *     Smart dates may stand in for a date value (resolved from the service's clock, UTC): `today`, `tomorrow`, `yesterday`, `last week`, `last month`, `last year`, `year_ago`, `next week`, `next month`, `next year`, `start_of_month`, `start_of_year`. Meta fields `created`, `last_updated` and `state` filter on the record itself.
+                 */
+                filters?: {
+                    [key: string]: string;
+                };
+                /** @description csv or xlsx (required). */
+                format?: "csv" | "xlsx";
+                /** @description Y includes deleted records. */
+                include_deleted?: "Y" | "N";
+                /** @description How several field filters combine: AND (default) or OR. */
+                mode?: "AND" | "OR";
+                /** @description With include_deleted=Y, `deleted` returns only deleted records. */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14972,6 +15613,760 @@ export interface operations {
             };
         };
     };
+    getSegmentsV2ByFlock: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description segments per page, 1..1500 (default 25) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segments: [segment packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockByViewContext: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description segments per page, 1..1500 (default 25) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                view_context: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segments: [segment packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockAll: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description segments per page, 1..1500 (default 25) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segments: [segment packet], page, page_size, total, pages} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    postSegmentsV2ByFlockCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SegmentCreateBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["SegmentCreateBody"];
+            };
+        };
+        responses: {
+            /** @description the segment packet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentPacket"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockFieldset: {
+        parameters: {
+            query?: {
+                /** @description a resource type: only the fieldsets that apply to it (those with no applicable_resources apply to every type) */
+                resource?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {errors: [], fieldsets: [...]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldsetList"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    postSegmentsV2ByFlockFieldset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FieldsetBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["FieldsetBody"];
+            };
+        };
+        responses: {
+            /** @description the fieldset */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldsetSingle"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    deleteSegmentsV2ByFlockFieldset: {
+        parameters: {
+            query?: {
+                /** @description the fieldset's uid (required) */
+                uid?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fieldset, record_state deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldsetSingle"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockFieldsetByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fieldset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldsetSingle"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    deleteSegmentsV2ByFlockFieldsetByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fieldset, record_state deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldsetSingle"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description a state change that does not apply to the record's state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
     getSegmentsV2ByFlockFind: {
         parameters: {
             query?: {
@@ -14997,6 +16392,644 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    postSegmentsV2ByFlockSegmentByUidActionDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SegmentDeleteBody"];
+                "application/x-www-form-urlencoded": components["schemas"]["SegmentDeleteBody"];
+            };
+        };
+        responses: {
+            /** @description {notification_uri, lambda_params} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentDeleteQueued"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the request body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    postSegmentsV2ByFlockSegmentByUidActionReplace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description known from the hosted description and not offered by this service (type not_implemented; docs/hosted-compat.md says why) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAll: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1) */
+                page?: number;
+                /** @description members per page, 1..1500 (default 25) */
+                page_size?: number;
+                /** @description text the member's display value contains, case ignored */
+                q?: string;
+                /** @description true: elements in the single-record shape (references expanded) */
+                verbose?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the list wrapper over the members; with verbose=true elements in the single-record shape */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllExcel: {
+        parameters: {
+            query?: {
+                /** @description echoed */
+                debug?: string;
+                /** @description a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields */
+                template?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receipt: a task writes the file into the journal record journal_uri (field files) and marks it complete */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentReportReceipt"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description known from the hosted description and not offered by this service (type not_implemented; docs/hosted-compat.md says why) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllSyncMailchimp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description known from the hosted description and not offered by this service (type not_implemented; docs/hosted-compat.md says why) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllXlsx: {
+        parameters: {
+            query?: {
+                /** @description echoed */
+                debug?: string;
+                /** @description a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields */
+                template?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receipt: a task writes the file into the journal record journal_uri (field files) and marks it complete */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentReportReceipt"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segment, resource_type, segment_type, view_context, user_groups, user_interface, mapping} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentConfig"];
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
@@ -15085,6 +17118,159 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidLookup: {
+        parameters: {
+            query?: {
+                /** @description at most this many, 1..100 (default 20) */
+                limit?: number;
+                /** @description text the member's display value contains, case ignored (empty: any) */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description [{display_value, id, label, text, uri, value}] */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentLookup"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockTrees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {segments: [segment packet + children]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentTrees"];
                 };
             };
             /** @description missing or invalid credentials */

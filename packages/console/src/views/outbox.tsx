@@ -58,7 +58,7 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
       {status === "held" && value && value.jobs.length > 0 && (
         <p role="status">Held jobs wait for their trigger, which is missing or inactive in the applied configuration; each is delivered once the trigger is back.</p>
       )}
-      <div class="scroll">
+      <div class="scroll" tabIndex={0} role="region" aria-label="Jobs">
         <table>
           <thead>
             <tr>

@@ -1,16 +1,24 @@
 /**
  * @module views/record-list
- * A type's records: the filter builder and the raw query string (both write the URL, so a
- * view can be shared), include deleted, paging, and the page refreshed live when a record
- * of the type changes anywhere.
+ * A type's records: the search box (persons and organisations), the filter builder and the
+ * raw query string (all write the URL, so a view can be shared), oldest or newest first,
+ * include deleted, paging; the columns a person chose (kept per type, whatever the rows
+ * hold), sortable on the page; rows selected for a bulk action; the filtered list exported
+ * as CSV or XLSX; and the page refreshed live when a record of the type changes anywhere.
  */
-import { useState } from "preact/hooks";
+import { PERSON_FIELDS } from "@records-service/core";
+import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
+import { displayOf, labelOf } from "../format.js";
 import { useChanges, type Live } from "../live.js";
-import { filtersOf, isDateLike, MODIFIERS, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
+import { chooseColumns, chosenColumns } from "../prefs.js";
+import { apiParams, filtersOf, isDateLike, MODIFIERS, newestSlice, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
 import { encodePart, textOf } from "../text.js";
 import { Guard, couldNotShow } from "./guard.js";
+import { BulkBar } from "./list-bulk.js";
+import { ExportButtons } from "./list-export.js";
+import { SEARCHABLE, SearchBox, SearchResults } from "./list-search.js";
 import { useLoad } from "./use-load.js";
 
 interface ListElement {
@@ -27,122 +35,211 @@ interface ListAnswer {
   pages: number;
   results: ListElement[];
 }
+type Sort = { field: string; dir: 1 | -1 } | undefined;
 
-export function RecordList({ flock, type, params, live }: { flock: string; type: string; params: URLSearchParams; live: Live }) {
+/** The person list's columns until some are chosen. */
+export const PERSON_COLUMNS = ["first_name", "last_name", "email", "tags"];
+
+export function RecordList(props: { flock: string; type: string; params: URLSearchParams; live: Live }) {
+  // Keyed by type: the columns, the selection and the sort belong to one list.
+  return <List key={`${props.flock}/${props.type}`} {...props} />;
+}
+
+function List({ flock, type, params, live }: { flock: string; type: string; params: URLSearchParams; live: Live }) {
   const query = params.toString();
-  const { value, error, reload } = useLoad(
-    () => api<ListAnswer>(`/${encodePart(flock)}/${encodePart(type)}/${query ? `?${query}` : ""}`),
-    [flock, type, query],
-  );
+  const q = params.get("q") ?? "";
+  const { value, error, reload } = useLoad(() => _load(flock, type, params), [flock, type, query]);
   const [changed, setChanged] = useState<Set<string>>(new Set());
+  const [columns, setColumns] = useState<string[]>(() => chosenColumns(flock, type) ?? (type === "person" ? PERSON_COLUMNS : []));
+  const [sort, setSort] = useState<Sort>(undefined);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   useChanges(live, (c) => {
     if (c.resource_type !== type) return;
     setChanged((s) => new Set(s).add(c.uri.split("/")[3]!));
     reload();
   });
+  // A new order (oldest or newest first) is the server's; a page sort set before would hide it.
+  useEffect(() => setSort(undefined), [params.get("order")]);
+  // A type without a schema: its first records' fields, once, then kept as if chosen.
+  useEffect(() => {
+    if (columns.length === 0 && value && value.results.length > 0 && !chosenColumns(flock, type)) {
+      const first = _columns(value.results);
+      setColumns(first);
+      chooseColumns(flock, type, first);
+    }
+  }, [value]);
 
   const go = (p: URLSearchParams) => navigate(hrefOf([flock, type], p));
   const setControl = (name: string, v: string | null) => {
     const p = new URLSearchParams(params);
-    if (v === null) p.delete(name);
+    if (v === null || v === "") p.delete(name);
     else p.set(name, v);
     if (name !== "page") p.delete("page");
     go(p);
   };
-  const columns = _columns(value?.results ?? []);
+  const choose = (next: string[]) => {
+    setColumns(next);
+    chooseColumns(flock, type, next);
+  };
+  const candidates = type === "person" ? Object.keys(PERSON_FIELDS) : _union(columns, (value?.results ?? []).flatMap((r) => Object.keys(r.data)));
+  const rows = _sorted(value?.results ?? [], sort);
   const page = value?.page ?? 1;
+  const pageIds = rows.map((r) => r.id);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const toggle = (ids: string[], on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const id of ids) on ? next.add(id) : next.delete(id);
+      return next;
+    });
   return (
     <section>
       <h1>
-        {type} <span class="muted">in {flock}</span>
+        {labelOf(type)} <span class="muted">in {flock}</span>
       </h1>
-      <FilterBuilder key={query} params={params} sample={value?.results[0]?.data ?? {}} fields={columns} onApply={(rows) => go(withFilters(params, rows))} />
-      <RawQuery key={`raw-${query}`} params={params} onApply={(raw) => go(withRawQuery(params, raw))} />
-      <div class="row controls">
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={params.get("include_deleted") === "true"}
-            onChange={(e) => setControl("include_deleted", e.currentTarget.checked ? "true" : null)}
-          />
-          Include deleted
-        </label>
-        <label>
-          Per page{" "}
-          <select value={params.get("page_size") ?? "25"} onChange={(e) => setControl("page_size", e.currentTarget.value)}>
-            {["10", "25", "50", "100"].map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        </label>
-        <span class="muted" role="status">
-          {value ? `${value.total} record${value.total === 1 ? "" : "s"}` : "Loading…"}
-        </span>
-      </div>
-      {error && <p class="error" role="alert">{error}</p>}
-      <div class="scroll">
-        <table>
-          <caption class="sr-only">Records of {type}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Record</th>
-              {columns.map((c) => (
-                <th scope="col" key={c} class="opt">
-                  {c}
-                </th>
-              ))}
-              <th scope="col">State</th>
-              <th scope="col" class="opt">
-                Last updated
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {value?.results.map((r) => (
-              <Guard
-                key={r.id}
-                fallback={(error) => (
-                  <tr>
-                    <td colSpan={columns.length + 3}>
-                      <a href={hrefOf([flock, type, r.id])}>{r.id}</a> <span class="error">{couldNotShow(error)}</span>
-                    </td>
-                  </tr>
-                )}
-              >
-                <Row flock={flock} type={type} record={r} columns={columns} changed={changed.has(r.id)} />
-              </Guard>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav class="row pager" aria-label="Pages">
-        <button type="button" disabled={page <= 1} onClick={() => setControl("page", String(page - 1))}>
-          Previous
-        </button>
-        <span>
-          Page {page} of {Math.max(1, value?.pages ?? 1)}
-        </span>
-        <button type="button" disabled={!value || page >= value.pages} onClick={() => setControl("page", String(page + 1))}>
-          Next
-        </button>
-      </nav>
+      {SEARCHABLE.includes(type) && <SearchBox key={`q-${q}`} value={q} onSearch={(text) => setControl("q", text)} />}
+      {q ? (
+        <SearchResults flock={flock} type={type} q={q} />
+      ) : (
+        <>
+          <FilterBuilder key={query} params={params} sample={value?.results[0]?.data ?? {}} fields={candidates} onApply={(rows) => go(withFilters(params, rows))} />
+          <RawQuery key={`raw-${query}`} params={params} onApply={(raw) => go(withRawQuery(params, raw))} />
+          <div class="row controls">
+            <label>
+              Order
+              <select value={params.get("order") === "newest" ? "newest" : "oldest"} onChange={(e) => setControl("order", e.currentTarget.value === "newest" ? "newest" : null)}>
+                <option value="oldest">Oldest first</option>
+                <option value="newest">Newest first</option>
+              </select>
+            </label>
+            <label>
+              Per page{" "}
+              <select value={params.get("page_size") ?? "25"} onChange={(e) => setControl("page_size", e.currentTarget.value)}>
+                {["10", "25", "50", "100"].map((n) => (
+                  <option key={n}>{n}</option>
+                ))}
+              </select>
+            </label>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={params.get("include_deleted") === "true"}
+                onChange={(e) => setControl("include_deleted", e.currentTarget.checked ? "true" : null)}
+              />
+              Include deleted
+            </label>
+            <ColumnChooser candidates={candidates} columns={columns} onChoose={choose} />
+            <ExportButtons flock={flock} type={type} params={params} columns={columns} />
+            <span class="muted" role="status">
+              {value ? `${value.total} record${value.total === 1 ? "" : "s"}` : "Loading…"}
+            </span>
+          </div>
+          {selected.size > 0 && <BulkBar flock={flock} type={type} ids={[...selected]} live={live} onClear={() => setSelected(new Set())} />}
+          {error && <p class="error" role="alert">{error}</p>}
+          <div class="scroll" tabIndex={0} role="region" aria-label="Records">
+            <table>
+              <caption class="sr-only">Records of {type}</caption>
+              <thead>
+                <tr>
+                  <th scope="col" class="pick">
+                    <input type="checkbox" aria-label="Select every record on this page" checked={allOnPage} onChange={(e) => toggle(pageIds, e.currentTarget.checked)} />
+                  </th>
+                  <SortHeader field="display_value" label="Record" sort={sort} onSort={setSort} />
+                  {columns.map((c) => (
+                    <SortHeader key={c} field={c} label={labelOf(c)} sort={sort} onSort={setSort} optional />
+                  ))}
+                  <SortHeader field="state" label="State" sort={sort} onSort={setSort} />
+                  <SortHeader field="last_updated" label="Last updated" sort={sort} onSort={setSort} optional />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <Guard
+                    key={r.id}
+                    fallback={(error) => (
+                      <tr>
+                        <td colSpan={columns.length + 4}>
+                          <a href={hrefOf([flock, type, r.id])}>{r.id}</a> <span class="error">{couldNotShow(error)}</span>
+                        </td>
+                      </tr>
+                    )}
+                  >
+                    <Row flock={flock} type={type} record={r} columns={columns} changed={changed.has(r.id)} selected={selected.has(r.id)} onSelect={(on) => toggle([r.id], on)} />
+                  </Guard>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="row pager" aria-label="Pages">
+            <button type="button" disabled={page <= 1} onClick={() => setControl("page", String(page - 1))}>
+              Previous
+            </button>
+            <span>
+              Page {page} of {Math.max(1, value?.pages ?? 1)}
+            </span>
+            <button type="button" disabled={!value || page >= value.pages} onClick={() => setControl("page", String(page + 1))}>
+              Next
+            </button>
+          </nav>
+        </>
+      )}
     </section>
   );
 }
 
-function Row({ flock, type, record: r, columns, changed }: { flock: string; type: string; record: ListElement; columns: string[]; changed: boolean }) {
+function SortHeader({ field, label, sort, onSort, optional }: { field: string; label: string; sort: Sort; onSort: (s: Sort) => void; optional?: boolean }) {
+  const dir = sort?.field === field ? sort.dir : 0;
   return (
-    <tr class={changed ? "flash" : undefined}>
+    <th scope="col" class={optional ? "opt" : undefined} aria-sort={dir === 1 ? "ascending" : dir === -1 ? "descending" : undefined}>
+      <button type="button" class="sort" onClick={() => onSort(dir === 1 ? { field, dir: -1 } : dir === -1 ? undefined : { field, dir: 1 })}>
+        {label}
+        <span aria-hidden="true">{dir === 1 ? " ▲" : dir === -1 ? " ▼" : ""}</span>
+      </button>
+    </th>
+  );
+}
+
+function ColumnChooser({ candidates, columns, onChoose }: { candidates: string[]; columns: string[]; onChoose: (c: string[]) => void }) {
+  return (
+    <details class="columns">
+      <summary>Columns ({columns.length})</summary>
+      <fieldset>
+        <legend class="sr-only">Columns shown</legend>
+        {candidates.map((c) => (
+          <label class="check" key={c}>
+            <input
+              type="checkbox"
+              checked={columns.includes(c)}
+              onChange={(e) => onChoose(e.currentTarget.checked ? [...columns, c] : columns.filter((x) => x !== c))}
+            />
+            {labelOf(c)}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+function Row(props: { flock: string; type: string; record: ListElement; columns: string[]; changed: boolean; selected: boolean; onSelect: (on: boolean) => void }) {
+  const { flock, type, record: r, columns } = props;
+  const name = textOf(r.display_value) || r.id;
+  return (
+    <tr class={props.changed ? "flash" : undefined}>
+      <td class="pick">
+        <input type="checkbox" aria-label={`Select ${name}`} checked={props.selected} onChange={(e) => props.onSelect(e.currentTarget.checked)} />
+      </td>
       <td>
-        <a href={hrefOf([flock, type, r.id])}>{textOf(r.display_value) || r.id}</a>
+        <a href={hrefOf([flock, type, r.id])}>{name}</a>
       </td>
       {columns.map((c) => (
         <td key={c} class="opt">
-          {textOf(r.data[c])}
+          {displayOf(r.data[c])}
         </td>
       ))}
       <td>{textOf(r.state)}</td>
-      <td class="opt">{textOf(r.last_updated)}</td>
+      <td class="opt">
+        <time dateTime={textOf(r.last_updated)}>{displayOf(r.last_updated)}</time>
+      </td>
     </tr>
   );
 }
@@ -233,6 +330,45 @@ function RawQuery({ params, onApply }: { params: URLSearchParams; onApply: (raw:
 }
 
 // --- internal ---
+
+/** A page of the list: as the list answers it, or newest first (reading the pages from the end). */
+async function _load(flock: string, type: string, params: URLSearchParams): Promise<ListAnswer> {
+  const base = `/${encodePart(flock)}/${encodePart(type)}/`;
+  const q = apiParams(params);
+  if (params.get("order") !== "newest") return api<ListAnswer>(`${base}${q.size ? `?${q}` : ""}`);
+  const size = Number(q.get("page_size") ?? q.get("limit") ?? 25) || 25;
+  const page = Math.max(1, Number(q.get("page") ?? 1) || 1);
+  const at = (p: number, n: number) => {
+    const pq = new URLSearchParams(q);
+    pq.delete("limit");
+    pq.set("page", String(p));
+    pq.set("page_size", String(n));
+    return api<ListAnswer>(`${base}?${pq}`);
+  };
+  const { total } = await at(1, 1);
+  const slice = newestSlice(total, page, size);
+  const read: ListElement[] = [];
+  for (const p of slice.pages) read.push(...(await at(p, size)).results);
+  const offset = ((slice.pages[0] ?? 1) - 1) * size;
+  const results = read.slice(slice.from - offset, slice.to - offset).reverse();
+  return { total, page, page_size: size, pages: Math.ceil(total / size), results };
+}
+
+function _sorted(rows: readonly ListElement[], sort: Sort): ListElement[] {
+  if (!sort) return [...rows];
+  const key = (r: ListElement): unknown => (sort.field === "display_value" ? r.display_value : sort.field === "state" ? r.state : sort.field === "last_updated" ? r.last_updated : r.data[sort.field]);
+  return [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (typeof x === "number" && typeof y === "number") return (x - y) * sort.dir;
+    return displayOf(x).localeCompare(displayOf(y), undefined, { numeric: true, sensitivity: "base" }) * sort.dir;
+  });
+}
+
+function _union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
 
 /** Up to four data fields to show as columns: the first results' keys, in order. */
 function _columns(results: readonly ListElement[]): string[] {

@@ -14,6 +14,7 @@ import { hrefOf } from "../route.js";
 import { session } from "../session.js";
 import { decodeOr, encodePart, textOf } from "../text.js";
 import { Guard, couldNotShow } from "./guard.js";
+import { PersonStory } from "./person-story.js";
 import { useLoad } from "./use-load.js";
 
 interface Single {
@@ -80,6 +81,7 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
           <Editor key={`${r.meta.last_updated}`} base={base} record={r} onSaved={record.reload} />
         </>
       )}
+      {type === "person" && <PersonStory flock={flock} id={id} live={live} />}
       <h2>Data events about it</h2>
       {events.value && events.value.results.length === 0 && <p>None.</p>}
       <ul>

@@ -43,6 +43,18 @@ export async function obfuscateRecord(ctx: EngineContext, flock: string, type: s
   return after;
 }
 
+/**
+ * The next version of `before` after a lifecycle operation (`delete`, `restore`, `touch`),
+ * decided exactly as the engine's own operation decides it (409 when the state does not
+ * allow it), for callers that commit it with other writes (a task's chunk).
+ *
+ * @example
+ * const after = plannedMove(person, "delete", now); // state "deleted", version + 1
+ */
+export function plannedMove(before: StoredRecord, op: RecordOperation, now: string): StoredRecord {
+  return revise(before, { state: transition(before.state, op), now });
+}
+
 // --- internal ---
 
 async function _move(
@@ -53,8 +65,7 @@ async function _move(
   op: RecordOperation,
 ): Promise<StoredRecord> {
   const before = await loadRecord(ctx, flock, type, id);
-  const state = transition(before.state, op);
-  const after = revise(before, { state, now: formatTimestamp(ctx.clock.now()) });
+  const after = plannedMove(before, op, formatTimestamp(ctx.clock.now()));
   await commit(ctx, updateOf(before, after));
   return after;
 }

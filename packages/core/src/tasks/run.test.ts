@@ -5,6 +5,7 @@ import { createMemoryStorage } from "../storage/memory.js";
 import type { ChangeSet, Storage } from "../storage/types.js";
 import { createTaskRegistry } from "./registry.js";
 import { createTask, failTask, findActiveTasks, runTask, runTaskChunk } from "./run.js";
+import { plannedMove } from "../records/lifecycle.js";
 import { summaryOf, taskSetup } from "./test-helpers.js";
 import type { TaskKind } from "./types.js";
 
@@ -192,5 +193,38 @@ describe("other task kinds", () => {
     const done = await runTask(t.engine, "demo", task.id, { registry });
     expect(steps).toEqual([null, "1", "2"]);
     expect(summaryOf(done)).toMatchObject({ state: "complete", matched: 3, unchanged: 3 });
+  });
+});
+
+describe("a chunk's files", () => {
+  it("are stored in the chunk's change set with its writes, and a lifecycle move is decided as the engine decides it", async () => {
+    const t = await taskSetup();
+    const [person] = await t.people(1);
+    const kind: TaskKind = {
+      name: "attach",
+      prepare: async (_ctx, _flock, raw) => raw,
+      async step(ctx, task) {
+        const before = (await ctx.storage.getRecord(task.flock, "person", person!.id))!;
+        const file = { id: "f".repeat(24), flock: task.flock, recordType: "person", recordId: before.id, field: "photo", filename: "a.txt", contentType: "text/plain", bytes: new TextEncoder().encode("hi"), created: before.created };
+        const after = plannedMove(before, "delete", before.created);
+        return { writes: [{ kind: "update", record: after, expectedVersion: before.version, before }], files: [file], cursor: null, done: true, counts: { matched: 1, changed: 1, unchanged: 0, errors: 0 } };
+      },
+    };
+    const registry = createTaskRegistry([kind]);
+    const task = await createTask(t.engine, "demo", "attach", {}, { registry });
+    const applied: ChangeSet[] = [];
+    const apply = t.storage.apply.bind(t.storage);
+    t.storage.apply = async (c) => {
+      applied.push(c);
+      return apply(c);
+    };
+    await runTask(t.engine, "demo", task.id, { registry });
+    expect(applied).toHaveLength(1);
+    expect(applied[0]!.files?.map((f) => f.id)).toEqual(["f".repeat(24)]);
+    expect(applied[0]!.records?.map((w) => w.record.type).sort()).toEqual(["core_event", "person"]);
+    expect((await t.storage.getFile("demo", "f".repeat(24)))?.filename).toBe("a.txt");
+    expect((await t.storage.getRecord("demo", "person", person!.id))!.state).toBe("deleted");
+    const deleted = (await t.storage.getRecord("demo", "person", person!.id))!;
+    expect(() => plannedMove(deleted, "delete", deleted.created)).toThrow();
   });
 });

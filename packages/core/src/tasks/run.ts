@@ -13,7 +13,7 @@ import { commit } from "../records/commit.js";
 import { requireFlockAndType } from "../records/guards.js";
 import { derive } from "../records/revise.js";
 import type { EngineContext, RecordEngine } from "../records/types.js";
-import type { RecordWrite, Storage, StoredRecord } from "../storage/types.js";
+import type { RecordWrite, Storage, StoredFile, StoredRecord } from "../storage/types.js";
 import { formatTimestamp } from "../time.js";
 import { afterChunk, afterFailure, newTaskData, requesterFields, taskAttribution, taskState, taskView } from "./record.js";
 import { createTaskRegistry, type TaskRegistry } from "./registry.js";
@@ -114,12 +114,14 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
     const now = formatTimestamp(ctx.clock.now());
     let next: StoredRecord;
     let writes: RecordWrite[] = [];
+    let files: StoredFile[] = [];
     if (!kind) {
       next = afterFailure(task, `${JSON.stringify(view.kind)} is not a task kind; known: ${registry.names().join(", ")}`, now);
     } else {
       try {
         const step = await kind.step(ctx, view, size);
         writes = step.writes;
+        files = step.files ?? [];
         next = afterChunk(task, step, now);
       } catch (e) {
         if (!isRecordsError(e) || (e.code !== "bad_request" && e.code !== "not_found")) throw e;
@@ -127,7 +129,8 @@ export async function runTaskChunk(engine: RecordEngine, flock: string, id: stri
       }
     }
     try {
-      await commit(ctx, { records: [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }] });
+      const records: RecordWrite[] = [...writes, { kind: "update", record: next, expectedVersion: task.version, before: task }];
+      await commit(ctx, files.length > 0 ? { records, files } : { records });
       return { task: next, done: taskState(next) !== "running" };
     } catch (e) {
       if (isRecordsError(e) && e.code === "conflict" && attempt < TASK_CONFLICT_RETRIES) continue;

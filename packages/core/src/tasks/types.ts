@@ -4,7 +4,7 @@
  * a time), a task as read from its `core_event` record, and the result of one chunk.
  */
 import type { EngineContext } from "../records/types.js";
-import type { RecordWrite } from "../storage/types.js";
+import type { RecordWrite, StoredFile } from "../storage/types.js";
 
 /** The resource type of task records. */
 export const TASK_TYPE = "core_event";
@@ -60,6 +60,11 @@ export interface TaskStep {
   counts: TaskCounts;
   /** One line per record that could not be changed (a few are kept on the task). */
   errors?: string[];
+  /**
+   * Files stored with the chunk's writes (a report a task produced, attached to a record by
+   * one of `writes`), in the same change set: the file exists exactly when its write does.
+   */
+  files?: StoredFile[];
 }
 
 /**

@@ -38,7 +38,7 @@ export type Command =
   | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
-  | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean }
+  | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean; format: "ndjson" | "csv" }
   | { kind: "import"; db: string; file: string; flock: string; type: string | undefined; events: boolean; update: boolean; config: string | undefined; batchSize: number }
   | { kind: "openapi" }
   | { kind: "backup"; db: string; to: string; keep: number }
@@ -339,10 +339,15 @@ function _copy(args: string[]): Command {
 }
 
 function _export(args: string[], env: CliEnv): Command {
-  const v = _parse(args, "export", { ...DB, ...HELP, flock: { type: "string" }, type: { type: "string" }, "include-deleted": { type: "boolean" } }, 0).values;
+  const v = _parse(args, "export", { ...DB, ...HELP, flock: { type: "string" }, type: { type: "string" }, "include-deleted": { type: "boolean" }, format: { type: "string" } }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.export };
-  const flock = _flockOption(v.flock, "export --flock ID [--type T] [--include-deleted] [--db PATH]");
-  return { kind: "export", db: _db(v.db, env), flock, type: _typeOption(v.type), includeDeleted: v["include-deleted"] === true };
+  const flock = _flockOption(v.flock, "export --flock ID [--type T] [--include-deleted] [--format ndjson|csv] [--db PATH]");
+  const format = v.format ?? "ndjson";
+  if (format !== "ndjson" && format !== "csv") throw new UsageError(`bad value: --format must be ndjson or csv, got ${JSON.stringify(format)}`);
+  const type = _typeOption(v.type);
+  // A CSV holds one type (one header row), as import reads it.
+  if (format === "csv" && type === undefined) throw new UsageError("records-service export --format csv needs --type T (a CSV file holds one type)");
+  return { kind: "export", db: _db(v.db, env), flock, type, includeDeleted: v["include-deleted"] === true, format };
 }
 
 function _import(args: string[], env: CliEnv): Command {

@@ -111,13 +111,18 @@ the file is never changed). The target must be empty; after an interruption, run
 with --resume: it goes on where it stopped and never copies anything twice. Ends by
 comparing the records per flock, type and state (exit 1 on a difference).`;
 
-const EXPORT = `Usage: records-service export --flock ID [--type T] [--include-deleted] [--db PATH]
+const EXPORT = `Usage: records-service export --flock ID [--type T] [--include-deleted] [--format ndjson|csv] [--db PATH]
 
-Writes the flock's records to stdout as NDJSON, one record envelope a line:
+Writes the flock's records to stdout as NDJSON (the default), one record envelope a line:
   {"type":"person","id":"…","state":"updated","created":"…","last_updated":"…","version":1,"data":{…}}
 type by type (every type clients write; data events and tasks only with --type), each in
 insertion order. The same records always give the same bytes, and the output imports back
-to the same records. --include-deleted adds deleted records.`;
+to the same records. --include-deleted adds deleted records.
+  --format csv     one type (--type is required): a header row (type, id, state, created,
+                   last_updated, version, then the fields: a person's schema fields, another
+                   type's every field its records hold), one record a row, as import reads
+                   CSV: list entries joined by ";" (a JSON array when an entry holds a ";"),
+                   other values that are not text as JSON.`;
 
 const IMPORT = `Usage: records-service import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH] [--config FILE] [--batch N]
 
@@ -174,7 +179,7 @@ Commands:
   config apply  apply a config file to the database (every server takes it up)
   config show   print the applied configuration, secrets redacted
   copy        copy a SQLite database into PostgreSQL
-  export      write a flock's records as NDJSON
+  export      write a flock's records as NDJSON or CSV
   import      read records from NDJSON or CSV into a flock
   openapi     print the OpenAPI document of the HTTP API
   backup      copy a SQLite database while it serves, verified, keeping the last N

@@ -9,6 +9,7 @@ import { AUDIT_ACTIONS, BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_
 import * as v from "valibot";
 import { FORM_RESPONSE_SCHEMAS } from "./form-response-schemas.js";
 import { GATEWAY_SCHEMAS } from "./gateway-schemas.js";
+import { SEGMENT_SCHEMAS } from "./segment-schemas.js";
 
 const str = v.string();
 const nullableStr = v.nullable(v.string());
@@ -318,6 +319,8 @@ export const COMPONENT_SCHEMAS = {
   }),
   // The events, segments and invoices gateways (openapi/gateway-schemas).
   ...GATEWAY_SCHEMAS,
+  // The segments gateway beyond find and count, and fieldsets (openapi/segment-schemas).
+  ...SEGMENT_SCHEMAS,
   // The member app's form responses (openapi/form-response-schemas).
   ...FORM_RESPONSE_SCHEMAS,
 };

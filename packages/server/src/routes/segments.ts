@@ -6,19 +6,32 @@
  *
  * | method | path | answer |
  * |---|---|---|
+ * | GET | `/:flock` | active segments by name, paged |
+ * | GET | `/:flock/all` | every live segment, inactive ones too, by name, paged |
  * | GET | `/:flock/find?name=` | active segments whose name contains `name` (case ignored), by name, paged |
+ * | GET | `/:flock/trees` | segments nested under their parents (`children`) |
+ * | POST | `/:flock/create` | a new segment, every parameter checked first |
  * | GET | `/:flock/segment/:uid/count` | `{count, description, segment}` |
+ * | ... | `/:flock/segment/:uid/...` | config, look-up, members, exports, actions (routes/segment-members) |
+ * | ... | `/:flock/fieldset...` | fieldsets (routes/fieldsets) |
+ * | GET | `/:flock/:view_context` | active segments of a view context (registered last, so the fixed words above keep their routes) |
  */
-import type { RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { Hono, type Context } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { actingEngine } from "../http/acting.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { pageInfo, pageOf, readGatewayParams, readPaging, requiredParam } from "../gateway/params.js";
 import { readAll, uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 import { countSegment } from "../gateway/segments/members.js";
 import { isActiveSegment, segmentPacket } from "../gateway/segments/packet.js";
+import { newSegmentData } from "../gateway/segments/create.js";
+import { byName, segmentForest, type SegmentTree } from "../gateway/segments/trees.js";
+import { FIXED_SEGMENT_WORDS, VIEW_CONTEXTS } from "../gateway/segments/view-contexts.js";
+import { createFieldsetRoutes } from "./fieldsets.js";
+import { createSegmentMemberRoutes } from "./segment-members.js";
 
 /** `page_size` of `find` when none is given (the vendor gives none). */
 export const SEGMENTS_DEFAULT_PAGE_SIZE = 25;
@@ -80,10 +93,93 @@ export function createSegmentRoutes(engine: RecordEngine): Hono<AppEnv> {
     },
   );
 
+  const listDoc = (summary: string, description: string, extra: ReturnType<typeof queryParam>[] = []) =>
+    documented({
+      tag: "segments",
+      summary,
+      description,
+      auth: "key",
+      query: [...extra, ..._PAGING],
+      ok: { status: 200, description: "{segments: [segment packet], page, page_size, total, pages}", schema: "SegmentList" },
+      errors: [400, 403, 404],
+    });
+  const listed = async (c: Context<AppEnv>, keep: (s: StoredRecord) => boolean) => {
+    const paging = readPaging(await readGatewayParams(c), SEGMENTS_DEFAULT_PAGE_SIZE);
+    const found = (await readAll(engine, c.req.param("flock")!, "segment", [])).filter(keep).sort(byName);
+    return c.json({ segments: pageOf(found, paging).map(segmentPacket), ...pageInfo(found.length, paging) });
+  };
+
+  routes.get("/:flock", listDoc("List active segments", "Active, live segments by name (case ignored)."), ...guard, (c) => listed(c, isActiveSegment));
+  routes.get("/:flock/all", listDoc("List every segment", "Live segments by name, inactive ones too."), ...guard, (c) => listed(c, () => true));
+
+  routes.get(
+    "/:flock/trees",
+    documented({
+      tag: "segments",
+      summary: "Segments nested under their parents",
+      description: "Roots are live segments without a parent, or whose parent is missing or deleted; each carries its descendants under children, by name. A segment appears once even when parents loop.",
+      auth: "key",
+      ok: { status: 200, description: "{segments: [segment packet + children]}", schema: "SegmentTrees" },
+      errors: [403, 404],
+    }),
+    ...guard,
+    async (c) => {
+      const forest = segmentForest(await readAll(engine, c.req.param("flock")!, "segment", []));
+      return c.json({ segments: forest.map(_treePacket) });
+    },
+  );
+
+  routes.post(
+    "/:flock/create",
+    documented({
+      tag: "segments",
+      summary: "Create a segment",
+      description: "Every parameter is checked before anything is written: resource_type (a served type or contact), segment_type, each rule (through the generic list's filter code), view contexts, parent_segment, the URI lists. The segment is created through the engine (audit, change feed, data events).",
+      auth: "key",
+      body: { schema: "SegmentCreateBody", required: false, media: ["application/json", "application/x-www-form-urlencoded"] },
+      ok: { status: 201, description: "the segment packet", schema: "SegmentPacket" },
+      errors: [400, 403, 404],
+    }),
+    ...guard,
+    async (c) => {
+      const flock = c.req.param("flock")!;
+      const data = await newSegmentData(engine, flock, await readGatewayParams(c));
+      const created = await actingEngine(c, engine).create(flock, "segment", data);
+      return c.json(segmentPacket(created), 201);
+    },
+  );
+
+  // The member paths and fieldsets before the view context, whose `:view_context` would take any word.
+  routes.route("/", createSegmentMemberRoutes(engine));
+  routes.route("/", createFieldsetRoutes(engine));
+
+  routes.get(
+    "/:flock/:view_context",
+    listDoc("List active segments of a view context", `view_context is one of ${VIEW_CONTEXTS.join(", ")}; another word is a 400.`),
+    ...guard,
+    async (c) => {
+      const context = c.req.param("view_context")!;
+      if (!VIEW_CONTEXTS.includes(context)) {
+        const fixed = FIXED_SEGMENT_WORDS.includes(context) ? ` (${context} is a path of its own, not a view context)` : "";
+        throw badRequest("unknown view_context", `${JSON.stringify(context.slice(0, 60))} is not a view context${fixed}; use one of ${VIEW_CONTEXTS.join(", ")}`);
+      }
+      return listed(c, (s) => isActiveSegment(s) && (segmentPacket(s).view_context as unknown[]).includes(context));
+    },
+  );
+
   return routes;
 }
 
 // --- internal ---
+
+const _PAGING = [
+  queryParam("page", "1-based page number (default 1)", { type: "integer", minimum: 1 }),
+  queryParam("page_size", `segments per page, 1..1500 (default ${SEGMENTS_DEFAULT_PAGE_SIZE})`, { type: "integer", minimum: 1, maximum: 1500 }),
+];
+
+function _treePacket(tree: SegmentTree): Record<string, unknown> {
+  return { ...segmentPacket(tree.segment), children: tree.children.map(_treePacket) };
+}
 
 function _cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -26,6 +26,7 @@ import {
   type TaskRegistry,
 } from "@records-service/core";
 import { createPollLoop } from "../runtime/poll-loop.js";
+import { serverTaskRegistry } from "./task-kinds.js";
 import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
 /** Defaults of the task worker. */
@@ -40,7 +41,7 @@ export const TASK_WORKER_DEFAULTS = {
 
 /** Options of `createTaskWorkerFactory`. */
 export interface TaskWorkerOptions {
-  /** The task kinds; default core's `DEFAULT_TASK_KINDS`. */
+  /** The task kinds; default the server's (`serverTaskRegistry`: core's and the segments gateway's). */
   registry?: TaskRegistry;
   pollMs?: number;
   chunkSize?: number;
@@ -82,7 +83,7 @@ function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
   const maxFailures = opts.maxFailures ?? TASK_WORKER_DEFAULTS.maxFailures;
   const leaseMs = ctx.config.workers.leaseMs;
   const pause = opts.pause ?? _nextTurn;
-  const runOptions = { chunkSize, ...(opts.registry ? { registry: opts.registry } : {}) };
+  const runOptions = { chunkSize, registry: opts.registry ?? serverTaskRegistry };
   // A task is logged as its requester's (stored on it); one that names none, as the worker's.
   const engine = ctx.engine.withAttribution(systemAttribution("tasks"));
   const failures = new Map<string, number>();

@@ -103,6 +103,36 @@ describe("records-service import / export", () => {
     }
   });
 
+  it("export --format csv: one type as import reads CSV; the CSV imports back to the same records", { timeout: 120_000 }, async () => {
+    const a = join(tmp, "csv-a.db");
+    const b = join(tmp, "csv-b.db");
+    expect((await runCliToEnd(["flock", "add", "demo", "--db", a])).code).toBe(0);
+    expect((await runCliToEnd(["flock", "add", "demo", "--db", b])).code).toBe(0);
+    const people = join(tmp, "csv-people.ndjson");
+    writeFileSync(
+      people,
+      [
+        `{"first_name":"Ada","last_name":"Lovelace","email":["ada@example.org;home","ada@work.example"],"tags":["vip","donor"],"email_opt_out":true}`,
+        `{"first_name":"Bob","last_name":"Brown, Jr.","notes":"two\\nlines and \\"quotes\\""}`,
+        `{"id":"0123456789abcdef01234567","state":"deleted","created":"2025-05-01T09:00:00.000000","first_name":"Gone"}`,
+      ].join("\n"),
+    );
+    const imported = await runCliToEnd(["import", people, "--flock", "demo", "--db", a]);
+    expect(imported.code, imported.stderr.join("\n")).toBe(0);
+    const r = await runCliToEnd(["export", "--flock", "demo", "--type", "person", "--include-deleted", "--format", "csv", "--db", a]);
+    expect(r.code, r.stderr.join("\n")).toBe(0);
+    const csvText = r.stdout.map((l) => `${l}\n`).join("");
+    expect(csvText.split("\n")[0]!.startsWith("type,id,state,created,last_updated,version,")).toBe(true);
+    expect(csvText).toContain('"[""ada@example.org;home"",""ada@work.example""]"');
+    expect(csvText).toContain("vip;donor");
+    const csv = join(tmp, "people.csv");
+    writeFileSync(csv, csvText);
+    const back = await runCliToEnd(["import", csv, "--flock", "demo", "--db", b]);
+    expect(back.code, back.stderr.join("\n")).toBe(0);
+    expect(back.stdout.join("\n")).toMatch(/^3 created/);
+    expect(await exportText(b, "--type", "person", "--include-deleted")).toBe(await exportText(a, "--type", "person", "--include-deleted"));
+  });
+
   it("reports every refused line and exits 1, having written the rest", { timeout: 60_000 }, async () => {
     const db = join(tmp, "c.db");
     await runCliToEnd(["flock", "add", "demo", "--db", db]);

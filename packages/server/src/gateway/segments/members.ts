@@ -54,7 +54,7 @@ export async function countSegment(engine: RecordEngine, segment: StoredRecord):
 }
 
 /** What a segment counts over: its types, its segment type's parts, its query. */
-export function segmentPlan(engine: RecordEngine, segment: StoredRecord): { types: readonly string[]; kind: { rules: boolean; listed: boolean }; query: ListQuery } {
+export function segmentPlan(engine: Pick<RecordEngine, "context">, segment: StoredRecord): { types: readonly string[]; kind: { rules: boolean; listed: boolean }; query: ListQuery } {
   const uri = uriOf(segment);
   const type = segment.data.resource_type;
   if (typeof type !== "string" || type === "") throw badRequest("invalid segment", `segment ${uri} names no resource_type`);

@@ -1,0 +1,102 @@
+/**
+ * @module views/dashboard
+ * A picture of the flock: memberships by status, memberships expiring in the next 30, 60
+ * and 90 days and lapsed in the last 90, new people per month over a year, and (for
+ * administrators, who may read the outbox) the outbox's pending, failing and dead jobs.
+ * Counts come from the list's totals with date filters and from the group-by aggregate,
+ * so the server counts and the page only draws; it reloads when the feed brings a change.
+ */
+import { api, ApiError } from "../api.js";
+import { useChanges, type Live } from "../live.js";
+import { encodePart, textOf } from "../text.js";
+import { BarChart, type Bar } from "./bar-chart.js";
+import { useLoad } from "./use-load.js";
+
+export function Dashboard({ flock, live, outbox }: { flock: string; live: Live; outbox: boolean }) {
+  const f = encodePart(flock);
+  const count = async (type: string, filters: [string, string][]): Promise<number> => {
+    try {
+      return (await api<{ total: number }>(`/${f}/${type}/?${new URLSearchParams([...filters, ["page_size", "1"]])}`)).total;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return 0; // the flock does not serve the type
+      throw e;
+    }
+  };
+  const states = useLoad(async (): Promise<Bar[]> => {
+    try {
+      const g = await api<{ results: { count: number; value: unknown }[] }>(`/${f}/groupby/membership/membership_record_status/count`);
+      return g.results.map((r) => ({ label: textOf(r.value) || "(none)", value: r.count }));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return [];
+      throw e;
+    }
+  }, [flock]);
+  const renewals = useLoad(async (): Promise<Bar[]> => {
+    const today = _day(0);
+    const within = (days: number) => count("membership", [["end_date__gte", today], ["end_date__lte", _day(days)]]);
+    const [d30, d60, d90, lapsed] = await Promise.all([within(30), within(60), within(90), count("membership", [["end_date__gte", _day(-90)], ["end_date__lt", today]])]);
+    return [
+      { label: "Expire within 30 days", short: "≤ 30 d", value: d30 },
+      { label: "Within 60 days", short: "≤ 60 d", value: d60 },
+      { label: "Within 90 days", short: "≤ 90 d", value: d90 },
+      { label: "Lapsed in the last 90 days", short: "Lapsed", value: lapsed },
+    ];
+  }, [flock]);
+  const people = useLoad(async (): Promise<Bar[]> => {
+    const months = _months(12);
+    const counts = await Promise.all(months.map((m) => count("person", [["created__gte", m.from], ["created__lt", m.to]])));
+    return months.map((m, i) => ({ label: m.label, value: counts[i]! }));
+  }, [flock]);
+  const jobs = useLoad(async (): Promise<Bar[]> => {
+    if (!outbox) return [];
+    const list = (status: string) => api<{ jobs: { attempts: number }[] }>(`/${f}/outbox/?status=${status}&limit=1000`).then((a) => a.jobs);
+    const [pending, dead] = await Promise.all([list("pending"), list("dead")]);
+    return [
+      { label: "Pending", value: pending.filter((j) => !j.attempts).length },
+      { label: "Failing (retrying)", short: "Failing", value: pending.filter((j) => j.attempts > 0).length },
+      { label: "Dead", value: dead.length },
+    ];
+  }, [flock, outbox]);
+  useChanges(live, (c) => {
+    if (c.resource_type === "membership") (states.reload(), renewals.reload());
+    if (c.resource_type === "person") people.reload();
+    if (c.resource_type === "data_event") jobs.reload();
+  });
+  const errors = [states.error, renewals.error, people.error, jobs.error].filter(Boolean);
+  return (
+    <section>
+      <h1>Dashboard of {flock}</h1>
+      {errors.map((e) => (
+        <p key={e} class="error" role="alert">
+          {e}
+        </p>
+      ))}
+      <div class="charts">
+        {states.value && (states.value.length ? <BarChart title="Memberships by status" bars={states.value} /> : <p>No memberships yet.</p>)}
+        {renewals.value && <BarChart title="Memberships expiring and lapsed" bars={renewals.value} />}
+        {people.value && <BarChart title="New people per month" bars={people.value} />}
+        {outbox && jobs.value && <BarChart title="Outbox health" bars={jobs.value} />}
+      </div>
+    </section>
+  );
+}
+
+// --- internal ---
+
+/** The UTC date `days` from today, as `YYYY-MM-DD`. */
+function _day(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The last `n` calendar months (UTC), oldest first: their first day, the next month's, a label. */
+function _months(n: number): { from: string; to: string; label: string }[] {
+  const now = new Date();
+  const fmt = new Intl.DateTimeFormat(undefined, { month: "short", year: "2-digit", timeZone: "UTC" });
+  const out = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    out.push({ from: start.toISOString().slice(0, 10), to: end.toISOString().slice(0, 10), label: fmt.format(start) });
+  }
+  return out;
+}
