@@ -19,3 +19,4 @@ export {
   equalityPageTests,
   type ScanStep,
 } from "./adapter-cases.js";
+export { INDEX_PLAN_CASES, PAGING_PLAN_CASES, MATCH_COUNT_PLAN_CASES, type PlanCase } from "./plan-cases.js";
