@@ -177,6 +177,7 @@ export type {
 
 // --- storage ---
 export { createMemoryStorage } from "./storage/memory.js";
+export { requireFieldNames } from "./storage/field-values.js";
 export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type {
@@ -203,6 +204,7 @@ export type {
   RecordKey,
   Storage,
   ScanQuery,
+  FieldValuesRow,
   ScanPage,
   ChangeRow,
   ChangePage,

@@ -107,6 +107,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     getDisplayValues: reader.getDisplayValues,
     listRecords: reader.listRecords,
     listReferencing: reader.listReferencing,
+    listFieldValues: reader.listFieldValues,
     scanRecords: scan,
     summarizeTypes: reader.summarizeTypes,
     searchRecords: createSearcher(pool, catalog),

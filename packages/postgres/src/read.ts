@@ -7,7 +7,10 @@
 import {
   dataBudget,
   LIST_ELEMENT_MIN_OVERHEAD,
+  requireFieldNames,
   type DisplayValueRow,
+  type FieldValuesRow,
+  type ScanQuery,
   type ListPage,
   type ListQuery,
   type RecordKey,
@@ -17,6 +20,7 @@ import {
 import {
   countPlan,
   createQueryCompiler,
+  fieldValuesStatement,
   filterFields,
   idsByType,
   inAskedOrder,
@@ -24,6 +28,7 @@ import {
   pageStatement,
   postgresDialect,
   recordFromRow,
+  toFieldValuesRow,
   type FieldIdLookup,
   type RecordRow,
 } from "@records-service/sql";
@@ -45,6 +50,7 @@ export interface RecordReader {
   getDisplayValues(flock: string, keys: RecordKey[]): Promise<DisplayValueRow[]>;
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
+  listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
 }
 
@@ -153,6 +159,16 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+    },
+
+    async listFieldValues(flock, type, query, fields, limit) {
+      requireFieldNames(fields);
+      const cid = await catalog.collectionId(pool, flock, type);
+      if (cid === undefined || limit <= 0) return [];
+      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
+      const { rows } = await exec<Record<string, unknown>>(pool, fieldValuesStatement(compiler.dialect, where, fields, limit));
+      return rows.map((row) => toFieldValuesRow(row, fields));
     },
 
     async listReferencing(flock, uri, limit, maxDataLength) {

@@ -12,6 +12,7 @@
  * | meta column lower-case | `records_lower(col)` (JS `toLowerCase`) | `lower(col)` (`COLLATE "C"`: ASCII, what ids and timestamps hold) |
  * | UTF-16 order check | `records_cmp16(a, b)` (a JS function) | `records_cmp16(a, b)` (an SQL function from the migrations) |
  * | a join the planner must not reorder | `CROSS JOIN` | `JOIN` (PostgreSQL picks the order itself) |
+ * | one data field of a record, as JSON text | `r.data -> '$."name"'` | `(r.data::json -> 'name')::text`, except for data holding a `\u0000` escape (PostgreSQL's JSON functions refuse it), which is read whole |
  * | a record in a set of rids | `r.rid IN (subquery)` | `r.rid = ANY(ARRAY(subquery))`: the set is built once from the value index, as SQLite does; PostgreSQL would otherwise probe every record of a limited page for filters whose matches it overestimates (ranges, substrings) |
  */
 import { Buffer } from "node:buffer";
@@ -47,6 +48,10 @@ export interface SqlDialect {
   readonly orderedJoin: SQL;
   /** `r.rid` is one of the rids `subquery` selects, the set built once per statement. */
   ridInSet(subquery: SQL): SQL;
+  /** The data field `name` (a `FIELD_NAME_RE` name) of `r.data` as JSON text; NULL when the record has no such field. */
+  dataField(name: string): SQL;
+  /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
+  readonly dataFieldFallback: SQL | undefined;
 }
 
 /** SQLite (better-sqlite3): text columns hold whole values; `records_lower` is a registered JS function. */
@@ -64,6 +69,8 @@ export const sqliteDialect: SqlDialect = {
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`CROSS JOIN`,
   ridInSet: (subquery) => sql`r.rid IN (${subquery})`,
+  dataField: (name) => sql`r.data -> ${`$."${name}"`}`,
+  dataFieldFallback: undefined,
 };
 
 /**
@@ -91,4 +98,9 @@ export const postgresDialect: SqlDialect = {
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`JOIN`,
   ridInSet: (subquery) => sql`r.rid = ANY(ARRAY(${subquery}))`,
+  // json (not jsonb): the field's text comes back as stored, without building the whole document.
+  dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,
+  // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare
+  // data (or data merely holding the backslash text) is read whole and picked in JS.
+  dataFieldFallback: sql`position(${"\\u0000"} in r.data) > 0`,
 };

@@ -31,6 +31,8 @@ export {
   scanStepStatement,
   takeScanRows,
   cursorBefore,
+  fieldValuesStatement,
+  toFieldValuesRow,
   type CountPlan,
   type ScanTake,
 } from "./read-plan.js";

@@ -6,7 +6,8 @@
  * adapters only run the statements (SQLite synchronously, PostgreSQL over a pool).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type ListQuery, type RecordKey } from "@records-service/core";
+import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
+import type { SqlDialect } from "./dialects.js";
 import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
 
 /**
@@ -92,6 +93,35 @@ export function inAskedOrder<T>(keys: readonly RecordKey[], found: ReadonlyMap<s
     if (r !== undefined) out.set(key, r);
   }
   return [...out.values()];
+}
+
+// --- field values ---
+
+/**
+ * The statement of `listFieldValues`: each match's id and its fields as JSON text (columns
+ * `f0`, `f1`, ...), in insertion order, at most `limit`. Where the dialect cannot pick a
+ * row's fields (`dataFieldFallback`), the row's data comes whole (column `whole`) instead.
+ */
+export function fieldValuesStatement(dialect: SqlDialect, where: SQL, fields: readonly string[], limit: number): SQL {
+  const fallback = dialect.dataFieldFallback;
+  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const columns = fields.map((f, i) => sql`, ${pick(f)} AS ${sql.raw(`f${i}`)}`);
+  if (fallback) columns.push(sql`, CASE WHEN ${fallback} THEN r.data END AS whole`);
+  return sql`SELECT r.id${sql.join(columns)} FROM records r WHERE ${where} ORDER BY r.rid LIMIT ${Math.max(0, Math.floor(limit))}`;
+}
+
+/** A `fieldValuesStatement` row as a `FieldValuesRow`: NULL (no such field) is undefined, JSON text its value. */
+export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly string[]): FieldValuesRow {
+  if (typeof row.whole === "string") {
+    const data = JSON.parse(row.whole) as Record<string, unknown>;
+    return { id: row.id as string, values: fields.map((f) => (Object.hasOwn(data, f) ? data[f] : undefined)) };
+  }
+  const values: unknown[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const text = row[`f${i}`];
+    values.push(typeof text === "string" ? JSON.parse(text) : undefined);
+  }
+  return { id: row.id as string, values };
 }
 
 // --- scans ---

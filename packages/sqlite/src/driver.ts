@@ -107,6 +107,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
       return { total: page.total, records: await parseRows(page.records, flock, type) };
     },
     listReferencing: _async(reader.listReferencing),
+    listFieldValues: _async(reader.listFieldValues),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
     searchRecords: _async(search),

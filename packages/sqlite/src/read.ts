@@ -3,10 +3,21 @@
  * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import { dataBudget, type DisplayValueRow, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
+import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import {
+  countPlan,
+  fieldValuesStatement,
+  idsByType,
+  inAskedOrder,
+  pagePlan,
+  pageStatement,
+  recordFromRow,
+  toFieldValuesRow,
+  type FieldIdLookup,
+  type RecordRow,
+} from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -23,6 +34,7 @@ export interface RecordReader {
   /** The page's rows, data still JSON text (see `parseRows`), and the total. */
   listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
+  listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): FieldValuesRow[];
   summarizeTypes(flock: string): TypeSummary[];
 }
 
@@ -167,6 +179,15 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows };
+    },
+
+    listFieldValues(flock, type, query, fields, limit) {
+      requireFieldNames(fields);
+      const cid = catalog.collectionId(flock, type);
+      if (cid === undefined || limit <= 0) return [];
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
+      const { statement, params } = prepared(fieldValuesStatement(compiler.dialect, where, fields, limit));
+      return (statement.all(...params) as Record<string, unknown>[]).map((row) => toFieldValuesRow(row, fields));
     },
 
     listReferencing(flock, uri, limit, maxDataLength) {

@@ -17,6 +17,7 @@ import { describeOutbox } from "./conformance-outbox.js";
 import { describePurge } from "./conformance-purge.js";
 import { describeRecords } from "./conformance-records.js";
 import { describeScan } from "./conformance-scan.js";
+import { describeFieldValues } from "./conformance-field-values.js";
 import { describeSearch } from "./conformance-search.js";
 import { F1, F2, rec, seedFlocks, stamp, testId, type Harness } from "./conformance-fixtures.js";
 import type { Storage, StoredFile } from "./types.js";
@@ -56,6 +57,7 @@ export function runStorageTests(opts: StorageTestOptions): void {
     describeSharedWork(h);
     describePurge(h);
     describeScan(h);
+    describeFieldValues(h);
     describeChanges(h);
     describeChangeHistory(h);
     describeSearch(h);

@@ -10,6 +10,7 @@ import type { ListPage, ListQuery } from "../query/types.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
+import { requireFieldNames } from "./field-values.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "./lease.js";
@@ -201,6 +202,17 @@ export function createMemoryStorage(): Storage {
         lastTaken = seq;
       }
       return { records: out.map(_copy), cursor: null };
+    },
+    async listFieldValues(flock, type, query, fields, limit) {
+      requireFieldNames(fields);
+      const full = { ...query, page: 1, pageSize: 0 };
+      const out: { id: string; values: unknown[] }[] = [];
+      for (const [r] of _inOrder()) {
+        if (out.length >= limit) break;
+        if (r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
+        out.push({ id: r.id, values: fields.map((f) => (Object.hasOwn(r.data, f) ? structuredClone(r.data[f]) : undefined)) });
+      }
+      return out;
     },
     async listReferencing(flock, uri, limit, maxDataLength) {
       const out: StoredRecord[] = [];

@@ -235,6 +235,13 @@ export interface ScanPage {
   cursor: string | null;
 }
 
+/** One match of `listFieldValues`: its id and the stored values of the fields asked for. */
+export interface FieldValuesRow {
+  id: string;
+  /** The value of each field asked for, in the order asked, as stored; undefined when the record has no such field. */
+  values: unknown[];
+}
+
 /** The record a file belongs to. */
 export interface FileOwner {
   flock: string;
@@ -434,6 +441,15 @@ export interface Storage {
    * so one step of a task never reads hundreds of large records at once.
    */
   scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number, maxDataLength?: number): Promise<ScanPage>;
+  /**
+   * The records of `type` in `flock` matching `query` (filters, mode and states, as for
+   * `listRecords`), in insertion order, at most `limit`, each as its id and the stored
+   * values of the data fields `fields` (names of `FIELD_NAME_RE`; undefined where the
+   * record has no such field), without reading or returning the rest of the record: a list
+   * that must order or count many records by a few fields reads only those fields.
+   * Adapters pick the values out of the stored data in the database.
+   */
+  listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**

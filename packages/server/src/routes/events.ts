@@ -21,11 +21,11 @@ import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { readAttendanceInput, updateAttendance } from "../gateway/events/attendance.js";
-import { eventPacket, summaryPacket, ticketTypeEntry, ticketsByType } from "../gateway/events/packet.js";
-import { readBookingData, readOneBooking, recordsByUri } from "../gateway/events/read.js";
+import { eventPacket, ticketTypeEntry, ticketsByType } from "../gateway/events/packet.js";
+import { readBookingSummaries, readOneBooking, recordsByUri } from "../gateway/events/read.js";
 import { expandedTicket, namedUris, sessions } from "../gateway/events/tickets.js";
-import { parseBookingState, selectBookings, type BookingSelection } from "../gateway/events/window.js";
-import { pageInfo, pageOf, readGatewayParams, readPaging } from "../gateway/params.js";
+import { parseBookingState, selectBookingPage, type BookingSelection } from "../gateway/events/window.js";
+import { pageInfo, readGatewayParams, readPaging } from "../gateway/params.js";
 import { uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 
@@ -52,9 +52,8 @@ export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
     const paging = readPaging(await readGatewayParams(c), EVENTS_DEFAULT_PAGE_SIZE);
     const chosen = selection(c);
     const flock = c.req.param("flock")!;
-    const selected = await selectBookings(engine, flock, chosen, formatDate(clock.now()));
-    const data = await readBookingData(engine, flock, pageOf(selected, paging));
-    return c.json({ bookings: data.map(summaryPacket), ...pageInfo(selected.length, paging) });
+    const { total, bookings } = await selectBookingPage(engine, flock, chosen, formatDate(clock.now()), paging);
+    return c.json({ bookings: await readBookingSummaries(engine, flock, bookings), ...pageInfo(total, paging) });
   };
 
   for (const path of ["/:flock", "/:flock/bookings"]) {

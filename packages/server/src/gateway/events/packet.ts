@@ -166,10 +166,43 @@ export function eventPacket(data: BookingData): Record<string, unknown> {
   };
 }
 
-/** The summary packet: the list fields of the event packet (absent stored ones are null). */
+/**
+ * The summary packet: the list fields of the event packet (absent stored ones are null),
+ * exactly as `eventPacket` gives them, built without the rest of it (a list page builds
+ * hundreds: the ticket type entries, incomes and flags it leaves out are most of the work).
+ */
 export function summaryPacket(data: BookingData): Record<string, unknown> {
-  const full = eventPacket(data);
-  return Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, full[f] ?? null]));
+  const byType = ticketsByType(data);
+  return summaryFromStock(data.booking, data.types, data.types.map((t) => countStock(stockTotal(t), byType.get(uriOf(t)) ?? [])));
+}
+
+/**
+ * The summary packet from the booking, its ticket types (in any order) and each type's
+ * stock (`stocks[i]` of `types[i]`): what the events list builds, having counted the stock
+ * without reading whole tickets.
+ */
+export function summaryFromStock(booking: StoredRecord, types: readonly StoredRecord[], stocks: readonly StockCount[]): Record<string, unknown> {
+  const prices = types.map((t) => numberOf(t.data.amount) ?? 0);
+  const computed: Record<string, unknown> = {
+    uid: booking.id,
+    uri: uriOf(booking),
+    resource_type: "booking",
+    display_value: booking.displayValue,
+    formatted_title: booking.displayValue,
+    created: booking.created,
+    last_updated: booking.lastUpdated,
+    ...eventDates(booking),
+    status: _str(booking.data.status),
+    cancelled: isCancelled(booking),
+    ticketed_event: typeof booking.data.ticketed_event === "boolean" ? booking.data.ticketed_event : types.length > 0,
+    has_available_tickets: stocks.some((s) => s.available === null || s.available > 0),
+    is_sold_out: stocks.length > 0 && stocks.every((s) => s.available === 0),
+    minimum_ticket_price: prices.length > 0 ? Math.min(...prices) : null,
+    maximum_ticket_price: prices.length > 0 ? Math.max(...prices) : null,
+  };
+  const out: Record<string, unknown> = {};
+  for (const f of SUMMARY_FIELDS) out[f] = (Object.hasOwn(computed, f) ? computed[f] : Object.hasOwn(booking.data, f) ? booking.data[f] : undefined) ?? null;
+  return out;
 }
 
 /** A number from a stored number or numeric text, else undefined. */

@@ -4,10 +4,16 @@
  * default window (14 days back, 90 ahead, by overlap) and the states `all`, `future`,
  * `past`, `running`, `current`, `draft`. Each is a few indexed queries that find a superset
  * (a day wider where dates are compared) and an exact test in code on the stored dates.
+ * The queries are list queries (the value index picks the matches at once); only `all`,
+ * which has no filter, walks the collection. A list page (`selectBookingPage`) orders and
+ * counts the selection by the five fields that decide it, and reads only the page's
+ * bookings whole.
  */
-import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, parseListQuery, type RecordEngine, type ScanQuery, type StoredRecord } from "@records-service/core";
+import type { GatewayPaging } from "../params.js";
 import { readAll } from "../read-all.js";
 import { dateOf, eventDates } from "./packet.js";
+import { listMatching } from "./read.js";
 
 /** Days before today the default list reaches back. */
 export const WINDOW_DAYS_BACK = 14;
@@ -40,32 +46,64 @@ export function parseBookingState(word: string): BookingState {
  */
 export async function selectBookings(engine: RecordEngine, flock: string, selection: BookingSelection, today: string): Promise<StoredRecord[]> {
   const { queries, keep } = _plan(selection, today);
+  const { clock } = engine.context;
   const found = new Map<string, StoredRecord>();
-  for (const params of queries) for (const r of await readAll(engine, flock, "booking", params)) found.set(r.id, r);
-  const kept = [...found.values()].filter(keep).sort(compareBookings);
-  return selection === "past" ? kept.reverse() : kept;
+  for (const params of queries) {
+    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
+    const matches = filters.length === 0 ? await readAll(engine, flock, "booking", params) : await listMatching(engine, flock, "booking", { filters, mode, states });
+    for (const r of matches) found.set(r.id, r);
+  }
+  // Each record's sort key once, not once per comparison.
+  const kept = [...found.values()].filter(keep).map((r) => ({ r, key: _sortKey(r) }));
+  kept.sort((a, b) => _compareKeys(a.key, b.key));
+  const sorted = kept.map((k) => k.r);
+  return selection === "past" ? sorted.reverse() : sorted;
+}
+
+/**
+ * One page of the selection as of `today`, in list order, and how many bookings the whole
+ * selection holds: the same bookings `selectBookings` gives, read whole only for the page.
+ *
+ * @example
+ * const { total, bookings } = await selectBookingPage(engine, "demo", "window", "2026-01-15", { page: 1, pageSize: 250 });
+ */
+export async function selectBookingPage(
+  engine: RecordEngine,
+  flock: string,
+  selection: BookingSelection,
+  today: string,
+  paging: GatewayPaging,
+): Promise<{ total: number; bookings: StoredRecord[] }> {
+  const { storage, clock } = engine.context;
+  const { queries, keep } = _plan(selection, today);
+  const found = new Map<string, _Keyed>();
+  for (const params of queries) {
+    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
+    const query: ScanQuery = { filters, mode, states };
+    for (const { id, values } of await storage.listFieldValues(flock, "booking", query, _KEY_FIELDS, MAX_SELECTED)) {
+      const data: Record<string, unknown> = {};
+      _KEY_FIELDS.forEach((f, i) => {
+        if (values[i] !== undefined) data[f] = values[i];
+      });
+      found.set(id, { id, data });
+    }
+  }
+  const kept = [...found.values()].filter(keep).map((r) => ({ id: r.id, key: _sortKey(r) }));
+  kept.sort((a, b) => _compareKeys(a.key, b.key));
+  if (selection === "past") kept.reverse();
+  const start = (paging.page - 1) * paging.pageSize;
+  const ids = kept.slice(start, start + paging.pageSize).map((k) => k.id);
+  const read = new Map((await storage.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
+  // A booking deleted since it was counted is left out of the page.
+  const bookings = ids.map((id) => read.get(id)).filter((r): r is StoredRecord => r !== undefined && r.state === "updated");
+  return { total: kept.length, bookings };
 }
 
 /**
  * The list order: `start_date` (undated last), `start_time` (none first), `title`, id.
  */
 export function compareBookings(a: StoredRecord, b: StoredRecord): number {
-  const da = eventDates(a);
-  const db = eventDates(b);
-  if (da.start_date !== db.start_date) {
-    if (da.start_date === null) return 1;
-    if (db.start_date === null) return -1;
-    return da.start_date < db.start_date ? -1 : 1;
-  }
-  if (da.start_time !== db.start_time) {
-    if (da.start_time === null) return -1;
-    if (db.start_time === null) return 1;
-    return da.start_time < db.start_time ? -1 : 1;
-  }
-  const ta = typeof a.data.title === "string" ? a.data.title : "";
-  const tb = typeof b.data.title === "string" ? b.data.title : "";
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return _compareKeys(_sortKey(a), _sortKey(b));
 }
 
 /** `date` moved by `days` (YYYY-MM-DD, UTC calendar). */
@@ -77,13 +115,49 @@ export function addDays(date: string, days: number): string {
 
 // --- internal ---
 
+/** Most bookings one selection orders (far above any flock's events). */
+const MAX_SELECTED = 1_000_000;
+
+/** The fields that decide whether a booking is selected and where it sorts. */
+const _KEY_FIELDS = ["start_date", "end_date", "start_time", "title", "status"] as const;
+
+/** A booking as far as selecting and ordering go. */
+type _Keyed = Pick<StoredRecord, "id" | "data">;
+
+interface _SortKey {
+  date: string | null;
+  time: string | null;
+  title: string;
+  id: string;
+}
+
+function _sortKey(r: _Keyed): _SortKey {
+  const d = eventDates(r);
+  return { date: d.start_date, time: d.start_time, title: typeof r.data.title === "string" ? r.data.title : "", id: r.id };
+}
+
+function _compareKeys(a: _SortKey, b: _SortKey): number {
+  if (a.date !== b.date) {
+    if (a.date === null) return 1;
+    if (b.date === null) return -1;
+    return a.date < b.date ? -1 : 1;
+  }
+  if (a.time !== b.time) {
+    if (a.time === null) return -1;
+    if (b.time === null) return 1;
+    return a.time < b.time ? -1 : 1;
+  }
+  if (a.title !== b.title) return a.title < b.title ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 interface _Plan {
   queries: [string, string][][];
-  keep: (r: StoredRecord) => boolean;
+  keep: (r: _Keyed) => boolean;
 }
 
 function _plan(selection: BookingSelection, today: string): _Plan {
-  const span = (r: StoredRecord) => {
+  const span = (r: _Keyed) => {
     const start = dateOf(r.data.start_date);
     const end = dateOf(r.data.end_date) ?? start;
     return { start, end: end !== null && start !== null && end < start ? start : end };

@@ -1,0 +1,68 @@
+/**
+ * @module storage/conformance-field-values
+ * Conformance of `listFieldValues`: the matches of a query (filters, mode, states, as for
+ * lists) in insertion order, each as its id and the stored values of the fields asked for,
+ * every JSON kind given back as stored; absent fields undefined; other flocks and types,
+ * and records past the limit, left out; a name that is not a field name refused.
+ */
+import { expect } from "vitest";
+import { F1, F2, flt, insertAll, query, rec, seedFlocks, testId, type Harness } from "./conformance-fixtures.js";
+import type { ScanQuery } from "./types.js";
+
+/** Declares the field-values tests. */
+export function describeFieldValues(h: Harness): void {
+  h.group("listFieldValues", () => {
+    h.it("gives each match's id and the stored values of the fields asked for, in insertion order", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const odd = { text: "é \u0000 \"q\" \\ ☃ 𝄞", n: 2.5, big: -12345678901, yes: false, none: null, list: ["a;home", 3, true], obj: { ref: "/f1/x/" } };
+      await insertAll(s, [
+        rec(1, { start: "2026-01-02", title: "B", ...odd }),
+        rec(2, { start: "2026-01-01" }),
+        rec(3, { start: "2026-01-03", title: "gone" }, { state: "deleted" }),
+        rec(4, { start: "2026-01-01", title: "other flock" }, { flock: F2 }),
+        rec(5, { start: "2026-01-01", title: "other type" }, { type: "other" }),
+      ]);
+      const fields = ["start", "title", "text", "n", "big", "yes", "none", "list", "obj", "missing"];
+      const rows = await s.listFieldValues(F1, "thing", _q([]), fields, 100);
+      expect(rows).toEqual([
+        { id: testId(1), values: ["2026-01-02", "B", odd.text, 2.5, -12345678901, false, null, ["a;home", 3, true], { ref: "/f1/x/" }, undefined] },
+        { id: testId(2), values: ["2026-01-01", undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined] },
+      ]);
+      // Absent is undefined, a stored null is null: the two stay apart.
+      expect(rows[1]!.values.length).toBe(fields.length);
+      expect(rows[0]!.values[6]).toBeNull();
+      expect(rows[1]!.values[6]).toBeUndefined();
+    });
+
+    h.it("filters as lists do (ranges, OR mode, states), stops at the limit, and knows no unknown type", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, Array.from({ length: 8 }, (_, i) => rec(i + 1, { day: `2026-01-0${i + 1}`, tag: i % 2 ? "odd" : "even" }, i === 6 ? { state: "deleted" } : {})));
+      const ids = async (q: ScanQuery, limit = 100) => (await s.listFieldValues(F1, "thing", q, ["day"], limit)).map((r) => r.id);
+      expect(await ids(_q([flt("day", "gte", "2026-01-03"), flt("day", "lte", "2026-01-05")]))).toEqual([3, 4, 5].map((n) => testId(n)));
+      expect(await ids({ ..._q([flt("day", "eq", "2026-01-01"), flt("tag", "eq", "odd")]), mode: "OR" })).toEqual([1, 2, 4, 6, 8].map((n) => testId(n)));
+      expect(await ids({ ..._q([flt("tag", "eq", "even")]), states: ["deleted"] })).toEqual([testId(7)]);
+      expect(await ids(_q([flt("tag", "or", "odd", "even")]), 3)).toEqual([1, 2, 3].map((n) => testId(n)));
+      expect(await ids(_q([flt("nothing", "eq", "x")]))).toEqual([]);
+      expect(await s.listFieldValues(F1, "nothing", _q([]), ["day"], 10)).toEqual([]);
+      expect(await s.listFieldValues(F1, "thing", _q([]), [], 2)).toEqual([{ id: testId(1), values: [] }, { id: testId(2), values: [] }]);
+    });
+
+    h.it("refuses a name that is not a field name", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { a: 1 })]);
+      for (const bad of ["a.b", "$", "a\"b", "", "1a"]) {
+        await expect(s.listFieldValues(F1, "thing", _q([]), ["a", bad], 10)).rejects.toMatchObject({ code: "bad_request", message: "invalid field" });
+      }
+    });
+  });
+}
+
+// --- internal ---
+
+function _q(filters: ScanQuery["filters"]): ScanQuery {
+  const { mode, states } = query(filters);
+  return { filters, mode, states };
+}

@@ -1,0 +1,20 @@
+/**
+ * @module storage/field-values
+ * What every adapter's `listFieldValues` checks first: the field names it is asked for are
+ * data field names (`FIELD_NAME_RE`), so an adapter may put them in a JSON path or key.
+ */
+import { badRequest } from "../errors.js";
+import { FIELD_NAME_RE } from "../schema/record-limits.js";
+
+/**
+ * Throws a 400 naming the first of `fields` that is not a data field name.
+ *
+ * @example
+ * requireFieldNames(["start_date", "title"]); // fine
+ * requireFieldNames(["a.b"]); // 400 invalid field
+ */
+export function requireFieldNames(fields: readonly string[]): void {
+  for (const f of fields) {
+    if (typeof f !== "string" || !FIELD_NAME_RE.test(f)) throw badRequest("invalid field", `${JSON.stringify(String(f).slice(0, 64))} is not a field name`);
+  }
+}
