@@ -6,18 +6,7 @@
 import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import {
-  countPlan,
-  fieldValuesStatement,
-  idsByType,
-  inAskedOrder,
-  pagePlan,
-  pageStatement,
-  recordFromRow,
-  toFieldValuesRow,
-  type FieldIdLookup,
-  type RecordRow,
-} from "@records-service/sql";
+import { countPlan, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
