@@ -203,6 +203,7 @@ export type { ChangeRow, HistoryChange } from "./model/change.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { changePurgeWindowEnd } from "./changes/purge-window.js";
 export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./model/attribution.js";
 export type { Attribution, SystemWriter } from "./model/attribution.js";
 export { attributedStorage } from "./storage/attributed.js";

@@ -5,15 +5,8 @@
  * `changes_record_idx`), the total and a record's oldest kept change, in one statement
  * (so one snapshot).
  */
-import {
-  changeFromRow,
-  type ChangeHistoryPage,
-  type ChangeHistoryQuery,
-  type ChangeTableRow,
-  type HistoryChange,
-  type RecordState,
-} from "@records-service/core";
-import { changeHistoryWhere } from "@records-service/sql";
+import { changeFromRow, type ChangeHistoryPage, type ChangeHistoryQuery, type ChangeTableRow } from "@records-service/core";
+import { changeHistoryWhere, historyChangeFromRow, oldestChangeWhere, type HistoryRow } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import { exec, type Conn } from "./exec.js";
 
@@ -27,7 +20,7 @@ export async function readChangeHistory(c: Conn, flock: string, q: ChangeHistory
   const { rows } = await exec<_Row>(c, historyStatement(flock, q));
   const first = rows[0];
   const page: ChangeHistoryPage = {
-    changes: rows.flatMap((r) => (r.id === null ? [] : [_historyChange(flock, { ...r, id: r.id })])),
+    changes: rows.flatMap((r) => (r.id === null ? [] : [historyChangeFromRow(flock, { ...r, id: r.id })])),
     total: Number(first?.total ?? 0),
   };
   if (first?.oldest) page.oldest = changeFromRow(flock, first.oldest);
@@ -44,7 +37,7 @@ export function historyStatement(flock: string, q: ChangeHistoryQuery): SQL {
   const oldest =
     q.recordId === undefined
       ? sql`NULL::json`
-      : sql`(SELECT row_to_json(o) FROM (SELECT * FROM changes c WHERE ${changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 })}
+      : sql`(SELECT row_to_json(o) FROM (SELECT * FROM changes c WHERE ${oldestChangeWhere(flock, { ...q, recordId: q.recordId })}
              ORDER BY c.id LIMIT 1) o)`;
   return sql`SELECT (SELECT count(*) FROM changes c WHERE ${where}) AS total, ${oldest} AS oldest, page.*
       FROM (SELECT 1) AS one LEFT JOIN LATERAL (
@@ -57,13 +50,8 @@ export function historyStatement(flock: string, q: ChangeHistoryQuery): SQL {
 
 // --- internal ---
 
-interface _Row extends Omit<ChangeTableRow, "id"> {
+interface _Row extends Omit<HistoryRow, "id"> {
   id: string | null;
   total: string;
   oldest: ChangeTableRow | null;
-  previous_state: string | null;
-}
-
-function _historyChange(flock: string, r: _Row & { id: string }): HistoryChange {
-  return { ...changeFromRow(flock, r), previousState: r.previous_state as RecordState | null };
 }

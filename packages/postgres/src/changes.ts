@@ -7,7 +7,7 @@
  * id below it. A rolled-back writer gives its ids back with its head update, so there are
  * no gaps. `readChanges` reads the head and the page in one statement (one snapshot).
  */
-import { byFlock, changeFromRow, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import { byFlock, changeFromRow, changePurgeWindowEnd, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction, type Conn } from "./exec.js";
@@ -89,9 +89,8 @@ export async function purgeChanges(pool: pg.Pool, before: string, limit = Number
     const { rows } = await exec<{ flock: string; purged: string }>(c, sql`SELECT flock, purged_through AS purged FROM change_heads ORDER BY flock`, "purge_changes_heads");
     let removed = 0;
     for (const { flock, purged } of rows) {
-      // Kept ids are contiguous after the purge mark, so the next `limit - removed` rows are a
-      // key range: the last old change among them is found without reading every expired one.
-      const upTo = Number(purged) + Math.min(limit - removed, Number.MAX_SAFE_INTEGER - Number(purged));
+      // The purge window (see `changePurgeWindowEnd`): a key range, not a walk of the backlog.
+      const upTo = changePurgeWindowEnd(Number(purged), limit - removed);
       const m = (
         await exec<{ m: string | null }>(
           c,

@@ -8,12 +8,13 @@
  * retry loop). Every other caller of the key, in any process, waits on that row lock until
  * the commit, then reads the new value. Expired rows are purged by `limits_expires_at_idx`
  * in a statement of their own before the transaction (so its locks never meet another
- * caller's), at most once a minute of the caller's time and at most `_PURGE_BATCH` rows.
+ * caller's), when `createLimitPurgeClock` says. What an update writes and answers is `limitUpdate`'s.
  * The commit does not wait for the disk (`asyncCommit`): a failed login costs one WAL
  * flush less (about 4 ms of the 5 on a busy machine), and a server crash can lose at most
  * the last fraction of a second of counts, which is no way around the guard.
  */
 import type { LimitChange, LimitEntry } from "@records-service/core";
+import { createLimitPurgeClock, limitListSize, limitUpdate, LIMIT_PURGE_BATCH } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { exec, transaction } from "./exec.js";
@@ -33,19 +34,18 @@ export interface LimitStore {
  * await limits.update("login:x", Date.now(), (v) => ({ value: String(Number(v ?? 0) + 1), expiresAt: Date.now() + 60_000 }));
  */
 export function createLimitStore(pool: pg.Pool): LimitStore {
-  // Due at once on the first call; again a minute later, or at once while a batch was full.
-  let purgedAt = -Infinity;
+  const purgeClock = createLimitPurgeClock();
 
   const purge = async (now: number): Promise<void> => {
-    if (!(now - purgedAt >= _PURGE_EVERY_MS || now < purgedAt)) return;
+    if (!purgeClock.due(now)) return;
     // SKIP LOCKED: a row another caller holds is theirs to rewrite, not ours to wait for.
     const { rowCount } = await exec(
       pool,
       sql`DELETE FROM limits WHERE key IN (
-            SELECT key FROM limits WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${_PURGE_BATCH} FOR UPDATE SKIP LOCKED)`,
+            SELECT key FROM limits WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${LIMIT_PURGE_BATCH} FOR UPDATE SKIP LOCKED)`,
       "purge_limits",
     );
-    purgedAt = rowCount < _PURGE_BATCH ? now : -Infinity;
+    purgeClock.done(now, rowCount);
   };
 
   return {
@@ -60,34 +60,26 @@ export function createLimitStore(pool: pg.Pool): LimitStore {
         );
         const row = rows[0]!;
         const current = Number(row.expires_at) > now ? row.value : undefined;
-        const change = fn(current);
-        if (change === null || (change === undefined && current === undefined)) {
+        const { write, result } = limitUpdate(current, fn(current), now);
+        if (write.kind === "delete" || (write.kind === "keep" && current === undefined)) {
           // Deleting an absent (expired or placeholder) row changes nothing anyone can read.
           await exec(c, sql`DELETE FROM limits WHERE key = ${key}`, "delete_limit");
-          return undefined;
+        } else if (write.kind === "set") {
+          await exec(c, sql`UPDATE limits SET value = ${write.value}, expires_at = ${write.expiresAt} WHERE key = ${key}`, "set_limit");
         }
-        if (change === undefined) return current;
-        await exec(c, sql`UPDATE limits SET value = ${change.value}, expires_at = ${change.expiresAt} WHERE key = ${key}`, "set_limit");
-        return change.expiresAt > now ? change.value : undefined;
+        return result;
       };
       return transaction(pool, locked, { asyncCommit: true });
     },
-    async list(prefix, now, limit = _LIST_LIMIT) {
+    async list(prefix, now, limit) {
       const { rows } = await exec<{ key: string; value: string; expires_at: string }>(
         pool,
         sql`SELECT key, value, expires_at FROM limits
             WHERE key >= ${prefix} AND left(key, ${prefix.length}) = ${prefix} AND expires_at > ${Math.floor(now)}
-            ORDER BY key LIMIT ${Math.max(0, Math.floor(limit))}`,
+            ORDER BY key LIMIT ${limitListSize(limit)}`,
         "list_limits",
       );
       return rows.map((r) => ({ key: r.key, value: r.value, expiresAt: Number(r.expires_at) }));
     },
   };
 }
-
-// --- internal ---
-
-const _PURGE_EVERY_MS = 60_000;
-const _LIST_LIMIT = 100;
-/** Expired rows deleted per purge at most, so one call never does unbounded work. */
-const _PURGE_BATCH = 500;

@@ -6,13 +6,10 @@
  * outcome (only under its claim), the operators' listing and the counts metrics read.
  */
 import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStats, type OutboxStatus } from "@records-service/core";
-import { byDueThenId, jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
+import { byDueThenId, finishOutcome, jobCount, jobFromRow, outboxStatsOf, OUTBOX_COLUMNS, retryOutcome, type OutboxRow } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import { exec, type Conn } from "./exec.js";
 import { decodeOpt, encodeOpt } from "./text-codec.js";
-
-/** Default number of jobs `listJobs` returns. */
-export const DEFAULT_JOB_LIST_LIMIT = 100;
 
 /** Inserts a job on `c` (inside a transaction); throws `conflict` when its id exists. */
 export async function insertJob(c: Conn, job: OutboxJob): Promise<void> {
@@ -35,7 +32,7 @@ export async function insertJob(c: Conn, job: OutboxJob): Promise<void> {
  * meanwhile is re-checked under its lock (its new `claimed_until` no longer qualifies).
  */
 export async function claimDueJobs(c: Conn, now: string, limit: number, claim: JobClaim): Promise<OutboxJob[]> {
-  const n = Math.max(0, Math.floor(limit));
+  const n = jobCount(limit);
   if (n === 0) return [];
   const { rows } = await exec<OutboxRow>(
     c,
@@ -75,9 +72,8 @@ export async function finishJobRow(c: Conn, id: string, token: string, u: Outbox
         WHERE id = ${id} AND claim_token = ${token}`,
     "finish_job",
   );
-  if (res.rowCount > 0) return "ok";
-  const { rows } = await exec(c, sql`SELECT 1 FROM outbox WHERE id = ${id}`, "job_exists");
-  return rows.length > 0 ? "lost" : "missing";
+  const exists = res.rowCount > 0 || (await exec(c, sql`SELECT 1 FROM outbox WHERE id = ${id}`, "job_exists")).rows.length > 0;
+  return finishOutcome(res.rowCount > 0, () => exists);
 }
 
 /** See `Storage.resumeHeldJobs`: one statement, so processes resuming at once resume each job once. */
@@ -100,10 +96,9 @@ export async function retryJob(c: Conn, flock: string, id: string, now: string):
         RETURNING ${_COLUMNS}`,
     "retry_job",
   );
-  if (rows[0]) return _job(rows[0]);
+  if (rows[0]) return retryOutcome(_job(rows[0]), rows[0].status);
   const held = await exec<{ status: string }>(c, sql`SELECT status FROM outbox WHERE id = ${id} AND flock = ${flock}`, "retry_job_status");
-  const status = held.rows[0]?.status;
-  return status === undefined || status === "done" ? undefined : "claimed";
+  return retryOutcome(undefined, held.rows[0]?.status);
 }
 
 /** Jobs newest first, optionally of one flock and status. */
@@ -112,7 +107,7 @@ export async function listJobs(c: Conn, filter: OutboxJobFilter): Promise<Outbox
     filter.flock !== undefined ? sql`flock = ${filter.flock}` : undefined,
     filter.status !== undefined ? sql`status = ${filter.status}` : undefined,
   ].filter((w) => w !== undefined);
-  const limit = Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT));
+  const limit = jobCount(filter.limit);
   const { rows } = await exec<OutboxRow>(
     c,
     sql`SELECT ${_COLUMNS} FROM outbox ${where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``} ORDER BY seq DESC LIMIT ${limit}`,
@@ -130,13 +125,8 @@ export async function outboxStats(c: Conn, now: string): Promise<OutboxStats> {
         SELECT NULL, 0, min(next_attempt_at) FROM outbox WHERE status = 'pending' AND next_attempt_at <= ${now}`,
     "outbox_stats",
   );
-  const byStatus: OutboxStats["byStatus"] = {};
-  let oldestDueAt: string | null = null;
-  for (const r of rows) {
-    if (r.status === null) oldestDueAt = r.oldest;
-    else byStatus[r.status] = Number(r.n);
-  }
-  return { byStatus, oldestDueAt };
+  const counts = rows.filter((r): r is typeof r & { status: OutboxStatus } => r.status !== null);
+  return outboxStatsOf(counts, rows.find((r) => r.status === null)?.oldest ?? null);
 }
 
 // --- internal ---

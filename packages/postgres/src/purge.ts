@@ -5,6 +5,7 @@
  * rows, their share of `collection_counts`, their files and, for data events, their outbox
  * jobs. One statement per table for the whole chunk.
  */
+import { removedByState } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
@@ -31,9 +32,7 @@ export async function purgeRecords(c: pg.PoolClient, catalog: Catalog, flock: st
   await exec(c, sql`DELETE FROM files WHERE flock = ${flock} AND record_type = ${type} AND record_id = ANY(${removed}::text[])`, "purge_files");
   // The outbox is keyed by job, not by data event.
   await exec(c, sql`DELETE FROM outbox WHERE flock = ${flock} AND data_event_id = ANY(${removed}::text[])`, "purge_jobs");
-  const byState = new Map<string, number>();
-  for (const r of rows) byState.set(r.state, (byState.get(r.state) ?? 0) + 1);
-  for (const [state, n] of [...byState].sort()) {
+  for (const [state, n] of removedByState(rows.map((r) => r.state))) {
     await exec(c, sql`UPDATE collection_counts SET n = n - ${n} WHERE cid = ${cid} AND state = ${state}`, "purge_counts");
   }
   return rows.length;

@@ -7,6 +7,7 @@
  * scan if no index fitted.
  */
 import { parseListQuery, type StoredRecord } from "@records-service/core";
+import { INDEX_PLAN_CASES, MATCH_COUNT_PLAN_CASES, PAGING_PLAN_CASES } from "@records-service/sql/testing";
 import type { SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCatalog } from "./catalog.js";
@@ -92,22 +93,7 @@ describe.skipIf(!inject("pgAvailable"))("query plans (PostgreSQL)", () => {
     };
   };
 
-  it.each([
-    { qs: "last_name=Name3", index: "record_values_fid_text_idx" },
-    { qs: "last_name__startswith=Name123", index: "record_values_fid_text_idx" },
-    { qs: "last_name__startswithi=name123", index: "record_values_fid_folded_idx" },
-    { qs: "tags=t7", index: "record_values_fid_text_idx" },
-    { qs: "tags__and=t2&tags__and=x2", index: "record_values_fid_text_idx" },
-    { qs: "tags__none=t1", index: "record_values_fid_text_idx" },
-    { qs: "score__gte=19970", index: "record_values_fid_num_idx" },
-    { qs: "last_name__lt=Name10", index: "record_values_fid_text_idx" },
-    { qs: "created__gte=2025-01-01T05:33:00", index: "records_cid_created_idx" },
-    { qs: "last_updated__lt=2025-01-01T00:00:10", index: "records_cid_last_updated_idx" },
-    { qs: "last_name=Name3&tags=t1&mode=OR", index: "record_values_fid_text_idx" },
-    // Substring filters read one field's index range (either index starts with the field), not the table.
-    { qs: "last_name__contains=me1234", index: /record_values_fid_(text|folded)_idx/ },
-    { qs: "last_name__near=ME1234", index: /record_values_fid_(text|folded)_idx/ },
-  ])("$qs uses $index", async ({ qs, index }) => {
+  it.each(INDEX_PLAN_CASES.map((c) => ({ qs: c.qs, index: c.postgres })))("$qs uses $index", async ({ qs, index }) => {
     const { page, count } = await plans(qs);
     for (const plan of [page, count]) {
       expect(plan).toMatch(index);
@@ -117,25 +103,13 @@ describe.skipIf(!inject("pgAvailable"))("query plans (PostgreSQL)", () => {
 
   // The planner walks the collection's index, or the primary key in rid order skipping other
   // collections' records when the collection is a large share of the table; never a sort.
-  it.each([
-    { qs: "", fromEnd: false, index: /records_cid_state_idx|records_pkey/ },
-    { qs: "", fromEnd: true, index: /records_cid_state_idx|Index Scan Backward using records_pkey/ },
-    { qs: "include_deleted=Y", fromEnd: false, index: /records_cid_idx|records_pkey/ },
-    { qs: "include_deleted=Y&state=deleted", fromEnd: true, index: /records_cid_state_idx/ },
-    { qs: "tags=t7", fromEnd: true, index: /records_cid_state_idx|Index Scan Backward using records_pkey/ },
-  ])("paging ?$qs (from the end: $fromEnd) walks $index in order", async ({ qs, fromEnd, index }) => {
+  it.each(PAGING_PLAN_CASES.map((c) => ({ qs: c.qs, fromEnd: c.fromEnd, index: c.postgres })))("paging ?$qs (from the end: $fromEnd) walks $index in order", async ({ qs, fromEnd, index }) => {
     const { page } = await plans(qs, fromEnd);
     expect(page).toMatch(index);
     expect(page).not.toMatch(/Seq Scan|Sort/);
   });
 
-  it.each([
-    { qs: "last_name=Name3", index: "Index Only Scan using record_values_fid_text_idx" },
-    { qs: "last_name__startswithi=name123", index: "Index Only Scan using record_values_fid_folded_idx" },
-    { qs: "tags__and=t2&tags__and=x2", index: "Index Only Scan using record_values_fid_text_idx" },
-    { qs: "last_name=Name3&tags=t1&mode=OR", index: "Index Only Scan using record_values_fid_text_idx" },
-    { qs: "score__gte=19970", index: "record_values_fid_num_idx" },
-  ])("the count of every state of ?$qs reads only $index", async ({ qs, index }) => {
+  it.each(MATCH_COUNT_PLAN_CASES.map((c) => ({ qs: c.qs, index: c.postgres })))("the count of every state of ?$qs reads only $index", async ({ qs, index }) => {
     const plan = await explain(compiler.matchCount(parse(qs), fieldId)!);
     expect(plan).toContain(index);
     expect(plan).not.toMatch(/\bon records\b|Seq Scan/);

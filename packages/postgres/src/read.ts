@@ -1,9 +1,8 @@
 /**
  * @module read
  * Record reads: by key, by query (compiled by the shared compiler with PostgreSQL's
- * expressions), by reference, and the per-type summary. The counting strategy is the
- * SQLite adapter's: kept counts when unfiltered, the value index alone when it can answer,
- * else a count over the compiled WHERE.
+ * expressions), by reference, and the per-type summary. How a total is counted and which
+ * end a page is read from are `@records-service/sql`'s plans (read-plan.ts); this file runs them.
  */
 import {
   dataBudget,
@@ -18,12 +17,28 @@ import {
   type StoredRecord,
   type TypeSummary,
 } from "@records-service/core";
-import { countPlan, createQueryCompiler, fieldValuesStatement, idsByType, toFieldValuesRow, inAskedOrder, pagePlan, pageStatement, postgresDialect, type FieldIdLookup } from "@records-service/sql";
+import {
+  countPlan,
+  createQueryCompiler,
+  fieldValuesStatement,
+  filterFields,
+  idsByType,
+  inAskedOrder,
+  pagePlan,
+  pageStatement,
+  postgresDialect,
+  recordFromRow,
+  toFieldValuesRow,
+  type FieldIdLookup,
+  type RecordRow,
+} from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
 import { exec, type Conn } from "./exec.js";
 import { decodeText, encodeText } from "./text-codec.js";
+
+export type { RecordRow } from "@records-service/sql";
 
 /** List queries as PostgreSQL SQL over `records r` and `record_values`. */
 export const compiler = createQueryCompiler(postgresDialect);
@@ -37,17 +52,6 @@ export interface RecordReader {
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
-}
-
-/** A record row as selected (`type` and `flock` are known to the caller or joined). */
-export interface RecordRow {
-  id: string;
-  state: string;
-  data: string;
-  displayValue: string;
-  created: string;
-  lastUpdated: string;
-  version: number;
 }
 
 /** The columns of a `RecordRow` from `records r`. */
@@ -76,24 +80,9 @@ export function upToDataLength(query: SQL, maxDataLength: number): SQL {
     WHERE coalesce(b."dataBefore", 0) <= ${max} ORDER BY b."readOrder"`;
 }
 
-/** The stored record of a row. */
+/** The stored record of a row, its display value decoded (see `recordFromRow`). */
 export function toStoredRecord(row: RecordRow, flock: string, type: string): StoredRecord {
-  return {
-    id: row.id,
-    flock,
-    type,
-    state: row.state as StoredRecord["state"],
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    displayValue: decodeText(row.displayValue),
-    created: row.created,
-    lastUpdated: row.lastUpdated,
-    version: row.version,
-  };
-}
-
-/** The names of the data fields a query filters on. */
-export function filterFields(query: Pick<ListQuery, "filters">): string[] {
-  return query.filters.filter((f) => !f.meta).map((f) => f.field);
+  return recordFromRow(row, flock, type, decodeText);
 }
 
 /**

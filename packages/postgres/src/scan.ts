@@ -7,12 +7,12 @@
  * walks at most `SCAN_WINDOW` rids, as on SQLite.
  */
 import type { ScanPage, ScanQuery } from "@records-service/core";
-import { cursorBefore, scanCursorFrom, scanStepStatement, takeScanRows } from "@records-service/sql";
+import { cursorBefore, filterFields, scanCursorFrom, scanStepStatement, takeScanRows } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
 import { exec } from "./exec.js";
-import { RECORD_COLUMNS, compiler, filterFields, toStoredRecord, upToDataLength, type RecordRow } from "./read.js";
+import { RECORD_COLUMNS, compiler, toStoredRecord, upToDataLength, type RecordRow } from "./read.js";
 
 /** The scan (see `Storage.scanRecords`). */
 export type Scanner = (

@@ -1,10 +1,11 @@
 /**
  * @module change-history
- * The filter of a change-history read (`Storage.readChangeHistory`), the same SQL on both
- * adapters: the changes of a flock, narrowed to a type, a record and a time range, over
- * the `changes` table aliased `c`.
+ * What a change-history read (`Storage.readChangeHistory`) shares on both adapters: the
+ * filter (the changes of a flock, narrowed to a type, a record and a time range, over the
+ * `changes` table aliased `c`), the filter of a record's oldest kept change, and the page
+ * row as a `HistoryChange`.
  */
-import type { ChangeHistoryQuery } from "@records-service/core";
+import { changeFromRow, type ChangeHistoryQuery, type ChangeTableRow, type HistoryChange, type RecordState } from "@records-service/core";
 import { sql, type SQL } from "drizzle-orm";
 
 /**
@@ -20,4 +21,24 @@ export function changeHistoryWhere(flock: string, q: ChangeHistoryQuery): SQL {
   if (q.from !== undefined) parts.push(sql`c.changed_at >= ${q.from}`);
   if (q.to !== undefined) parts.push(sql`c.changed_at < ${q.to}`);
   return sql.join(parts, sql` AND `);
+}
+
+/** The filter of the oldest kept change of `q`'s record (`q.recordId` set). */
+export function oldestChangeWhere(flock: string, q: ChangeHistoryQuery & { recordId: string }): SQL {
+  return changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
+}
+
+/** A history page row: a change row with the state of its record's previous kept change. */
+export interface HistoryRow extends ChangeTableRow {
+  previous_state: string | null;
+}
+
+/**
+ * The history change of a page row.
+ *
+ * @example
+ * rows.map((r) => historyChangeFromRow("demo", r));
+ */
+export function historyChangeFromRow(flock: string, r: HistoryRow): HistoryChange {
+  return { ...changeFromRow(flock, r), previousState: r.previous_state as RecordState | null };
 }

@@ -36,5 +36,27 @@ export {
   type CountPlan,
   type ScanTake,
 } from "./read-plan.js";
-export { OUTBOX_COLUMNS, jobFromRow, byDueThenId, type OutboxRow } from "./outbox-rows.js";
-export { changeHistoryWhere } from "./change-history.js";
+export {
+  OUTBOX_COLUMNS,
+  DEFAULT_JOB_LIST_LIMIT,
+  jobFromRow,
+  byDueThenId,
+  jobCount,
+  retryOutcome,
+  finishOutcome,
+  outboxStatsOf,
+  type OutboxRow,
+} from "./outbox-rows.js";
+export { changeHistoryWhere, oldestChangeWhere, historyChangeFromRow, type HistoryRow } from "./change-history.js";
+export { recordFromRow, filterFields, type RecordRow } from "./record-rows.js";
+export { removedByState } from "./change-purge.js";
+export {
+  createLimitPurgeClock,
+  limitUpdate,
+  limitListSize,
+  LIMIT_PURGE_BATCH,
+  LIMIT_PURGE_EVERY_MS,
+  LIMIT_LIST_DEFAULT,
+  type LimitPurgeClock,
+  type LimitWrite,
+} from "./limit-rows.js";

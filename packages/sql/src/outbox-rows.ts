@@ -4,7 +4,7 @@
  * row's shape, and the row as core's `OutboxJob`. The claim token stays in the database:
  * only `claimedUntil` is shown.
  */
-import type { OutboxJob, OutboxStatus } from "@records-service/core";
+import type { OutboxJob, OutboxStats, OutboxStatus } from "@records-service/core";
 
 /** The columns `jobFromRow` reads, in SELECT order. */
 export const OUTBOX_COLUMNS = `id, flock, data_event_id, "trigger", action, delivery_id, status, attempts, next_attempt_at,
@@ -59,6 +59,36 @@ export function jobFromRow(r: OutboxRow, decode: (text: string | null) => string
 /** Sorts claimed jobs as `claimDueJobs` returns them: earliest due first, ties by id. */
 export function byDueThenId(a: OutboxJob, b: OutboxJob): number {
   return _cmp(a.nextAttemptAt, b.nextAttemptAt) || _cmp(a.id, b.id);
+}
+
+/** Default and largest page of a job listing. */
+export const DEFAULT_JOB_LIST_LIMIT = 100;
+
+/** How many jobs a claim or a listing asks for: whole, not negative (`fallback` when not given). */
+export function jobCount(limit: number | undefined, fallback = DEFAULT_JOB_LIST_LIMIT): number {
+  return Math.max(0, Math.floor(limit ?? fallback));
+}
+
+/**
+ * What `Storage.retryJob` answers: the job when it was made pending again, else
+ * `"claimed"` while a worker holds it, undefined when it is missing or done.
+ */
+export function retryOutcome(retried: OutboxJob | undefined, status: string | undefined): OutboxJob | "claimed" | undefined {
+  if (retried) return retried;
+  return status === undefined || status === "done" ? undefined : "claimed";
+}
+
+/** What finishing an attempt answers: "ok" when written under the claim, else "lost" or "missing". */
+export function finishOutcome(written: boolean, exists: () => boolean): "ok" | "lost" | "missing" {
+  if (written) return "ok";
+  return exists() ? "lost" : "missing";
+}
+
+/** The outbox counts as `Storage.outboxStats` answers them. */
+export function outboxStatsOf(counts: Iterable<{ status: OutboxStatus; n: number | string }>, oldestDueAt: string | null): OutboxStats {
+  const byStatus: OutboxStats["byStatus"] = {};
+  for (const c of counts) byStatus[c.status] = Number(c.n);
+  return { byStatus, oldestDueAt };
 }
 
 // --- internal ---

@@ -5,16 +5,9 @@
  * `changes_record_idx`, named since the service runs no ANALYZE), the total and a record's
  * oldest kept change, read in one snapshot.
  */
-import {
-  changeFromRow,
-  type ChangeHistoryPage,
-  type ChangeHistoryQuery,
-  type ChangeTableRow,
-  type HistoryChange,
-  type RecordState,
-} from "@records-service/core";
+import { changeFromRow, type ChangeHistoryPage, type ChangeHistoryQuery, type ChangeTableRow } from "@records-service/core";
 import type Database from "better-sqlite3";
-import { changeHistoryWhere } from "@records-service/sql";
+import { changeHistoryWhere, historyChangeFromRow, oldestChangeWhere, type HistoryRow } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
 import { createStatementCache } from "./statement-cache.js";
 
@@ -27,9 +20,9 @@ export function createChangeHistoryReader(client: Database.Database): (flock: st
   };
   const read = client.transaction((flock: string, q: ChangeHistoryQuery): ChangeHistoryPage => {
     const statements = historyStatements(flock, q);
-    const rows = all<_Row>(statements.page);
+    const rows = all<HistoryRow>(statements.page);
     const total = all<{ n: number }>(statements.count)[0]?.n ?? 0;
-    const page: ChangeHistoryPage = { changes: rows.map((r) => _historyChange(flock, r)), total };
+    const page: ChangeHistoryPage = { changes: rows.map((r) => historyChangeFromRow(flock, r)), total };
     const first = statements.oldest ? all<ChangeTableRow>(statements.oldest)[0] : undefined;
     if (first) page.oldest = changeFromRow(flock, first);
     return page;
@@ -53,19 +46,10 @@ export function historyStatements(flock: string, q: ChangeHistoryQuery): { page:
     FROM ${c} WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.max(0, q.limit)} OFFSET ${Math.max(0, q.skip)}`;
   const count = sql`SELECT count(*) AS n FROM ${c} WHERE ${where}`;
   if (q.recordId === undefined) return { page, count };
-  const ofRecord = changeHistoryWhere(flock, { ...(q.type !== undefined ? { type: q.type } : {}), recordId: q.recordId, skip: 0, limit: 1 });
-  return { page, count, oldest: sql`SELECT * FROM ${c} WHERE ${ofRecord} ORDER BY c.id LIMIT 1` };
+  return { page, count, oldest: sql`SELECT * FROM ${c} WHERE ${oldestChangeWhere(flock, { ...q, recordId: q.recordId })} ORDER BY c.id LIMIT 1` };
 }
 
 // --- internal ---
 
 const _C = sql.raw("changes c");
 const _BY_RECORD_C = sql.raw("changes c INDEXED BY changes_record_idx");
-
-interface _Row extends ChangeTableRow {
-  previous_state: string | null;
-}
-
-function _historyChange(flock: string, r: _Row): HistoryChange {
-  return { ...changeFromRow(flock, r), previousState: r.previous_state as RecordState | null };
-}

@@ -5,7 +5,7 @@
  * `read` answers a page with the head and purge mark in one snapshot, `purge` cuts the
  * oldest rows per flock.
  */
-import { byFlock, changeFromRow, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
+import { byFlock, changeFromRow, changePurgeWindowEnd, type Attribution, type ChangePage, type ChangeTableRow, type PendingChange } from "@records-service/core";
 import type Database from "better-sqlite3";
 
 /** The change log on one connection. */
@@ -62,9 +62,9 @@ export function createChangeLog(client: Database.Database): ChangeLog {
   const purge = client.transaction((before: string, limit: number): number => {
     let removed = 0;
     for (const { flock } of flocks.all()) {
-      // Kept ids are contiguous after the purge mark, so the next `limit - removed` rows are a key range.
+      // The purge window (see `changePurgeWindowEnd`): a key range, not a walk of the backlog.
       const purged = head.get(flock)!.purged_through;
-      const cut = lastBefore.get(flock, purged, purged + (limit - removed), before)?.id;
+      const cut = lastBefore.get(flock, purged, changePurgeWindowEnd(purged, limit - removed), before)?.id;
       if (cut === null || cut === undefined) continue;
       removed += del.run(flock, cut).changes;
       mark.run(cut, flock);

@@ -3,9 +3,11 @@
  * `Storage.updateLimit` on SQLite: one immediate transaction per call (it takes the write
  * lock first, so a read-modify-write from another connection or process waits for it and
  * then reads the new value), and a purge of expired rows by `limits_expires_at_idx`,
- * at most once a minute of the caller's time and at most `_PURGE_BATCH` rows per call.
+ * when `createLimitPurgeClock` says (at most once a minute of the caller's time, at most
+ * `LIMIT_PURGE_BATCH` rows). What an update writes and answers is `limitUpdate`'s.
  */
 import type { LimitChange, LimitEntry } from "@records-service/core";
+import { createLimitPurgeClock, limitListSize, limitUpdate, LIMIT_PURGE_BATCH } from "@records-service/sql";
 import type Database from "better-sqlite3";
 
 /** The limit rows of one connection; synchronous. */
@@ -31,18 +33,15 @@ export function createLimitStore(client: Database.Database): LimitStore {
   const purge = client.prepare<[number, number]>(
     "DELETE FROM limits WHERE key IN (SELECT key FROM limits WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)",
   );
-  // Due at once on the first call; again a minute later, or at once while a batch was full.
-  let purgedAt = -Infinity;
+  const purgeClock = createLimitPurgeClock();
 
   const update = client.transaction((key: string, now: number, fn: (current: string | undefined) => LimitChange) => {
-    if (now - purgedAt >= _PURGE_EVERY_MS || now < purgedAt) {
-      const removed = purge.run(now, _PURGE_BATCH).changes;
-      purgedAt = removed < _PURGE_BATCH ? now : -Infinity;
-    }
-    const change = fn(sel.get(key, now)?.value);
-    if (change === null) del.run(key);
-    else if (change !== undefined) put.run(key, change.value, change.expiresAt);
-    return sel.get(key, now)?.value;
+    if (purgeClock.due(now)) purgeClock.done(now, purge.run(now, LIMIT_PURGE_BATCH).changes);
+    const current = sel.get(key, now)?.value;
+    const { write, result } = limitUpdate(current, fn(current), now);
+    if (write.kind === "delete") del.run(key);
+    else if (write.kind === "set") put.run(key, write.value, write.expiresAt);
+    return result;
   });
 
   // By the primary key: the keys from `prefix` up to the first key past every key it starts.
@@ -52,14 +51,7 @@ export function createLimitStore(client: Database.Database): LimitStore {
 
   return {
     update: (key, now, fn) => update.immediate(key, now, fn),
-    list: (prefix, now, limit = _LIST_LIMIT) =>
-      list.all({ prefix, now, limit: Math.max(0, Math.floor(limit)) }).map((r) => ({ key: r.key, value: r.value, expiresAt: r.expires_at })),
+    list: (prefix, now, limit) =>
+      list.all({ prefix, now, limit: limitListSize(limit) }).map((r) => ({ key: r.key, value: r.value, expiresAt: r.expires_at })),
   };
 }
-
-// --- internal ---
-
-const _PURGE_EVERY_MS = 60_000;
-const _LIST_LIMIT = 100;
-/** Expired rows deleted per call at most, so one call never does unbounded work. */
-const _PURGE_BATCH = 500;

@@ -6,7 +6,7 @@
  * outcome (only under its claim), and the operators' listing.
  */
 import { conflict, type JobClaim, type OutboxJob, type OutboxJobFilter, type OutboxJobUpdate, type OutboxStats, type OutboxStatus } from "@records-service/core";
-import { jobFromRow, OUTBOX_COLUMNS, type OutboxRow } from "@records-service/sql";
+import { finishOutcome, jobCount, jobFromRow, outboxStatsOf, OUTBOX_COLUMNS, retryOutcome, type OutboxRow } from "@records-service/sql";
 import type Database from "better-sqlite3";
 
 /** The outbox statements of one connection; every method is synchronous. */
@@ -29,9 +29,6 @@ export interface OutboxStore {
   /** See `Storage.retryJob`. */
   retry(flock: string, id: string, now: string): OutboxJob | "claimed" | undefined;
 }
-
-/** Default and largest page of `list`. */
-export const DEFAULT_JOB_LIST_LIMIT = 100;
 
 /** The statements over the `outbox` table. */
 export function createOutboxStore(client: Database.Database): OutboxStore {
@@ -82,8 +79,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
   const retryTx = client.transaction((flock: string, id: string, now: string): OutboxJob | "claimed" | undefined => {
     const changed = retryOne.run(now, id, flock, now).changes > 0;
     const row = oneJob.get(id, flock);
-    if (!row || row.status === "done") return undefined;
-    return changed ? jobFromRow(row) : "claimed";
+    return retryOutcome(changed && row ? jobFromRow(row) : undefined, row?.status);
   });
   const countByStatus = client.prepare<[], { status: OutboxStatus; n: number }>(
     "SELECT status, count(*) AS n FROM outbox WHERE status <> 'done' GROUP BY status",
@@ -92,9 +88,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
     "SELECT min(next_attempt_at) AS at FROM outbox INDEXED BY outbox_due_idx WHERE status = 'pending' AND next_attempt_at <= ?",
   );
   const statsTx = client.transaction((now: string): OutboxStats => {
-    const byStatus: OutboxStats["byStatus"] = {};
-    for (const r of countByStatus.all()) byStatus[r.status] = r.n;
-    return { byStatus, oldestDueAt: oldestDue.get(now)?.at ?? null };
+    return outboxStatsOf(countByStatus.all(), oldestDue.get(now)?.at ?? null);
   });
   const lists = new Map<string, Database.Statement<unknown[], OutboxRow>>();
   const listStatement = (flock: boolean, status: boolean) => {
@@ -116,7 +110,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       if (res.changes === 0) throw conflict("job exists", `an outbox job with id '${job.id}' exists`);
     },
     claimDue(now, limit, claim) {
-      const n = Math.max(0, Math.floor(limit));
+      const n = jobCount(limit);
       return n === 0 ? [] : claimTx.immediate(now, n, claim);
     },
     renew(tokens, until) {
@@ -137,8 +131,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
         body: update.body ?? null,
         keepClaim: update.keepClaim ? 1 : 0,
       });
-      if (res.changes > 0) return "ok";
-      return holder.get(id) ? "lost" : "missing";
+      return finishOutcome(res.changes > 0, () => holder.get(id) !== undefined);
     },
     resumeHeld(flock, trigger, action, now) {
       return resumeHeldSt.run(now, flock, trigger, action).changes;
@@ -150,7 +143,7 @@ export function createOutboxStore(client: Database.Database): OutboxStore {
       return statsTx(now);
     },
     list(filter) {
-      const params: Record<string, unknown> = { limit: Math.max(0, Math.floor(filter.limit ?? DEFAULT_JOB_LIST_LIMIT)) };
+      const params: Record<string, unknown> = { limit: jobCount(filter.limit) };
       if (filter.flock !== undefined) params.flock = filter.flock;
       if (filter.status !== undefined) params.status = filter.status;
       return listStatement(filter.flock !== undefined, filter.status !== undefined)

@@ -5,6 +5,7 @@
  * rows, their share of `collection_counts`, their files and, for data events, their
  * outbox jobs. Each step is a lookup by key, so a purge chunk costs what it removes.
  */
+import { removedByState } from "@records-service/sql";
 import type { Catalog } from "./catalog.js";
 import type { Db } from "./open.js";
 
@@ -28,7 +29,7 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
   const run = client.transaction((flock: string, type: string, ids: readonly string[]): number => {
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return 0;
-    const byState = new Map<string, number>();
+    const states: string[] = [];
     const removedIds: string[] = [];
     for (const id of new Set(ids)) {
       const row = sel.get(cid, id);
@@ -38,10 +39,10 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
       delSearch.run(row.rid);
       delRecord.run(row.rid);
       delFiles.run(flock, type, id);
-      byState.set(row.state, (byState.get(row.state) ?? 0) + 1);
+      states.push(row.state);
       removedIds.push(id);
     }
-    for (const [state, n] of byState) subCount.run(n, cid, state);
+    for (const [state, n] of removedByState(states)) subCount.run(n, cid, state);
     // One statement per chunk: the outbox is keyed by job, not by data event.
     if (removedIds.length > 0) delJobs.run(flock, JSON.stringify(removedIds));
     return removedIds.length;

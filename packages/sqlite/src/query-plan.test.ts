@@ -4,6 +4,7 @@
  * insertion order must not sort. A change that turns any of these into a full scan fails.
  */
 import { parseListQuery } from "@records-service/core";
+import { INDEX_PLAN_CASES, MATCH_COUNT_PLAN_CASES, PAGING_PLAN_CASES } from "@records-service/sql/testing";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createCatalog } from "./catalog.js";
@@ -48,22 +49,7 @@ function plans(qs: string, fromEnd = false): { page: string[]; count: string[] }
 }
 
 describe("query plans", () => {
-  it.each([
-    { qs: "last_name=Name3", index: "record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "last_name__startswith=Name1", index: "record_values_fid_text_idx (fid=? AND text>? AND text<?)" },
-    { qs: "last_name__startswithi=name1", index: "record_values_fid_folded_idx (fid=? AND folded>? AND folded<?)" },
-    { qs: "tags=t1", index: "record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "tags__and=a&tags__and=t2", index: "record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "tags__none=t1", index: "record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "score__gte=30", index: "record_values_fid_num_idx (fid=? AND num>?)" },
-    { qs: "last_name__lt=Name2", index: "record_values_fid_text_idx (fid=? AND text<?)" },
-    { qs: "created__gte=2026-01-01T00:00:10", index: "records_cid_created_idx (cid=? AND created>?)" },
-    { qs: "last_updated__lt=yesterday", index: "records_cid_last_updated_idx (cid=? AND last_updated<?)" },
-    { qs: "last_name=Name3&tags=t1&mode=OR", index: "record_values_fid_text_idx (fid=? AND text=?)" },
-    // Substring filters read one field's index range, not the table.
-    { qs: "last_name__contains=me1", index: "COVERING INDEX record_values_fid_text_idx (fid=?)" },
-    { qs: "last_name__near=ME1", index: "COVERING INDEX record_values_fid_folded_idx (fid=?)" },
-  ])("$qs uses $index", ({ qs, index }) => {
+  it.each(INDEX_PLAN_CASES.map((c) => ({ qs: c.qs, index: c.sqlite })))("$qs uses $index", ({ qs, index }) => {
     const { page, count } = plans(qs);
     for (const plan of [page, count]) {
       expect(plan.join("\n")).toContain(index);
@@ -71,25 +57,13 @@ describe("query plans", () => {
     }
   });
 
-  it.each([
-    { qs: "", fromEnd: false, index: "records_cid_state_idx (cid=? AND state=?)" },
-    { qs: "", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=?)" },
-    { qs: "include_deleted=Y", fromEnd: false, index: "records_cid_idx (cid=?)" },
-    { qs: "include_deleted=Y&state=deleted", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=?)" },
-    { qs: "tags=t1", fromEnd: true, index: "records_cid_state_idx (cid=? AND state=? AND rowid=?)" },
-  ])("paging ?$qs (from the end: $fromEnd) walks $index in order", ({ qs, fromEnd, index }) => {
+  it.each(PAGING_PLAN_CASES.map((c) => ({ qs: c.qs, fromEnd: c.fromEnd, index: c.sqlite })))("paging ?$qs (from the end: $fromEnd) walks $index in order", ({ qs, fromEnd, index }) => {
     const { page } = plans(qs, fromEnd);
     expect(page.join("\n")).toContain(index);
     expect(page.filter((line) => line.startsWith("SCAN") || line.includes("TEMP B-TREE"))).toEqual([]);
   });
 
-  it.each([
-    { qs: "last_name=Name3", index: "COVERING INDEX record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "last_name__startswithi=name1", index: "COVERING INDEX record_values_fid_folded_idx (fid=? AND folded>? AND folded<?)" },
-    { qs: "tags__and=a&tags__and=t2", index: "COVERING INDEX record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "last_name=Name3&tags=t1&mode=OR", index: "COVERING INDEX record_values_fid_text_idx (fid=? AND text=?)" },
-    { qs: "score__gte=30", index: "record_values_fid_num_idx (fid=? AND num>?)" },
-  ])("the count of every state of ?$qs reads only $index", ({ qs, index }) => {
+  it.each(MATCH_COUNT_PLAN_CASES.map((c) => ({ qs: c.qs, index: c.sqlite })))("the count of every state of ?$qs reads only $index", ({ qs, index }) => {
     const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
     const plan = explainPlan(compiler.matchCount(q, (name) => catalog.fieldId(cid, name))!);
     expect(plan.join("\n")).toContain(index);

@@ -6,11 +6,13 @@
 import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, fieldValuesStatement, idsByType, toFieldValuesRow, inAskedOrder, pagePlan, pageStatement, type FieldIdLookup } from "@records-service/sql";
+import { countPlan, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
 import { createStatementCache } from "./statement-cache.js";
+
+export type { RecordRow } from "@records-service/sql";
 
 /** The record reads of one connection. */
 export interface RecordReader {
@@ -25,30 +27,9 @@ export interface RecordReader {
   summarizeTypes(flock: string): TypeSummary[];
 }
 
-/** A record row as selected (`type` and `flock` are known to the caller or joined). */
-export interface RecordRow {
-  id: string;
-  state: string;
-  data: string;
-  displayValue: string;
-  created: string;
-  lastUpdated: string;
-  version: number;
-}
-
-/** The stored record of a row. */
+/** The stored record of a row (see `recordFromRow`). */
 export function toStoredRecord(row: RecordRow, flock: string, type: string): StoredRecord {
-  return {
-    id: row.id,
-    flock,
-    type,
-    state: row.state as StoredRecord["state"],
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    displayValue: row.displayValue,
-    created: row.created,
-    lastUpdated: row.lastUpdated,
-    version: row.version,
-  };
+  return recordFromRow(row, flock, type);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Attribution } from "../model/attribution.js";
 import { byFlock, changeOf, loggedChange, type PendingChange } from "../changes/change-of.js";
+import { changePurgeWindowEnd } from "../changes/purge-window.js";
 import type { RecordState } from "../model/query.js";
 import type { ChangeSet } from "../model/change-set.js";
 import type { ChangeRow } from "../model/change.js";
@@ -89,9 +90,10 @@ export function createMemoryChangeLog(): MemoryChangeLog {
     purge(before, limit = Infinity) {
       let removed = 0;
       for (const [, log] of [...logs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        // The last old change among the next `limit - removed`, as the SQL adapters cut.
+        // The last old change in the purge window (ids are contiguous after the mark).
+        const end = changePurgeWindowEnd(log.purgedThrough, limit - removed);
         let last = -1;
-        for (let i = 0; i < Math.min(log.rows.length, limit - removed); i++) if (log.rows[i]!.changedAt < before) last = i;
+        for (let i = 0; i < log.rows.length && log.rows[i]!.id <= end; i++) if (log.rows[i]!.changedAt < before) last = i;
         const n = last + 1;
         if (n <= 0) continue;
         log.purgedThrough = log.rows[n - 1]!.id;

@@ -1,0 +1,125 @@
+/**
+ * @module adapter-cases
+ * Test cases both SQL adapters run against their own statements (needs vitest): the
+ * fixture record, the bounded scan window's walk, and the equality page's special cases.
+ * Each adapter's test supplies only how it opens storage and runs its scanner.
+ */
+import { parseListQuery, type ListPage, type ListQuery, type ScanPage, type StoredRecord } from "@records-service/core";
+import { expect, it } from "vitest";
+
+/**
+ * Record `n` of `type`: its id is `n` in hex, its display value `r<n>`.
+ *
+ * @example
+ * testRecord(3, "person", { n: 3 }, { state: "deleted" })
+ */
+export function testRecord(
+  n: number,
+  type: string,
+  data: Record<string, unknown>,
+  opts: { flock?: string; state?: StoredRecord["state"] } = {},
+): StoredRecord {
+  return {
+    id: n.toString(16).padStart(24, "0"),
+    flock: opts.flock ?? "f1",
+    type,
+    state: opts.state ?? "updated",
+    data,
+    displayValue: `r${n}`,
+    created: "2026-01-01T00:00:00.000000",
+    lastUpdated: "2026-01-01T00:00:00.000000",
+    version: 1,
+  };
+}
+
+/** The inserts of `records`, as one change set's `records`. */
+export function insertsOf(records: readonly StoredRecord[]): { kind: "insert"; record: StoredRecord }[] {
+  return records.map((record) => ({ kind: "insert" as const, record }));
+}
+
+/** The scan-window cases: a filter of every kind, and the `n` of the person records it matches. */
+export const SCAN_WINDOW_CASES: { qs: string; expected: number[] }[] = [
+  { qs: "hit=yes", expected: [3, 40, 41, 97] },
+  { qs: "tags__none=x", expected: [3, 40, 41, 97] },
+  { qs: "name__startswith=Y", expected: [3, 40, 41, 97] },
+  { qs: "n__gte=90", expected: [91, 93, 95, 97, 99] },
+  { qs: "hit=yes&n__lt=41&mode=AND", expected: [3, 40] },
+  { qs: "hit=yes&n=99&mode=OR", expected: [3, 40, 41, 97, 99] },
+];
+
+/**
+ * The scan-window records of flock f1: 100 records, the even ones but the hits in another
+ * collection (so the person rids have gaps), the hits few and far apart.
+ */
+export function scanWindowRecords(): StoredRecord[] {
+  const hits = new Set([3, 40, 41, 97]);
+  const records: StoredRecord[] = [];
+  for (let n = 1; n <= 100; n++) {
+    const type = n % 2 === 0 && !hits.has(n) ? "other" : "person";
+    const hit = hits.has(n);
+    records.push(testRecord(n, type, { n, hit: hit ? "yes" : "no", tags: hit ? null : ["x"], name: hit ? "Yes" : "No" }));
+  }
+  return records;
+}
+
+/** One step of an adapter's scanner over f1's persons, 2 records at a time. */
+export type ScanStep = (query: ListQuery, cursor: string | null) => ScanPage | Promise<ScanPage>;
+
+/**
+ * Walks the persons matching `qs` with `step` (a scanner with a window of 5 rids) and
+ * checks it visits `expected` once each, in order, in several steps.
+ */
+export async function expectScanWindowWalk(step: ScanStep, qs: string, expected: number[]): Promise<void> {
+  const q = parseListQuery(new URLSearchParams(qs), { surface: "v1", now: new Date() });
+  const seen: number[] = [];
+  let cursor: string | null = null;
+  let steps = 0;
+  do {
+    const page: ScanPage = await step(q, cursor);
+    expect(page.records.length).toBeLessThanOrEqual(2);
+    seen.push(...page.records.map((r) => r.data.n as number));
+    cursor = page.cursor;
+    steps += 1;
+  } while (cursor !== null && steps < 500);
+  expect(seen).toEqual(expected);
+  expect(steps).toBeGreaterThan(expected.length / 2); // the window made it walk in several steps
+}
+
+/** The equality-page records of type `thing` in `flock`: one text under several kinds, one deleted. */
+export function equalityPageRecords(flock: string): StoredRecord[] {
+  return [
+    testRecord(1, "thing", { tags: ["1", 1, true, "true"] }, { flock }),
+    testRecord(2, "thing", { tags: [1] }, { flock }),
+    testRecord(3, "thing", { tags: ["1"] }, { flock, state: "deleted" }),
+    testRecord(4, "thing", { tags: ["2"] }, { flock }),
+    testRecord(5, "thing", { tags: ["1", 1] }, { flock }),
+  ];
+}
+
+/**
+ * Registers the equality-page tests: `list(query)` lists the things of the flock holding
+ * `equalityPageRecords`.
+ */
+export function equalityPageTests(list: (query: ListQuery) => Promise<ListPage<StoredRecord>>): void {
+  const page = (qs: string) => list(parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") }));
+  const ids = (p: { records: StoredRecord[] }) => p.records.map((r) => Number.parseInt(r.id, 16));
+
+  it("give a record with the same text under two kinds once", async () => {
+    const p = await page("tags=1");
+    expect([ids(p), p.total]).toEqual([[1, 2, 5], 3]);
+    expect(ids(await page("tags=true"))).toEqual([1]);
+  });
+
+  it("show deleted records only when asked", async () => {
+    const all = await page("tags=1&include_deleted=Y");
+    expect([ids(all), all.total]).toEqual([[1, 2, 3, 5], 4]);
+    const deleted = await page("tags=1&include_deleted=Y&state=deleted");
+    expect([ids(deleted), deleted.total]).toEqual([[3], 1]);
+  });
+
+  it("page from either end", async () => {
+    expect(ids(await page("tags=1&page_size=2&page=1"))).toEqual([1, 2]);
+    const last = await page("tags=1&page_size=2&page=2");
+    expect([ids(last), last.total]).toEqual([[5], 3]);
+  });
+}
