@@ -2477,6 +2477,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/v2/{flock}/segment/{uid}/all/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment's members as CSV, streamed */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/v2/{flock}/segment/{uid}/all/excel": {
         parameters: {
             query?: never;
@@ -17988,6 +18005,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllCsv: {
+        parameters: {
+            query?: {
+                /** @description a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields */
+                template?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: a header row of labels, then one row per member (read a step at a time) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
