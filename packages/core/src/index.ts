@@ -123,7 +123,7 @@ export { provenance, recordProvenance } from "./audit/provenance.js";
 export type { Provenance } from "./audit/provenance.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
-export { groupCount, distinctValues, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
+export { groupCount, distinctValues, GROUP_PERIODS, type GroupPeriod, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
 export type { GroupCount } from "./aggregates/group.js";
 export { scanEach, MAX_AGGREGATE_RECORDS } from "./aggregates/scan-each.js";
 export {

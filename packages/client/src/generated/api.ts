@@ -619,7 +619,7 @@ export interface paths {
         };
         /**
          * Count the records of a type by the values of a field
-         * @description The list filters narrow the records counted.
+         * @description The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.
          */
         get: operations["getApiV1ByFlockGroupbyByTypeByFieldCount"];
         put?: never;
@@ -1312,7 +1312,7 @@ export interface paths {
         };
         /**
          * Count the records of a type by the values of a field
-         * @description The list filters narrow the records counted.
+         * @description The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.
          */
         get: operations["getApiV2ByFlockGroupbyByTypeByFieldCount"];
         put?: never;
@@ -8129,6 +8129,8 @@ export interface operations {
     getApiV1ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
+                /** @description count dates and timestamps per year, month or day */
+                by?: "year" | "month" | "day";
                 /**
                  * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
                  *
@@ -12304,6 +12306,8 @@ export interface operations {
     getApiV2ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
+                /** @description count dates and timestamps per year, month or day */
+                by?: "year" | "month" | "day";
                 /**
                  * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
                  *
