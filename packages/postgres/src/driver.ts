@@ -108,6 +108,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     listRecords: reader.listRecords,
     listReferencing: reader.listReferencing,
     listFieldValues: reader.listFieldValues,
+    countFieldValues: reader.countFieldValues,
     scanRecords: scan,
     summarizeTypes: reader.summarizeTypes,
     searchRecords: createSearcher(pool, catalog),

@@ -9,6 +9,7 @@ import {
   LIST_ELEMENT_MIN_OVERHEAD,
   requireFieldNames,
   type DisplayValueRow,
+  type FieldCountRow,
   type FieldValuesRow,
   type ScanQuery,
   type ListPage,
@@ -20,6 +21,7 @@ import {
 import {
   countPlan,
   createQueryCompiler,
+  fieldCountsStatement,
   fieldValuesStatement,
   filterFields,
   idsByType,
@@ -28,6 +30,7 @@ import {
   pageStatement,
   postgresDialect,
   recordFromRow,
+  toFieldCountRows,
   toFieldValuesRow,
   type FieldIdLookup,
   type RecordRow,
@@ -51,6 +54,7 @@ export interface RecordReader {
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): Promise<FieldCountRow[]>;
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
 }
 
@@ -169,6 +173,16 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
       const { rows } = await exec<Record<string, unknown>>(pool, fieldValuesStatement(compiler.dialect, where, fields, limit));
       return rows.map((row) => toFieldValuesRow(row, fields));
+    },
+
+    async countFieldValues(flock, type, query, fields) {
+      requireFieldNames(fields);
+      const cid = await catalog.collectionId(pool, flock, type);
+      if (cid === undefined) return [];
+      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
+      const { rows } = await exec<Record<string, unknown>>(pool, fieldCountsStatement(compiler.dialect, where, fields));
+      return toFieldCountRows(rows, fields);
     },
 
     async listReferencing(flock, uri, limit, maxDataLength) {

@@ -1,5 +1,5 @@
 /**
- * The events list counts stock from four fields of each ticket (`Storage.listFieldValues`)
+ * The events list counts stock from ticket groups counted in the database (`Storage.countFieldValues`)
  * and orders the selection by five fields of each booking, while the event packet counts
  * from whole tickets: on every adapter, each list entry must be exactly the summary fields
  * of its event packet, and the pages together exactly the selection in its order, whatever

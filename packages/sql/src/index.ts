@@ -35,6 +35,8 @@ export {
   cursorBefore,
   fieldValuesStatement,
   toFieldValuesRow,
+  fieldCountsStatement,
+  toFieldCountRows,
   type CountPlan,
   type ScanTake,
 } from "./read-plan.js";

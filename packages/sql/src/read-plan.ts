@@ -6,7 +6,7 @@
  * adapters only run the statements (SQLite synchronously, PostgreSQL over a pool).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { badRequest, LIST_ELEMENT_MIN_OVERHEAD, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
+import { badRequest, fieldValuesKey, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
 import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
 
@@ -122,6 +122,44 @@ export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly 
     values.push(typeof text === "string" ? JSON.parse(text) : undefined);
   }
   return { id: row.id as string, values };
+}
+
+/**
+ * The statement of `countFieldValues`: one row per distinct combination of the fields' JSON
+ * text (columns `f0`, `f1`, ...) with its count `n` and first rid `first`, in `first`
+ * order. Where the dialect cannot pick a row's fields (`dataFieldFallback`), each such row
+ * is a group of its own whose data comes whole (column `whole`), to be picked and merged in
+ * JS (`toFieldCountRows`). Groups by position: PostgreSQL does not match a select
+ * expression to a repeated one whose parameters are numbered apart.
+ */
+export function fieldCountsStatement(dialect: SqlDialect, where: SQL, fields: readonly string[]): SQL {
+  const fallback = dialect.dataFieldFallback;
+  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const keys = fields.map((f, i) => sql`${pick(f)} AS ${sql.raw(`f${i}`)}`);
+  if (fallback) keys.push(sql`CASE WHEN ${fallback} THEN r.rid END AS lone`);
+  const whole = fallback ? sql`, min(CASE WHEN ${fallback} THEN r.data END) AS whole` : sql``;
+  const select = keys.length > 0 ? sql`${sql.join(keys, sql`, `)}, ` : sql``;
+  const groupBy = keys.length > 0 ? sql` GROUP BY ${sql.raw(keys.map((_, i) => String(i + 1)).join(", "))}` : sql``;
+  return sql`SELECT ${select}count(*) AS n, min(r.rid) AS first${whole} FROM records r WHERE ${where}${groupBy} ORDER BY first`;
+}
+
+/**
+ * `fieldCountsStatement` rows (in `first` order) as `FieldCountRow`s: NULL (no such field)
+ * is undefined, JSON text its value; groups whose values are the same JSON (a row read
+ * whole, or a number's text written two ways) are merged, at the first one's place.
+ */
+export function toFieldCountRows(rows: readonly Record<string, unknown>[], fields: readonly string[]): FieldCountRow[] {
+  const out = new Map<string, FieldCountRow>();
+  for (const row of rows) {
+    const n = Number(row.n);
+    if (n === 0) continue; // no match at all: an ungrouped count's one row
+    const values = toFieldValuesRow({ ...row, id: "" }, fields).values;
+    const key = fieldValuesKey(values);
+    const seen = out.get(key);
+    if (seen) seen.count += n;
+    else out.set(key, { values, count: n });
+  }
+  return [...out.values()];
 }
 
 // --- scans ---

@@ -108,6 +108,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     },
     listReferencing: _async(reader.listReferencing),
     listFieldValues: _async(reader.listFieldValues),
+    countFieldValues: _async(reader.countFieldValues),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
     searchRecords: _async(search),

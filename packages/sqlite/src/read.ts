@@ -3,10 +3,10 @@
  * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
+import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -24,6 +24,7 @@ export interface RecordReader {
   listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): FieldValuesRow[];
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): FieldCountRow[];
   summarizeTypes(flock: string): TypeSummary[];
 }
 
@@ -177,6 +178,15 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
       const { statement, params } = prepared(fieldValuesStatement(compiler.dialect, where, fields, limit));
       return (statement.all(...params) as Record<string, unknown>[]).map((row) => toFieldValuesRow(row, fields));
+    },
+
+    countFieldValues(flock, type, query, fields) {
+      requireFieldNames(fields);
+      const cid = catalog.collectionId(flock, type);
+      if (cid === undefined) return [];
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
+      const { statement, params } = prepared(fieldCountsStatement(compiler.dialect, where, fields));
+      return toFieldCountRows(statement.all(...params) as Record<string, unknown>[], fields);
     },
 
     listReferencing(flock, uri, limit, maxDataLength) {

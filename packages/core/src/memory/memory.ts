@@ -10,7 +10,7 @@ import type { ListPage, ListQuery } from "../model/query.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
-import { requireFieldNames } from "../schema/field-values.js";
+import { fieldValuesKey, requireFieldNames } from "../schema/field-values.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "../storage/lease.js";
@@ -208,6 +208,20 @@ export function createMemoryStorage(): Storage {
         out.push({ id: r.id, values: fields.map((f) => (Object.hasOwn(r.data, f) ? structuredClone(r.data[f]) : undefined)) });
       }
       return out;
+    },
+    async countFieldValues(flock, type, query, fields) {
+      requireFieldNames(fields);
+      const full = { ...query, page: 1, pageSize: 0 };
+      const groups = new Map<string, { values: unknown[]; count: number }>();
+      for (const [r] of _inOrder()) {
+        if (r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
+        const values = fields.map((f) => (Object.hasOwn(r.data, f) ? r.data[f] : undefined));
+        const key = fieldValuesKey(values);
+        const seen = groups.get(key);
+        if (seen) seen.count++;
+        else groups.set(key, { values: structuredClone(values), count: 1 });
+      }
+      return [...groups.values()];
     },
     async listReferencing(flock, uri, limit, maxDataLength) {
       const out: StoredRecord[] = [];

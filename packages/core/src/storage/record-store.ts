@@ -33,6 +33,13 @@ export interface FieldValuesRow {
   values: unknown[];
 }
 
+/** One group of `countFieldValues`: the stored values of the fields asked for, and how many matches hold them. */
+export interface FieldCountRow {
+  /** The value of each field asked for, in the order asked, as stored; undefined when the records have no such field. */
+  values: unknown[];
+  count: number;
+}
+
 /** What `getDisplayValues` answers for each record found. */
 export interface DisplayValueRow {
   type: string;
@@ -85,6 +92,15 @@ export interface RecordStore {
    * Adapters pick the values out of the stored data in the database.
    */
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
+  /**
+   * The records of `type` in `flock` matching `query` (as for `listFieldValues`) grouped by
+   * the stored values of the data fields `fields` (names of `FIELD_NAME_RE`): one row per
+   * distinct combination, with how many matches hold it, ordered by each group's first
+   * match in insertion order. Values are compared as stored JSON (absent and null apart; an
+   * object whose keys come in another order is another group). Adapters group and count in
+   * the database, so counting many records by a few fields reads one row per group.
+   */
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): Promise<FieldCountRow[]>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**

@@ -181,7 +181,7 @@ export function summaryPacket(data: BookingData): Record<string, unknown> {
  * stock (`stocks[i]` of `types[i]`): what the events list builds, having counted the stock
  * without reading whole tickets.
  */
-export function summaryFromStock(booking: StoredRecord, types: readonly StoredRecord[], stocks: readonly StockCount[]): Record<string, unknown> {
+export function summaryFromStock(booking: StoredRecord, types: readonly Pick<StoredRecord, "data">[], stocks: readonly StockCount[]): Record<string, unknown> {
   const prices = types.map((t) => numberOf(t.data.amount) ?? 0);
   const computed: Record<string, unknown> = {
     uid: booking.id,

@@ -10,7 +10,7 @@
 import { parseRecordUri, type Filter, type RecordEngine, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { compareTicketTypes, summaryFromStock, type BookingData } from "./packet.js";
-import { countStock, stockTotal } from "./stock.js";
+import { countStockGroups, stockTotal, type StockGroup } from "./stock.js";
 
 /** Bookings whose records one list query asks for at once (a bounded statement). */
 const BOOKINGS_PER_QUERY = 500;
@@ -25,8 +25,11 @@ const LIST_STEP = 10_000;
 /** Most tickets one events list page counts (far above any real page of events). */
 const MAX_COUNTED_TICKETS = 1_000_000;
 
-/** The ticket fields stock counting reads (spec v2-gateway 1.1), in `_ticketStock`'s order. */
+/** The ticket fields stock counting reads (spec v2-gateway 1.1), in `readBookingSummaries`' order. */
 const STOCK_FIELDS = ["booking_ref", "bookable_ref", "status", "quantity"] as const;
+
+/** The ticket type fields a summary reads (its booking, its price, its stock), in `readBookingSummaries`' order. */
+const TYPE_FIELDS = ["booking_ref", "amount", "total"] as const;
 
 /**
  * The ticket types and tickets of each booking, keyed by the booking's URI, in `bookings` order.
@@ -56,35 +59,42 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
 
 /**
  * The summary packets of `bookings`, in their order: what `summaryPacket` gives for each,
- * with the stock counted from four fields of each ticket (`Storage.listFieldValues`) rather
- * than from whole tickets, which the summary never shows.
+ * from the three fields of each ticket type the summary reads (`Storage.listFieldValues`)
+ * and the stock counted in the database (`Storage.countFieldValues`: the page's tickets
+ * grouped by booking, type, status and quantity), rather than from whole records.
  *
  * @example
  * const entries = await readBookingSummaries(engine, "demo", page);
  */
 export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
-  const types = new Map<string, Map<string, StoredRecord>>(bookings.map((b) => [uriOf(b), new Map()]));
-  // Per booking, per ticket type: the stock-relevant part of each of its live tickets.
-  const tickets = new Map<string, Map<string, Pick<StoredRecord, "state" | "data">[]>>(bookings.map((b) => [uriOf(b), new Map()]));
+  const { storage } = engine.context;
+  const types = new Map<string, Map<string, _TypePart>>(bookings.map((b) => [uriOf(b), new Map()]));
+  // Per booking, per ticket type: the stock-relevant part of its live tickets, with how many hold it.
+  const tickets = new Map<string, Map<string, StockGroup[]>>(bookings.map((b) => [uriOf(b), new Map()]));
   for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
     const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
-    for (const t of await _referencingBookings(engine, flock, "bookable", uris)) types.get(refOf(t.data.booking_ref)!)!.set(uriOf(t), t);
-    const rows = await engine.context.storage.listFieldValues(flock, "ticket", _bookingRefQuery(uris), STOCK_FIELDS, MAX_COUNTED_TICKETS);
-    for (const { values } of rows) {
+    const query = _bookingRefQuery(uris);
+    for (const { id, values } of await storage.listFieldValues(flock, "bookable", query, TYPE_FIELDS, MAX_COUNTED_TICKETS)) {
+      const [bookingRef, amount, total] = values;
+      const part: _TypePart = { flock, type: "bookable", id, data: { amount, total } };
+      // A list holding the URI matches the query too; `refOf` reads no list (see `_referencingBookings`).
+      types.get(refOf(bookingRef) ?? "")?.set(uriOf(part), part);
+    }
+    for (const { values, count } of await storage.countFieldValues(flock, "ticket", query, STOCK_FIELDS)) {
       const [bookingRef, bookableRef, status, quantity] = values;
       const byType = tickets.get(refOf(bookingRef) ?? "");
       const type = refOf(bookableRef);
       if (!byType || type === undefined) continue;
       let list = byType.get(type);
       if (!list) byType.set(type, (list = []));
-      list.push({ state: "updated", data: { status, quantity } });
+      list.push({ ticket: { state: "updated", data: { status, quantity } }, count });
     }
   }
   await _addListedTypes(engine, flock, bookings, types);
   return bookings.map((booking) => {
     const own = [...types.get(uriOf(booking))!.values()];
     const byType = tickets.get(uriOf(booking))!;
-    return summaryFromStock(booking, own, own.map((t) => countStock(stockTotal(t), byType.get(uriOf(t)) ?? [])));
+    return summaryFromStock(booking, own, own.map((t) => countStockGroups(stockTotal(t), byType.get(uriOf(t)) ?? [])));
   });
 }
 
@@ -144,8 +154,11 @@ function _bookingRefQuery(uris: readonly string[]): ScanQuery {
   return { filters: [filter], mode: "AND", states: ["updated"] };
 }
 
+/** A ticket type as far as a summary goes: its key and the fields it reads. */
+type _TypePart = Pick<StoredRecord, "flock" | "type" | "id" | "data">;
+
 /** Adds the live `bookable` records each booking lists in `bookable_refs`. */
-async function _addListedTypes(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[], types: Map<string, Map<string, StoredRecord>>) {
+async function _addListedTypes(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[], types: Map<string, Map<string, _TypePart>>) {
   const listed = (b: StoredRecord) => (Array.isArray(b.data.bookable_refs) ? b.data.bookable_refs : []).map(refOf).filter((u): u is string => u !== undefined);
   const wanted = new Set(bookings.flatMap(listed));
   if (wanted.size === 0) return;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countStock, stockTotal, ticketUnits } from "./stock.js";
+import { countStock, countStockGroups, stockTotal, ticketUnits } from "./stock.js";
 
 /** A ticket as the model sees it. */
 const ticketArb = fc.record({
@@ -43,6 +43,16 @@ describe("countStock", () => {
     fc.assert(
       fc.property(fc.option(fc.nat(40), { nil: null }), fc.array(ticketArb, { maxLength: 30 }), (total, tickets) => {
         expect(countStock(total, tickets.map(asRecord))).toEqual(model(total, tickets));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("counts groups of like tickets as the model counts the tickets one by one", () => {
+    fc.assert(
+      fc.property(fc.option(fc.nat(60), { nil: null }), fc.array(fc.tuple(ticketArb, fc.integer({ min: 1, max: 5 })), { maxLength: 12 }), (total, groups) => {
+        const expanded = groups.flatMap(([t, n]) => Array.from({ length: n }, () => t));
+        expect(countStockGroups(total, groups.map(([t, count]) => ({ ticket: asRecord(t), count })))).toEqual(model(total, expanded));
       }),
       { numRuns: 500 },
     );

@@ -70,18 +70,40 @@ export function stockTotal(bookable: Pick<StoredRecord, "data">): number | null 
  * // { total: 10, allocated: 2, reserved: 1, available: 7 }
  */
 export function countStock(total: number | null, tickets: Iterable<Pick<StoredRecord, "state" | "data">>): StockCount {
+  return countStockGroups(total, _each(tickets));
+}
+
+/** Tickets alike in what stock counting reads: one of them, and how many there are. */
+export interface StockGroup {
+  ticket: Pick<StoredRecord, "state" | "data">;
+  count: number;
+}
+
+/**
+ * `countStock` over groups of like tickets (`Storage.countFieldValues`): the same counts as
+ * over the tickets one by one, each group's units taken `count` times.
+ *
+ * @example
+ * countStockGroups(10, [{ ticket: { state: "updated", data: { quantity: 2 } }, count: 3 }])
+ * // { total: 10, allocated: 6, reserved: 0, available: 4 }
+ */
+export function countStockGroups(total: number | null, groups: Iterable<StockGroup>): StockCount {
   let allocated = 0;
   let reserved = 0;
-  for (const t of tickets) {
-    if (!ticketCounts(t)) continue;
-    if (ticketReserved(t)) reserved += ticketUnits(t);
-    else allocated += ticketUnits(t);
+  for (const { ticket, count } of groups) {
+    if (!ticketCounts(ticket)) continue;
+    if (ticketReserved(ticket)) reserved += ticketUnits(ticket) * count;
+    else allocated += ticketUnits(ticket) * count;
   }
   const available = total === null ? null : Math.max(0, total - allocated - reserved);
   return { total, allocated, reserved, available };
 }
 
 // --- internal ---
+
+function* _each(tickets: Iterable<Pick<StoredRecord, "state" | "data">>): Iterable<StockGroup> {
+  for (const ticket of tickets) yield { ticket, count: 1 };
+}
 
 function _wholeNumber(v: unknown): number | undefined {
   if (typeof v === "number") return Number.isSafeInteger(v) ? v : undefined;

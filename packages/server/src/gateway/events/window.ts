@@ -48,9 +48,9 @@ export async function selectBookings(engine: RecordEngine, flock: string, select
   const { queries, keep } = _plan(selection, today);
   const { clock } = engine.context;
   const found = new Map<string, StoredRecord>();
-  for (const params of queries) {
-    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
-    const matches = filters.length === 0 ? await readAll(engine, flock, "booking", params) : await listMatching(engine, flock, "booking", { filters, mode, states });
+  for (const q of queries) {
+    const { filters, mode, states } = _scanQuery(q, clock.now());
+    const matches = filters.length === 0 ? await readAll(engine, flock, "booking", []) : await listMatching(engine, flock, "booking", { filters, mode, states });
     for (const r of matches) found.set(r.id, r);
   }
   // Each record's sort key once, not once per comparison.
@@ -77,10 +77,8 @@ export async function selectBookingPage(
   const { storage, clock } = engine.context;
   const { queries, keep } = _plan(selection, today);
   const found = new Map<string, _Keyed>();
-  for (const params of queries) {
-    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
-    const query: ScanQuery = { filters, mode, states };
-    for (const { id, values } of await storage.listFieldValues(flock, "booking", query, _KEY_FIELDS, MAX_SELECTED)) {
+  for (const q of queries) {
+    for (const { id, values } of await storage.listFieldValues(flock, "booking", _scanQuery(q, clock.now()), _KEY_FIELDS, MAX_SELECTED)) {
       const data: Record<string, unknown> = {};
       _KEY_FIELDS.forEach((f, i) => {
         if (values[i] !== undefined) data[f] = values[i];
@@ -151,9 +149,35 @@ function _compareKeys(a: _SortKey, b: _SortKey): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** A query of a plan: list parameters, or a ready query (one the parameters cannot say). */
+type _Query = [string, string][] | ScanQuery;
+
 interface _Plan {
-  queries: [string, string][][];
+  queries: _Query[];
   keep: (r: _Keyed) => boolean;
+}
+
+function _scanQuery(q: _Query, now: Date): ScanQuery {
+  if (!Array.isArray(q)) return q;
+  const { filters, mode, states } = parseListQuery(q, { surface: "v2", now });
+  return { filters, mode, states };
+}
+
+/**
+ * Live bookings whose `start_date` begins with the month of one of the days `from`..`to`:
+ * a superset of those starting in the span that the value index finds as a few prefix
+ * ranges, each reading only its month's entries, where `start_date__gte` with
+ * `start_date__lte` reads every entry on either side of each bound and intersects them.
+ */
+function _startMonths(from: string, to: string): ScanQuery {
+  const months: string[] = [];
+  for (let m = from.slice(0, 7); m <= to.slice(0, 7); m = _nextMonth(m)) months.push(m);
+  return { filters: [{ field: "start_date", meta: false, op: "startswith", values: months.map((text) => ({ text })) }], mode: "AND", states: ["updated"] };
+}
+
+function _nextMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return m === 12 ? `${String(y + 1).padStart(4, "0")}-01` : `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}`;
 }
 
 function _plan(selection: BookingSelection, today: string): _Plan {
@@ -169,7 +193,7 @@ function _plan(selection: BookingSelection, today: string): _Plan {
       const from = addDays(today, -WINDOW_DAYS_BACK);
       const to = addDays(today, WINDOW_DAYS_AHEAD);
       return {
-        queries: [[["start_date__gte", addDays(from, -1)], ["start_date__lte", addDays(to, 1)]], runningInto(from)],
+        queries: [_startMonths(from, to), runningInto(from)],
         keep: (r) => {
           const { start, end } = span(r);
           return start !== null && start <= to && end! >= from;
