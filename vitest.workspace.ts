@@ -31,8 +31,23 @@ export const projects = [
       name: "server",
       root: "packages/server",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      exclude: ["test/e2e/**"],
       // Its PostgreSQL tests (test/postgres/) need the server check too.
       globalSetup: ["../postgres/test/global-setup.ts"],
+    },
+  },
+  {
+    extends: true as const,
+    test: {
+      name: "server-e2e",
+      root: "packages/server",
+      include: ["test/e2e/**/*.test.ts"],
+      globalSetup: ["../postgres/test/global-setup.ts"],
+      // Each test spawns the real CLI, several times in some: one spawn takes 1-2 s on a quiet
+      // machine and 15-25 s on a loaded one (seen at load 20 on 2 cores), so these bounds
+      // allow a test of several spawns under load; they still end a hang.
+      testTimeout: 240_000,
+      hookTimeout: 240_000,
     },
   },
   {
