@@ -43,7 +43,7 @@ export {
   MAX_FILE_NAME_LENGTH,
   MAX_CONTENT_TYPE_LENGTH,
   MAX_LIST_ANSWER_LENGTH,
-  MAX_DISPLAY_VALUE_LENGTH,
+  /** @public documented in docs/security.md */ MAX_DISPLAY_VALUE_LENGTH,
 } from "./query/limits.js";
 export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
 export { toEntries } from "./query/entries.js";
@@ -70,11 +70,11 @@ export {
   newPersonData,
   withDerivedNames,
   formattedName,
-  salutation,
+  /** @public documented in README.md */ salutation,
   sortableName,
 } from "./schema/person.js";
 export type { PersonFieldKind } from "./schema/person.js";
-export { PERSON_KIND_EXPECTS, PersonInputSchema, validatePersonInput } from "./schema/person-input.js";
+export { PERSON_KIND_EXPECTS, PersonInputSchema, /** @public documented in docs/client.md */ validatePersonInput } from "./schema/person-input.js";
 export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
 export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
@@ -98,7 +98,7 @@ export { listContacts, getContact } from "./contacts/contact-list.js";
 export {
   SEARCH_TYPES,
   SEARCH_FIELDS,
-  MAX_SEARCH_TERMS,
+  /** @public documented in docs/security.md */ MAX_SEARCH_TERMS,
   MAX_SEARCH_LENGTH,
   foldText,
   searchWords,

@@ -40,11 +40,11 @@ export { accountEmail, memberAccountKey } from "./auth/usernames.js";
 export { ALL_FLOCKS, assertFlockAccess, isAdmin, visibleFlocks } from "./auth/access.js";
 
 // --- keys derived from the secret: one per purpose, webhook keys per flock ---
-export { cardKey, deriveKey, formatWebhookKey, parseWebhookKey, webhookKey, webhookKeyInfo, CARD_KEY_INFO, WEBHOOK_KEY_PREFIX } from "./config/keys.js";
+export { /** @public documented in docs/v2.md */ cardKey, deriveKey, formatWebhookKey, parseWebhookKey, webhookKey, webhookKeyInfo, CARD_KEY_INFO, WEBHOOK_KEY_PREFIX } from "./config/keys.js";
 
 // --- derived reads: signed member cards, avatars ---
-export { cardSignature, verifyCardSignature, cardUrl, SIGNATURE_HELP_HREF, type SignatureCheck } from "./derived/card-signature.js";
-export { memberCardUrl, storedSecret, DEFAULT_CARD_BASE_URL, type MemberCardUrlOptions } from "./derived/card-url.js";
+export { /** @public documented in docs/v2.md */ cardSignature, verifyCardSignature, cardUrl, SIGNATURE_HELP_HREF, type SignatureCheck } from "./derived/card-signature.js";
+export { /** @public documented in docs/v2.md */ memberCardUrl, storedSecret, DEFAULT_CARD_BASE_URL, type MemberCardUrlOptions } from "./derived/card-url.js";
 export { renderCard, type CardInput } from "./derived/card.js";
 export { renderInitialsAvatar, type AvatarFormat, type AvatarImage, type AvatarSubject } from "./derived/avatar.js";
 
@@ -61,8 +61,8 @@ export { startServer, SHUTDOWN_GRACE_MS, type ServerOptions, type RunningServer 
 // OpenAPI document and the manual clock (emulator mode)
 export { openApiDocument, componentSchemas, API_VERSION } from "./openapi/document.js";
 export { serverOpenApiDocument } from "./openapi/server-document.js";
-export { COMPONENT_SCHEMAS, type ComponentName } from "./openapi/schemas.js";
-export { documented, queryParam, SECURITY_SCHEMES, type RouteDoc, type RouteAuth } from "./openapi/describe.js";
+export { /** @public documented in docs/client.md */ COMPONENT_SCHEMAS, type ComponentName } from "./openapi/schemas.js";
+export { /** @public documented in docs/client.md */ documented, queryParam, SECURITY_SCHEMES, type RouteDoc, type RouteAuth } from "./openapi/describe.js";
 export { createManualClock, parseClockSetting, clockFromSetting, isManualClock, type ManualClock, type ClockSetting } from "./clock/manual-clock.js";
 export { createClockAdvancer, nextStop, MAX_ADVANCE_DAYS, type AdvanceDeps, type AdvanceReport, type ClockAdvancer } from "./clock/advance.js";
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime.js";
@@ -101,7 +101,7 @@ export { createBulkRoutes } from "./routes/bulk.js";
 export { resolveTriggers, triggerProvider } from "./runtime/triggers.js";
 
 // --- bulk import and export ---
-export { importRecords, IMPORT_BATCH_SIZE, type ImportOptions, type ImportProgress, type ImportReport } from "./bulk-io/import-records.js";
-export { exportRecords, type ExportOptions } from "./bulk-io/export-records.js";
-export { readNdjson, readCsv, detectFormat, cellValue, CsvHeaderError, type ImportRow, type ImportFormat } from "./bulk-io/read-rows.js";
+export { /** @public documented in README.md */ importRecords, IMPORT_BATCH_SIZE, type ImportOptions, type ImportProgress, type ImportReport } from "./bulk-io/import-records.js";
+export { /** @public documented in README.md */ exportRecords, type ExportOptions } from "./bulk-io/export-records.js";
+export { /** @public documented in README.md */ readNdjson, /** @public documented in README.md */ readCsv, detectFormat, cellValue, CsvHeaderError, type ImportRow, type ImportFormat } from "./bulk-io/read-rows.js";
 export { envelopeLine, rowParts } from "./bulk-io/envelope-line.js";
