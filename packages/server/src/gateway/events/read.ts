@@ -115,7 +115,7 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
  * @example
  * await listMatching(engine, "demo", "booking", { filters, mode: "AND", states: ["updated"] });
  */
-export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
+async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
     const step = await engine.context.storage.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });

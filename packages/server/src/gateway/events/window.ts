@@ -11,17 +11,15 @@
  */
 import { badRequest, parseListQuery, type RecordEngine, type ScanQuery, type StoredRecord } from "@records-service/core";
 import type { GatewayPaging } from "../params.js";
-import { readAll } from "../read-all.js";
 import { dateOf, eventDates } from "./packet.js";
-import { listMatching } from "./read.js";
 
 /** Days before today the default list reaches back. */
-export const WINDOW_DAYS_BACK = 14;
+const WINDOW_DAYS_BACK = 14;
 /** Days after today the default list reaches ahead. */
-export const WINDOW_DAYS_AHEAD = 90;
+const WINDOW_DAYS_AHEAD = 90;
 
 /** The states of `bookings/{state}`. */
-export const BOOKING_STATES = ["all", "future", "past", "running", "current", "draft"] as const;
+const BOOKING_STATES = ["all", "future", "past", "running", "current", "draft"] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
 /** What selects a list: the default window or a state. */
@@ -39,30 +37,8 @@ export function parseBookingState(word: string): BookingState {
 }
 
 /**
- * The live bookings of the selection as of `today` (`YYYY-MM-DD`), in list order.
- *
- * @example
- * await selectBookings(engine, "demo", "window", "2026-01-15");
- */
-export async function selectBookings(engine: RecordEngine, flock: string, selection: BookingSelection, today: string): Promise<StoredRecord[]> {
-  const { queries, keep } = _plan(selection, today);
-  const { clock } = engine.context;
-  const found = new Map<string, StoredRecord>();
-  for (const params of queries) {
-    const { filters, mode, states } = parseListQuery(params, { surface: "v2", now: clock.now() });
-    const matches = filters.length === 0 ? await readAll(engine, flock, "booking", params) : await listMatching(engine, flock, "booking", { filters, mode, states });
-    for (const r of matches) found.set(r.id, r);
-  }
-  // Each record's sort key once, not once per comparison.
-  const kept = [...found.values()].filter(keep).map((r) => ({ r, key: _sortKey(r) }));
-  kept.sort((a, b) => _compareKeys(a.key, b.key));
-  const sorted = kept.map((k) => k.r);
-  return selection === "past" ? sorted.reverse() : sorted;
-}
-
-/**
  * One page of the selection as of `today`, in list order, and how many bookings the whole
- * selection holds: the same bookings `selectBookings` gives, read whole only for the page.
+ * selection holds, read whole only for the page.
  *
  * @example
  * const { total, bookings } = await selectBookingPage(engine, "demo", "window", "2026-01-15", { page: 1, pageSize: 250 });
