@@ -103,7 +103,7 @@ export { recordProvenance } from "./audit/provenance.js";
 export type { Provenance } from "./audit/provenance.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
-export { groupCount, distinctValues, lookupEntries, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
+export { groupCount, distinctValues, GROUP_PERIODS, type GroupPeriod, lookupEntries, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
 export type { GroupCount } from "./aggregates/group.js";
 export {
   recordUri,

@@ -1,8 +1,10 @@
 /**
  * @module @records-service/sql
- * The query compiler both SQL adapters share: a list query tree as drizzle `sql`, with
- * one small table of what differs between SQLite and PostgreSQL (dialects.ts); the text
- * order helpers it relies on; and what a record contributes to the value index.
+ * What both SQL adapters share: the query compiler (a list query tree as drizzle `sql`,
+ * with one small table of what differs between SQLite and PostgreSQL, dialects.ts) and
+ * the text order helpers it relies on; what a record contributes to the value index; and
+ * the decisions both make alike, as plans and row mappings they only run (read-plan,
+ * record-rows, change-history, outbox-rows, change-purge, limit-rows).
  *
  * @example
  * import { createQueryCompiler, postgresDialect } from "@records-service/sql";

@@ -7,7 +7,7 @@
  *
  * Several processes may share the file. Write transactions begin IMMEDIATE (the write lock
  * first, so a transaction never has to upgrade a stale read snapshot: no
- * SQLITE_BUSY_SNAPSHOT), SQLite waits up to `busyTimeoutMs` (100 ms) for the lock inside
+ * SQLITE_BUSY_SNAPSHOT), SQLite waits up to `lockWaitMs` (100 ms) for the lock inside
  * one call, and a call that still meets SQLITE_BUSY is run again after a short pause, off
  * the event loop, for up to 10 s (`retryWhileBusy`); only then does the caller see 503
  * "database busy". No SQLite busy error reaches a client.

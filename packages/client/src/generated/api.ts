@@ -619,7 +619,7 @@ export interface paths {
         };
         /**
          * Count the records of a type by the values of a field
-         * @description The list filters narrow the records counted.
+         * @description The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.
          */
         get: operations["getApiV1ByFlockGroupbyByTypeByFieldCount"];
         put?: never;
@@ -1312,7 +1312,7 @@ export interface paths {
         };
         /**
          * Count the records of a type by the values of a field
-         * @description The list filters narrow the records counted.
+         * @description The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.
          */
         get: operations["getApiV2ByFlockGroupbyByTypeByFieldCount"];
         put?: never;
@@ -2469,6 +2469,23 @@ export interface paths {
         };
         /** A segment's members, paged */
         get: operations["getSegmentsV2ByFlockSegmentByUidAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/v2/{flock}/segment/{uid}/all/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A segment's members as CSV, streamed */
+        get: operations["getSegmentsV2ByFlockSegmentByUidAllCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8112,6 +8129,8 @@ export interface operations {
     getApiV1ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
+                /** @description count dates and timestamps per year, month or day */
+                by?: "year" | "month" | "day";
                 /**
                  * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
                  *
@@ -12287,6 +12306,8 @@ export interface operations {
     getApiV2ByFlockGroupbyByTypeByFieldCount: {
         parameters: {
             query?: {
+                /** @description count dates and timestamps per year, month or day */
+                by?: "year" | "month" | "day";
                 /**
                  * @description Field filters: `{field}={value}` (exact) or `{field}__{modifier}={value}`, at most 50. Modifiers:
                  *
@@ -17988,6 +18009,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListWrapper"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV2"];
+                };
+            };
+        };
+    };
+    getSegmentsV2ByFlockSegmentByUidAllCsv: {
+        parameters: {
+            query?: {
+                /** @description a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields */
+                template?: string;
+            };
+            header?: never;
+            path: {
+                flock: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: a header row of labels, then one row per member (read a step at a time) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */

@@ -3,8 +3,9 @@
  * A picture of the flock: memberships by status, memberships expiring in the next 30, 60
  * and 90 days and lapsed in the last 90, new people per month over a year, and (for
  * administrators, who may read the outbox) the outbox's pending, failing and dead jobs.
- * Counts come from the list's totals with date filters and from the group-by aggregate,
- * so the server counts and the page only draws; it reloads when the feed brings a change.
+ * Counts are the server's: memberships by status and by end day (`groupby …?by=day`, one
+ * request for the four renewal bars), new people per month as list totals over `created`
+ * (indexed counts); the page only sums and draws. It reloads when the feed brings a change.
  */
 import { api, ApiError } from "../api.js";
 import { useChanges, type Live } from "../live.js";
@@ -14,34 +15,42 @@ import { useLoad } from "./use-load.js";
 
 export function Dashboard({ flock, live, outbox }: { flock: string; live: Live; outbox: boolean }) {
   const f = encodePart(flock);
+  /** Counts by a field's value (cut to a period with `by`), narrowed by list filters: one request each. */
+  const groups = async (type: string, field: string, params: [string, string][] = []): Promise<{ count: number; value: unknown }[]> => {
+    try {
+      const q = params.length ? `?${new URLSearchParams(params)}` : "";
+      return (await api<{ results: { count: number; value: unknown }[] }>(`/${f}/groupby/${type}/${field}/count${q}`)).results;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return []; // the flock does not serve the type
+      throw e;
+    }
+  };
   const count = async (type: string, filters: [string, string][]): Promise<number> => {
     try {
       return (await api<{ total: number }>(`/${f}/${type}/?${new URLSearchParams([...filters, ["page_size", "1"]])}`)).total;
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return 0; // the flock does not serve the type
+      if (e instanceof ApiError && e.status === 404) return 0;
       throw e;
     }
   };
   const states = useLoad(async (): Promise<Bar[]> => {
-    try {
-      const g = await api<{ results: { count: number; value: unknown }[] }>(`/${f}/groupby/membership/membership_record_status/count`);
-      return g.results.map((r) => ({ label: textOf(r.value) || "(none)", value: r.count }));
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return [];
-      throw e;
-    }
+    const g = await groups("membership", "membership_record_status");
+    return g.map((r) => ({ label: textOf(r.value) || "(none)", value: r.count }));
   }, [flock]);
+  // One request: memberships ending from 90 days ago to 90 days ahead, counted per day, summed here.
   const renewals = useLoad(async (): Promise<Bar[]> => {
     const today = _day(0);
-    const within = (days: number) => count("membership", [["end_date__gte", today], ["end_date__lte", _day(days)]]);
-    const [d30, d60, d90, lapsed] = await Promise.all([within(30), within(60), within(90), count("membership", [["end_date__gte", _day(-90)], ["end_date__lt", today]])]);
+    const days = await groups("membership", "end_date", [["by", "day"], ["end_date__gte", _day(-90)], ["end_date__lte", _day(90)]]);
+    const sum = (from: string, to: string) => days.reduce((n, g) => (typeof g.value === "string" && g.value >= from && g.value <= to ? n + g.count : n), 0);
     return [
-      { label: "Expire within 30 days", short: "≤ 30 d", value: d30 },
-      { label: "Within 60 days", short: "≤ 60 d", value: d60 },
-      { label: "Within 90 days", short: "≤ 90 d", value: d90 },
-      { label: "Lapsed in the last 90 days", short: "Lapsed", value: lapsed },
+      { label: "Expire within 30 days", short: "≤ 30 d", value: sum(today, _day(30)) },
+      { label: "Within 60 days", short: "≤ 60 d", value: sum(today, _day(60)) },
+      { label: "Within 90 days", short: "≤ 90 d", value: sum(today, _day(90)) },
+      { label: "Lapsed in the last 90 days", short: "Lapsed", value: sum(_day(-90), _day(-1)) },
     ];
   }, [flock]);
+  // Twelve list totals, in parallel: a total over `created` is an indexed count (about 10 ms
+  // with 10k persons), where a group-by per month reads every person (about 0.5 s).
   const people = useLoad(async (): Promise<Bar[]> => {
     const months = _months(12);
     const counts = await Promise.all(months.map((m) => count("person", [["created__gte", m.from], ["created__lt", m.to]])));

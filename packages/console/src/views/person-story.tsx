@@ -10,6 +10,7 @@ import { dateText, displayOf, labelOf } from "../format.js";
 import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { encodePart, textOf } from "../text.js";
+import { MEMBERSHIP_TYPES, membershipTitle } from "./fields/membership-titles.js";
 import { useLoad } from "./use-load.js";
 
 interface Element {
@@ -35,19 +36,21 @@ const RELATED: { title: string; one: string; type: string; filters: (uri: string
   { title: "Data events", one: "Data event", type: "data_event", filters: (u) => [["context_ref", u]], detail: ["fire_at"] },
 ];
 
-export function PersonStory({ flock, id, live }: { flock: string; id: string; live: Live }) {
+export function PersonStory({ flock, id, name, live }: { flock: string; id: string; name: string; live: Live }) {
   const uri = `/${flock}/person/${id}/`;
+  // Every membership here is this person's: their name titles it, no look-up needed.
+  const names = new Map([[id, name]]);
   return (
     <section class="story" aria-label="Their story">
       {RELATED.map((r) => (
-        <Related key={r.type} flock={flock} uri={uri} spec={r} live={live} />
+        <Related key={r.type} flock={flock} uri={uri} spec={r} names={names} live={live} />
       ))}
       <Timeline flock={flock} id={id} uri={uri} live={live} />
     </section>
   );
 }
 
-function Related({ flock, uri, spec, live }: { flock: string; uri: string; spec: (typeof RELATED)[number]; live: Live }) {
+function Related({ flock, uri, spec, names, live }: { flock: string; uri: string; spec: (typeof RELATED)[number]; names: ReadonlyMap<string, string>; live: Live }) {
   const params = new URLSearchParams(spec.filters(uri));
   const { value, error, reload } = useLoad(async () => {
     try {
@@ -72,7 +75,7 @@ function Related({ flock, uri, spec, live }: { flock: string; uri: string; spec:
       <ul aria-labelledby={id}>
         {value?.results.map((r) => (
           <li key={r.id}>
-            <a href={hrefOf([flock, spec.type, r.id])}>{_name(r, spec.one)}</a>{" "}
+            <a href={hrefOf([flock, spec.type, r.id])}>{MEMBERSHIP_TYPES.includes(spec.type) ? membershipTitle(spec.type, r.data, textOf(r.display_value), names) : _name(r, spec.one)}</a>{" "}
             <span class="muted">
               {spec.detail
                 .map((f) => displayOf(r.data[f]))

@@ -33,8 +33,8 @@ export interface Loaded {
   version: string | undefined;
 }
 
-export function RecordEditor(props: { flock: string; type: string; path: string; loaded: Loaded; onSaved: () => void; extra?: (field: string) => ComponentChildren }) {
-  const { flock, type, path, loaded, onSaved, extra } = props;
+export function RecordEditor(props: { flock: string; type: string; path: string; loaded: Loaded; onSaved: () => void; onPending?: (count: number) => void; extra?: (field: string) => ComponentChildren }) {
+  const { flock, type, path, loaded, onSaved, onPending, extra } = props;
   const form = useRef<HTMLFormElement>(null);
   const [base, setBase] = useState(loaded);
   const fields = useMemo(() => Object.keys(base.record.data), [base]);
@@ -78,6 +78,8 @@ export function RecordEditor(props: { flock: string; type: string; path: string;
   }, [loaded]);
 
   useEffect(() => focusFirstInvalid(form.current, fields, errors), [errors]);
+  // The page asks before an action (delete, restore) that would drop these edits.
+  useEffect(() => onPending?.(pending.length), [pending.length]);
   useSaveShortcut(form, !deleted);
 
   const save = async (e: Event) => {

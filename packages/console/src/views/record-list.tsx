@@ -16,6 +16,7 @@ import { apiParams, filtersOf, isDateLike, MODIFIERS, newestSlice, rawQueryOf, S
 import { hrefOf, navigate } from "../route.js";
 import { NewRecordLink } from "./record-new.js";
 import { encodePart, textOf } from "../text.js";
+import { idOfUri, membershipTitle, useMemberNames } from "./fields/membership-titles.js";
 import { Guard, couldNotShow } from "./guard.js";
 import { BulkBar } from "./list-bulk.js";
 import { ExportButtons } from "./list-export.js";
@@ -54,6 +55,7 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
   const [columns, setColumns] = useState<string[]>(() => chosenColumns(flock, type) ?? (type === "person" ? PERSON_COLUMNS : []));
   const [sort, setSort] = useState<Sort>(undefined);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const names = useMemberNames(flock, type, value?.results);
   useChanges(live, (c) => {
     if (c.resource_type !== type) return;
     setChanged((s) => new Set(s).add(c.uri.split("/")[3]!));
@@ -166,7 +168,7 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
                       </tr>
                     )}
                   >
-                    <Row flock={flock} type={type} record={r} columns={columns} changed={changed.has(r.id)} selected={selected.has(r.id)} onSelect={(on) => toggle([r.id], on)} />
+                    <Row flock={flock} type={type} record={r} columns={columns} names={names} changed={changed.has(r.id)} selected={selected.has(r.id)} onSelect={(on) => toggle([r.id], on)} />
                   </Guard>
                 ))}
               </tbody>
@@ -222,9 +224,9 @@ function ColumnChooser({ candidates, columns, onChoose }: { candidates: string[]
   );
 }
 
-function Row(props: { flock: string; type: string; record: ListElement; columns: string[]; changed: boolean; selected: boolean; onSelect: (on: boolean) => void }) {
-  const { flock, type, record: r, columns } = props;
-  const name = textOf(r.display_value) || r.id;
+function Row(props: { flock: string; type: string; record: ListElement; columns: string[]; names: ReadonlyMap<string, string>; changed: boolean; selected: boolean; onSelect: (on: boolean) => void }) {
+  const { flock, type, record: r, columns, names } = props;
+  const name = membershipTitle(type, r.data, textOf(r.display_value), names) || r.id;
   return (
     <tr class={props.changed ? "flash" : undefined}>
       <td class="pick">
@@ -235,7 +237,7 @@ function Row(props: { flock: string; type: string; record: ListElement; columns:
       </td>
       {columns.map((c) => (
         <td key={c} class="opt">
-          {displayOf(r.data[c])}
+          {c === "member" && typeof r.data[c] === "string" ? (names.get(idOfUri(r.data[c] as string) ?? "") ?? displayOf(r.data[c])) : displayOf(r.data[c])}
         </td>
       ))}
       <td>{textOf(r.state)}</td>

@@ -50,6 +50,9 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
     if (c.resource_type === "data_event") events.reload();
   });
   const r = record.value?.record;
+  const [pending, setPending] = useState(0);
+  const [tab, setTab] = useState<"details" | "story">("details");
+  const person = type === "person";
   return (
     <section>
       <p>
@@ -70,7 +73,10 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
             <dd>{r.meta.last_updated}</dd>
           </dl>
           {type === "member" && <CardLink flock={flock} id={id} />}
-          <Actions base={base} state={r.meta.state} onDone={record.reload} />
+          <Actions base={base} state={r.meta.state} pending={pending} onDone={record.reload} />
+          {person && <Tabs tab={tab} onTab={setTab} />}
+          {/* The form stays mounted while the story is shown: a tab switch keeps what was typed. */}
+          <div id="tab-details" role={person ? "tabpanel" : undefined} aria-labelledby={person ? "tab-details-button" : undefined} hidden={person && tab !== "details"}>
           <RecordEditor
             key={r.meta.state === "deleted" ? "deleted" : "editable"}
             flock={flock}
@@ -78,11 +84,17 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
             path={base}
             loaded={record.value}
             onSaved={record.reload}
+            onPending={setPending}
             extra={(f) => _files(r.data[f]).map((url) => <DownloadButton key={url} url={url} />)}
           />
+          </div>
+          {person && (
+            <div id="tab-story" role="tabpanel" aria-labelledby="tab-story-button" hidden={tab !== "story"}>
+              <PersonStory flock={flock} id={id} name={textOf(r.display_value)} live={live} />
+            </div>
+          )}
         </>
       )}
-      {type === "person" && <PersonStory flock={flock} id={id} live={live} />}
       <h2>Data events about it</h2>
       {events.value && events.value.results.length === 0 && <p>None.</p>}
       <ul>
@@ -97,7 +109,40 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
   );
 }
 
-function Actions({ base, state, onDone }: { base: string; state: string; onDone: () => void }) {
+/** A person's page in two tabs: the fields, and their story (memberships, bookings, payments, history). */
+function Tabs({ tab, onTab }: { tab: "details" | "story"; onTab: (t: "details" | "story") => void }) {
+  const tabs = [
+    ["details", "Details"],
+    ["story", "Story"],
+  ] as const;
+  // Arrow keys move between the tabs, as the tabs pattern of ARIA expects.
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+    const next = tab === "details" ? "story" : "details";
+    onTab(next);
+    document.getElementById(`tab-${next}-button`)?.focus();
+  };
+  return (
+    <div class="tabs" role="tablist" aria-label="Person" onKeyDown={onKey}>
+      {tabs.map(([t, label]) => (
+        <button
+          key={t}
+          type="button"
+          role="tab"
+          id={`tab-${t}-button`}
+          aria-selected={tab === t}
+          aria-controls={`tab-${t}`}
+          tabIndex={tab === t ? 0 : -1}
+          onClick={() => onTab(t)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Actions({ base, state, pending, onDone }: { base: string; state: string; pending: number; onDone: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [action, setAction] = useState<Action | undefined>();
   const [error, setError] = useState("");
@@ -138,10 +183,15 @@ function Actions({ base, state, onDone }: { base: string; state: string; onDone:
             <p>
               {ACTIONS[action].label} {ACTIONS[action].says}
             </p>
+            {pending > 0 && (
+              <p class="warning" role="alert">
+                You have {pending === 1 ? "1 unsaved change" : `${pending} unsaved changes`}: {ACTIONS[action].label.toLowerCase()} discards {pending === 1 ? "it" : "them"}. Cancel and save first to keep {pending === 1 ? "it" : "them"}.
+              </p>
+            )}
             {error && <p class="error" role="alert">{error}</p>}
             <div class="row">
               <button type="button" class={action === "obfuscate" ? "danger" : "primary"} onClick={run}>
-                {ACTIONS[action].label}
+                {pending > 0 ? `${ACTIONS[action].label} and discard my edits` : ACTIONS[action].label}
               </button>
               <button type="button" onClick={() => dialog.current?.close()}>
                 Cancel

@@ -18,6 +18,10 @@ const MAX_GROUPS = 1000;
 export const DEFAULT_LOOKUP_LIMIT = 20;
 export const MAX_LOOKUP_LIMIT = 100;
 
+/** How a date or timestamp value may be cut before grouping: to its year, month or day. */
+export const GROUP_PERIODS = ["year", "month", "day"] as const;
+export type GroupPeriod = (typeof GROUP_PERIODS)[number];
+
 /** One group of `groupCount`. */
 export interface GroupCount {
   value: unknown;
@@ -37,8 +41,11 @@ export async function groupCount(
   type: string,
   field: string,
   query: ScanQuery,
+  period?: GroupPeriod,
 ): Promise<{ results: GroupCount[]; groups: number }> {
-  const read = _fieldReader(field);
+  const whole = _fieldReader(field);
+  // A period cuts dates and timestamps (`2026-03-14T…` → `2026-03`); other values group as they are.
+  const read = period ? (r: StoredRecord) => _cut(whole(r), _PERIOD_LENGTH[period]) : whole;
   const counts = new Map<string, GroupCount>();
   await scanEach(ctx, flock, type, query, (r) => {
     for (const value of _distinctValues(read(r))) {
@@ -92,6 +99,14 @@ export async function lookupEntries(
 }
 
 // --- internal ---
+
+const _PERIOD_LENGTH: Record<GroupPeriod, number> = { year: 4, month: 7, day: 10 };
+const _DATE_START_RE = /^\d{4}-\d{2}-\d{2}/;
+
+function _cut(value: unknown, length: number): unknown {
+  if (typeof value === "string") return _DATE_START_RE.test(value) ? value.slice(0, length) : value;
+  return Array.isArray(value) ? value.map((e) => _cut(e, length)) : value;
+}
 
 /** How to read a field: a data field, or a record's own `created`/`last_updated`/`id`/`state`. */
 function _fieldReader(field: string): (r: StoredRecord) => unknown {

@@ -19,23 +19,27 @@ export async function createRecord(
   type: string,
   input: Record<string, unknown>,
 ): Promise<StoredRecord> {
+  const [record] = await createRecords(ctx, flock, type, [input]);
+  return record!;
+}
+
+/**
+ * Creates several records of `type` in `flock` in one commit: every body is checked before
+ * anything is written, and either all are stored (with their data events) or none.
+ */
+export async function createRecords(
+  ctx: EngineContext,
+  flock: string,
+  type: string,
+  inputs: readonly Record<string, unknown>[],
+): Promise<StoredRecord[]> {
   await requireFlockAndType(ctx, flock, type);
-  const fields = validateInput(type, input);
-  const state = transition(null, "create");
   const now = formatTimestamp(ctx.clock.now());
-  const { data, displayValue } = derive(type, fields);
-  checkRecordLimits(type, data);
-  const record: StoredRecord = {
-    id: ctx.ids(),
-    flock,
-    type,
-    state,
-    data,
-    displayValue,
-    created: now,
-    lastUpdated: now,
-    version: 1,
-  };
-  await commit(ctx, { records: [{ kind: "insert", record }] });
-  return record;
+  const records = inputs.map((input): StoredRecord => {
+    const { data, displayValue } = derive(type, validateInput(type, input));
+    checkRecordLimits(type, data);
+    return { id: ctx.ids(), flock, type, state: transition(null, "create"), data, displayValue, created: now, lastUpdated: now, version: 1 };
+  });
+  if (records.length) await commit(ctx, { records: records.map((record) => ({ kind: "insert" as const, record })) });
+  return records;
 }

@@ -27,6 +27,19 @@ describe("create", () => {
     expect(await storage.getRecord("demo", "person", r.id)).toEqual(r);
   });
 
+  it("createMany stores every body in one commit, with a data event each, or none when one is refused", async () => {
+    const { engine, storage } = await setup();
+    const made = await engine.createMany("demo", "person", [{ first_name: "Ada" }, { first_name: "Grace" }]);
+    expect(made.map((r) => r.displayValue)).toEqual(["Ada", "Grace"]);
+    for (const r of made) expect((await storage.getRecord("demo", "person", r.id))?.data.first_name).toBe(r.data.first_name);
+    const events = await engine.list("demo", "data_event", { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 50 });
+    expect(events.records.filter((e) => e.data.name === "contact_created")).toHaveLength(2);
+    const before = await engine.list("demo", "person", { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 50 });
+    await expect(engine.createMany("demo", "person", [{ first_name: "Edsger" }, { first_name: 42 }])).rejects.toMatchObject({ code: "bad_request" });
+    const after = await engine.list("demo", "person", { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 50 });
+    expect(after.total).toBe(before.total);
+  });
+
   it("creates an empty person", async () => {
     const { engine } = await setup();
     expect((await engine.create("demo", "person", {})).displayValue).toBe("an empty person");

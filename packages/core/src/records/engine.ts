@@ -9,7 +9,7 @@ import { checkExtraTypeNames, resourceTypeSet } from "../schema/resource-types.j
 import { systemClock } from "../time.js";
 import { attributedContext } from "./attribution.js";
 import { commit, emitEvents } from "./commit.js";
-import { createRecord } from "./create.js";
+import { createRecord, createRecords } from "./create.js";
 import { attachFiles } from "./files.js";
 import { deleteRecord, obfuscateRecord, restoreRecord, touchRecord } from "./lifecycle.js";
 import { getRecord, listRecords, toSingle } from "./read.js";
@@ -52,6 +52,7 @@ function _engine(ctx: EngineContext): RecordEngine {
   return {
     context: ctx,
     create: (flock, type, input) => createRecord(ctx, flock, type, input),
+    createMany: (flock, type, inputs) => createRecords(ctx, flock, type, inputs),
     get: (flock, type, id) => getRecord(ctx, flock, type, id),
     list: (flock, type, query) => listRecords(ctx, flock, type, query),
     update: (flock, type, id, patch, opts) => updateRecord(ctx, flock, type, id, patch, opts),

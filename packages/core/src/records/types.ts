@@ -124,6 +124,8 @@ export interface RecordEngine {
   readonly context: EngineContext;
   /** Validates `input` for the type, fills system fields, stores, returns the record (state `updated`). */
   create(flock: string, type: string, input: Record<string, unknown>): Promise<StoredRecord>;
+  /** Creates several records of one type in one commit: all checked first, all stored or none. */
+  createMany(flock: string, type: string, inputs: readonly Record<string, unknown>[]): Promise<StoredRecord[]>;
   /** The record in any state; 404 if absent. */
   get(flock: string, type: string, id: string): Promise<StoredRecord>;
   /** The page of records matching the parsed query. */

@@ -1,7 +1,8 @@
 /**
  * @module routes/aggregates
  * Group-by counts, distinct values and picker look-ups, with the generic list's filters:
- * `GET /:flock/groupby/:type/:field/count` → `{results: [{count, value}]}`,
+ * `GET /:flock/groupby/:type/:field/count` → `{results: [{count, value}]}` (with `by=month`
+ * and the like, dates and timestamps counted per period: one request for a chart over days),
  * `GET /:flock/distinct/:type/:field` → `{results: [values]}`,
  * `GET /:flock/lookup/:type?q=` → `[{id, text}]` (JSONP with `callback=`, as the hosted
  * service answers). Mount before the generic record routes, on both surfaces.
@@ -9,6 +10,7 @@
 import {
   DEFAULT_LOOKUP_LIMIT,
   distinctValues,
+  GROUP_PERIODS,
   groupCount,
   lookupEntries,
   MAX_LOOKUP_LIMIT,
@@ -35,6 +37,11 @@ const LookupQuery = v.object({
   callback: v.optional(v.pipe(v.string(), v.regex(JSONP_CALLBACK_RE, "must be a JavaScript function name (letters, digits, _ and $, dotted)"))),
 });
 
+/** The group-by's own parameter: a period dates and timestamps are cut to (an extension; see docs/decisions.md). */
+const GroupQuery = v.object({
+  by: v.optional(v.picklist(GROUP_PERIODS, `must be one of ${GROUP_PERIODS.join(", ")}`)),
+});
+
 /** Parameters of the look-up that are not filters. */
 const LOOKUP_OWN = ["q", "limit", "callback"];
 
@@ -53,9 +60,10 @@ export function createAggregateRoutes(engine: RecordEngine, surface: Surface): H
     return parseListQuery(params, { surface, now: clock.now() });
   };
 
-  routes.get("/:flock/groupby/:type/:field/count", documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted.", query: listQueryParams(surface), ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  routes.get("/:flock/groupby/:type/:field/count", documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.", query: [...queryParamsOf(GroupQuery, { by: "count dates and timestamps per year, month or day" }), ...listQueryParams(surface)], ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
     const { flock, type, field } = c.req.param();
-    const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c));
+    const { by } = readQuery(c, GroupQuery);
+    const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c, ["by"]), by);
     return c.json({ field, groups, results: results.map((g) => ({ count: g.count, value: g.value })) });
   });
 

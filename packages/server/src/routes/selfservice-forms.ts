@@ -66,10 +66,9 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
       const form = await liveRecord(engine, flock, formRef.type, formRef.id);
       const requester = c.get("user").role === "self-service" ? uriOf(await _callerPerson(engine, c, flock)) : null;
       const acting = actingEngine(c, engine);
-      const created: StoredRecord[] = [];
-      for (let i = 0; i < quantity; i++) {
-        created.push(await acting.create(flock, RESPONSE_TYPE, { form_ref: uriOf(form), status: "started", contact_ref: null, requested_by_ref: requester }));
-      }
+      // One commit: all the responses are stored, or none (a failure leaves no partial set).
+      const body = { form_ref: uriOf(form), status: "started", contact_ref: null, requested_by_ref: requester };
+      const created = await acting.createMany(flock, RESPONSE_TYPE, Array.from({ length: quantity }, () => ({ ...body })));
       return c.json({ form_ref: uriOf(form), quantity, form_responses: await Promise.all(created.map((r) => engine.toSingle(r))) });
     },
   );

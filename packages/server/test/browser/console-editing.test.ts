@@ -111,6 +111,10 @@ describe.skipIf(!BROWSER_TESTS)("the console's editing and first run in headless
       expect(membership).toMatchObject({ member: { ref: `/demo/person/${personId}/`, display_value: "Ada Lovelace" }, membership_type: "Family", start_date: "2026-01-01", auto_renew: true });
       await _noHorizontalScroll(page);
 
+      // The membership list titles it the same way (its member named, not a URI).
+      await page.goto(`${server.url}/console/#/demo/membership`);
+      await expect.poll(() => page.locator("main table tbody tr td:nth-child(2)").first().textContent()).toBe("Family — Ada Lovelace");
+
       // Back on the flock's page the counts moved (live).
       await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "demo" }).click();
       await expect.poll(() => _count(page, "person")).toBe("1");
@@ -183,6 +187,33 @@ describe.skipIf(!BROWSER_TESTS)("the console's editing and first run in headless
       expect(await bar.textContent()).toContain("Not saved");
       await _noHorizontalScroll(page);
       if (width === 390) await page.screenshot({ path: `${IMG}console-field-error-390.png` });
+
+      // The story is a tab away; switching to it and back keeps what was typed.
+      await page.getByLabel("Notes", { exact: true }).fill("");
+      await first.fill("Typed, not saved");
+      await page.getByRole("tab", { name: "Story" }).click();
+      await page.getByRole("heading", { name: /Memberships/ }).waitFor();
+      await page.getByRole("tab", { name: "Details" }).click();
+      expect(await first.inputValue()).toBe("Typed, not saved");
+
+      // Deleting with unsaved edits asks first and says they would be lost; Cancel keeps them.
+      await page.getByRole("button", { name: "Delete", exact: true }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete this record?" });
+      await expect.poll(() => dialog.getByRole("alert").textContent()).toContain("unsaved change");
+      if (width === 390) await page.screenshot({ path: `${IMG}console-delete-unsaved-390.png` });
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      expect(await first.inputValue()).toBe("Typed, not saved");
+      expect(((await _get(server, key, path)) as { meta: { state: string } }).meta.state).not.toBe("deleted");
+      // Confirmed, it deletes (and the edits go, as the dialog said).
+      await page.getByRole("button", { name: "Delete", exact: true }).click();
+      await dialog.getByRole("button", { name: "Delete and discard my edits" }).click();
+      await expect.poll(async () => ((await _get(server, key, path)) as { meta: { state: string } }).meta.state).toBe("deleted");
+      // With nothing pending, restoring asks the plain question.
+      await page.getByRole("button", { name: "Restore", exact: true }).click();
+      const restore = page.getByRole("dialog", { name: "Restore this record?" });
+      expect(await restore.getByRole("alert").count()).toBe(0);
+      await restore.getByRole("button", { name: "Restore", exact: true }).click();
+      await expect.poll(async () => ((await _get(server, key, path)) as { meta: { state: string } }).meta.state).not.toBe("deleted");
     } finally {
       await page.context().close();
       await server.close();

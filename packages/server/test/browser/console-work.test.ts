@@ -32,6 +32,7 @@ describe.skipIf(!BROWSER_TESTS)("the console's lists, story, dashboard and fit (
   let browser: Browser;
   let staffKey: string;
   let adaId: string;
+  let adaMembership: string;
   const ids: string[] = [];
 
   beforeAll(async () => {
@@ -60,10 +61,10 @@ describe.skipIf(!BROWSER_TESTS)("the console's lists, story, dashboard and fit (
     const ada = `/demo/person/${adaId}/`;
     const today = new Date();
     const day = (d: number) => new Date(today.getTime() + d * 86_400_000).toISOString().slice(0, 10);
-    await _send("POST", "/api/v1/demo/membership/", { member: ada, start_date: day(-340), end_date: day(25), membership_record_status: "active", name: "Full member" });
+    adaMembership = idOf(await _send("POST", "/api/v1/demo/membership/", { member: ada, start_date: day(-340), end_date: day(25), membership_record_status: "active", name: "Full member" }));
     await _send("POST", "/api/v1/demo/membership/", { member: `/demo/person/${ids[1]}/`, start_date: day(-400), end_date: day(-30), membership_record_status: "lapsed" });
     await _send("POST", "/api/v1/demo/membership/", { member: `/demo/person/${ids[2]}/`, start_date: day(-300), end_date: day(80), membership_record_status: "active" });
-    await _send("POST", "/api/v1/demo/payment/", { person_ref: ada, amount: 30, currency: "gbp", payment_date: day(-5) });
+    await _send("POST", "/api/v1/demo/payment/", { person_ref: ada, amount: 30, currency: "gbp", payment_date: day(-5), membership_ref: `/demo/membership/${adaMembership}/` });
     await _send("POST", "/api/v1/demo/ticket/", { person_ref: ada, booking_ref: "/demo/booking/0123456789abcdef01234567/", amount: 12, status: "booked", start_date: day(10) });
     await _send("PUT", `/api/v1/demo/person/${adaId}/`, { job_title: "Analyst", known_as: "Ada" });
 
@@ -188,12 +189,46 @@ describe.skipIf(!BROWSER_TESTS)("the console's lists, story, dashboard and fit (
     }
   }, 240_000);
 
+  it("memberships are titled by plan and member in lists and in references to them, at 1280 and 390 px", async () => {
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await _signedIn(context, STAFF);
+      try {
+        await page.goto(`${server.url}/console/#/demo/membership`);
+        await _records(page, "3 records");
+        await expect.poll(() => _firstColumn(page).then((c) => [...c].sort())).toEqual(["Full member — Ada Lovelace", "Membership — Alan Turing", "Membership — Grace Hopper"]);
+        expect(await page.getByRole("table").textContent()).not.toContain("empty membership");
+        await _noHorizontalScroll(page);
+        await page.screenshot({ path: `${IMG}console-memberships-${width}.png`, fullPage: true });
+        // A payment's reference to a membership: the membership's title, as a link; its picker lists titles too.
+        await page.goto(`${server.url}/console/#/demo/payment`);
+        await page.locator("tbody tr a").first().click();
+        const field = page.locator(".picker").filter({ has: page.getByRole("button", { name: "Change Membership" }) });
+        await expect.poll(() => field.getByRole("link").textContent()).toBe("Full member — Ada Lovelace");
+        await page.getByRole("button", { name: "Change Membership" }).click();
+        await expect.poll(() => field.locator(".picker-results").textContent()).toContain("Membership — Grace Hopper");
+        expect(await field.locator(".picker-results").textContent()).not.toContain("empty membership");
+      } finally {
+        await context.close();
+      }
+    }
+  }, 120_000);
+
   it("a person's story: memberships, bookings, payments, data events, and the history as a timeline", async () => {
     for (const width of [1280, 390]) {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await _signedIn(context, STAFF);
       try {
         await page.goto(`${server.url}/console/#/demo/person/${adaId}`);
+        // Details and Story are tabs under the header: the story is one click away, not below 75 fields.
+        const tabs = page.getByRole("tablist", { name: "Person" });
+        await tabs.waitFor();
+        expect(await page.getByRole("tab", { name: "Details" }).getAttribute("aria-selected")).toBe("true");
+        await page.getByRole("form", { name: "Fields" }).waitFor();
+        const tabsBox = (await tabs.boundingBox())!;
+        expect(tabsBox.y).toBeLessThan(900); // in the first screen, under the header
+        await page.getByRole("tab", { name: "Story" }).click();
+        expect(await page.getByRole("form", { name: "Fields" }).count()).toBe(0); // hidden, still mounted
         const story = page.getByRole("region", { name: "Their story" });
         await expect.poll(() => story.getByRole("heading", { name: /Memberships/ }).textContent()).toBe("Memberships (1)");
         await expect.poll(() => story.getByRole("heading", { name: /Bookings/ }).textContent()).toBe("Bookings (1)");
@@ -201,6 +236,7 @@ describe.skipIf(!BROWSER_TESTS)("the console's lists, story, dashboard and fit (
         await expect.poll(() => story.getByRole("heading", { name: /Data events/ }).textContent()).toMatch(/^Data events \([1-9]\d*\)$/);
         const membership = story.getByRole("list", { name: /Memberships/ }).getByRole("link");
         expect(await membership.getAttribute("href")).toMatch(/^#\/demo\/membership\/[0-9a-f]{24}$/);
+        expect(await membership.textContent()).toBe("Full member — Ada Lovelace");
         expect(await story.getByRole("list", { name: /Payments/ }).getByRole("link").getAttribute("href")).toMatch(/^#\/demo\/payment\//);
         expect(await story.getByRole("list", { name: /Bookings/ }).getByRole("link").getAttribute("href")).toMatch(/^#\/demo\/ticket\//);
         // The history: who, through which application, which fields.
@@ -313,7 +349,8 @@ describe.skipIf(!BROWSER_TESTS)("the console's lists, story, dashboard and fit (
         ["list newest first", "#/big/person?order=newest", () => expect.poll(() => _firstColumn(page).then((c) => c[0])).toBe(`Person${BIG - 1} Surname${(BIG - 1) % 997}`)],
         ["list filtered", "#/big/person?last_name=Surname5", () => _records(page, "11 records")],
         ["search", "#/big/person?q=person4242", () => expect.poll(() => page.getByRole("table").textContent()).toContain("Person4242")],
-        ["person", `#/big/person/${bigId}`, () => page.getByRole("heading", { name: /History/ }).waitFor()],
+        ["person", `#/big/person/${bigId}`, () => page.getByLabel("First name", { exact: true }).waitFor()],
+        ["person's story", `#/big/person/${bigId}`, async () => (await page.getByRole("tab", { name: "Story" }).click(), await page.getByRole("heading", { name: /History/ }).waitFor())],
         ["dashboard", "#/big/_dashboard", () => expect.poll(() => page.locator("figure.chart canvas").count(), { timeout: 60_000 }).toBe(2)],
       ];
       for (const [name, hash, ready] of cases) {

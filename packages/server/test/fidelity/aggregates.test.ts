@@ -45,6 +45,31 @@ describe.each(EVERY_ADAPTER)("aggregates on %s", (name) => {
     expect((await json(t, "/api/v2/alpha/groupby/payment/amount/count")).results).toEqual([{ count: 2, value: 5 }, { count: 1, value: 12.5 }]);
   });
 
+  run("group-by with by=year|month|day: dates and timestamps counted per period, other values as they are", async () => {
+    const t = await setup();
+    await people(t);
+    await seed(t, "alpha", "membership", { end_date: "2026-03-01", membership_type: "a" });
+    await seed(t, "alpha", "membership", { end_date: "2026-03-31", membership_type: "b" });
+    await seed(t, "alpha", "membership", { end_date: "2026-04-02", membership_type: "c" });
+    await seed(t, "alpha", "membership", { end_date: "2025-12-31" });
+    expect((await json(t, "/api/v2/alpha/groupby/membership/end_date/count?by=month")).results).toEqual([
+      { count: 2, value: "2026-03" },
+      { count: 1, value: "2025-12" },
+      { count: 1, value: "2026-04" },
+    ]);
+    expect((await json(t, "/api/v1/alpha/groupby/membership/end_date/count?by=year&end_date__gte=2026-03-15")).results).toEqual([{ count: 2, value: "2026" }]);
+    expect((await json(t, "/api/v2/alpha/groupby/membership/end_date/count?by=day&membership_type=a")).results).toEqual([{ count: 1, value: "2026-03-01" }]);
+    // A record's own timestamp: every person here was created this month.
+    const month = new Date().toISOString().slice(0, 7);
+    const created = (await json(t, "/api/v2/alpha/groupby/person/created/count?by=month")).results;
+    expect(created).toHaveLength(1);
+    expect(created[0].count).toBe(3);
+    expect(created[0].value === month || created[0].value < month).toBe(true); // the clock may be injected
+    expect(created[0].value).toMatch(/^\d{4}-\d{2}$/);
+    // Not a date: grouped as it is.
+    expect((await json(t, "/api/v2/alpha/groupby/person/gender/count?by=month")).results).toEqual([{ count: 2, value: "f" }, { count: 1, value: "m" }]);
+  });
+
   run("distinct values, sorted, without null", async () => {
     const t = await setup();
     await people(t);
@@ -74,6 +99,8 @@ describe.each(EVERY_ADAPTER)("aggregates on %s", (name) => {
       ["/api/v1/alpha/groupby/person/gender/count?gender__orlist=f", 400, "orlist"],
       ["/api/v2/alpha/groupby/person/bad%20field/count", 400, "not a field name"],
       ["/api/v2/alpha/groupby/widget/x/count", 404, "unknown resource type"],
+      ["/api/v2/alpha/groupby/person/created/count?by=week", 400, "by must be one of year, month, day"],
+      ["/api/v1/alpha/groupby/person/created/count?by=", 400, "by must be one of"],
       ["/api/v2/alpha/distinct/widget/x", 404],
       ["/api/v2/alpha/lookup/person?limit=0", 400, "limit must be a whole number"],
       ["/api/v2/alpha/lookup/person?limit=1000", 400],

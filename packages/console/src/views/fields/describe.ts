@@ -92,11 +92,14 @@ export function newRecordFields(type: string): string[] {
  */
 export function titleOf(type: string, data: Record<string, unknown>, displayValue: string): string {
   if (type === "member" || type === "membership") {
-    const plan = typeof data.membership_type === "string" ? data.membership_type : "";
+    // The plan: the contract's membership_type, else the name some flocks give it.
+    const plan = [data.membership_type, data.name].find((v): v is string => typeof v === "string" && v.trim() !== "") ?? "";
     const m = data.member;
     const who = typeof m === "object" && m !== null && "display_value" in m ? String((m as { display_value: unknown }).display_value ?? "") : "";
     const parts = [plan || "Membership", who].filter(Boolean);
     if (plan || who) return parts.join(" — ");
+    // The service's placeholder ("an empty membership") says nothing a title should.
+    if (/^an? empty /.test(displayValue)) return "Membership";
   }
   return displayValue;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kindOf, labelOf, referenceTarget, titleOf } from "./describe.js";
+import { idOfUri, membershipTitle } from "./membership-titles.js";
 import { editOf, sameEdit, valueOf } from "./value.js";
 
 describe("labelOf", () => {
@@ -72,6 +73,19 @@ describe("titleOf", () => {
   it("titles a membership by its plan and member, anything else by its display value", () => {
     expect(titleOf("membership", { membership_type: "Family", member: { display_value: "Ada Lovelace", ref: "/d/person/x/" } }, "an empty membership")).toBe("Family — Ada Lovelace");
     expect(titleOf("member", { member: { display_value: "Ada Lovelace", ref: "/d/person/x/" } }, "")).toBe("Membership — Ada Lovelace");
+    expect(titleOf("membership", { name: "Full member", member: { display_value: "Ada Lovelace", ref: "/d/person/x/" } }, "")).toBe("Full member — Ada Lovelace");
+    expect(titleOf("membership", { member: "/d/person/0123456789abcdef01234567/" }, "an empty membership")).toBe("Membership");
     expect(titleOf("person", {}, "Ada Lovelace")).toBe("Ada Lovelace");
+  });
+});
+
+describe("membershipTitle", () => {
+  it("names a list row's bare member URI from the batch of names, and leaves other types alone", () => {
+    const names = new Map([["0123456789abcdef01234567", "Grace Hopper"]]);
+    expect(membershipTitle("membership", { member: "/d/person/0123456789abcdef01234567/" }, "an empty membership", names)).toBe("Membership — Grace Hopper");
+    expect(membershipTitle("membership", { membership_type: "Life", member: "/d/person/ffffffffffffffffffffffff/" }, "", names)).toBe("Life");
+    expect(membershipTitle("payment", { member: "/d/person/0123456789abcdef01234567/" }, "a payment", names)).toBe("a payment");
+    expect(idOfUri("/d/person/0123456789abcdef01234567/")).toBe("0123456789abcdef01234567");
+    expect(idOfUri("not a uri")).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../../api.js";
 import { hrefOf } from "../../route.js";
 import { encodePart, textOf } from "../../text.js";
+import { useMembershipTitles } from "./membership-titles.js";
 import type { RefValue } from "./value.js";
 
 export function ReferencePicker(props: {
@@ -45,10 +46,12 @@ export function ReferencePicker(props: {
     };
   }, [open, q, flock, target]);
   const path = value ? _path(value.uri) : undefined;
+  const titles = useMembershipTitles(flock, target, [path?.[2], ...found.map((f) => f.id)]);
+  const shown = value ? (titles.get(path?.[2] ?? "") ?? value.label) : "";
   return (
     <div class="picker">
       <div class="row tight">
-        {value ? path ? <a href={hrefOf(path)}>{value.label}</a> : <span>{value.label}</span> : <span class="muted">None</span>}
+        {value ? path ? <a href={hrefOf(path)}>{shown}</a> : <span>{shown}</span> : <span class="muted">None</span>}
         {!disabled && (
           <button type="button" class="small" aria-expanded={open} aria-controls={`${id}-search`} onClick={() => setOpen(!open)} aria-label={`Change ${label}`}>
             {open ? "Close" : value ? "Change" : "Choose"}
@@ -80,11 +83,11 @@ export function ReferencePicker(props: {
                   type="button"
                   class="link"
                   onClick={() => {
-                    onChange({ uri: _uri(flock, target, f.id), label: f.text || f.id });
+                    onChange({ uri: _uri(flock, target, f.id), label: titles.get(f.id) ?? (f.text || f.id) });
                     setOpen(false);
                   }}
                 >
-                  {f.text || f.id}
+                  {titles.get(f.id) ?? (f.text || f.id)}
                 </button>
               </li>
             ))}
