@@ -87,4 +87,4 @@ export function openHandSql(file: string): HandSql {
  * The read pragmas both sides share beyond the engine's open ones: none today. Kept in one
  * place so that a pragma the engine gains for reads is given to the limit too.
  */
-export function applyReadPragmas(_db: Database.Database): void {}
+function applyReadPragmas(_db: Database.Database): void {}

@@ -19,9 +19,9 @@ export type HttpOp = "get by id" | "list with a filter" | "create person" | "upd
 export const HTTP_OPS: readonly HttpOp[] = ["get by id", "list with a filter", "create person", "update person (PUT)"];
 
 /** Ids read at random from each database for the GETs and PUTs. */
-export const RANDOM_IDS = 50_000;
+const RANDOM_IDS = 50_000;
 /** Bodies generated for the POSTs and PUTs. */
-export const RANDOM_BODIES = 1000;
+const RANDOM_BODIES = 1000;
 
 /** A server under load: its requests per operation and the runs measured so far. */
 export interface HttpTarget {
@@ -31,7 +31,7 @@ export interface HttpTarget {
 }
 
 /** The bench key's headers: attributed, as a real client is (unattributed keys are throttled). */
-export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" } as const;
+const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}`, application: "Bench/records-bench/1.0" } as const;
 
 /**
  * The varied requests of every operation against `origin`, for the persons `ids` of
@@ -50,17 +50,17 @@ export function variedRequests(origin: string, flock: string, ids: readonly stri
 }
 
 /** New persons' bodies, as a form would post them. */
-export function createBodies(seed: number): string[] {
+function createBodies(seed: number): string[] {
   return personBatch(seed + 1, 0, RANDOM_BODIES).map((p) => JSON.stringify(p));
 }
 
 /** PUT bodies: a person moves (locality, postal code) and changes job. */
-export function putBodies(seed: number): string[] {
+function putBodies(seed: number): string[] {
   return personBatch(seed + 2, 0, RANDOM_BODIES).map((p) => JSON.stringify({ locality: p.locality, postal_code: p.postal_code, job_title: p.job_title }));
 }
 
 /** The distinct surnames of the data set's first 10,000 persons (all exist in every data set, 10k and up). */
-export function surnames(seed: number): string[] {
+function surnames(seed: number): string[] {
   const names = new Set<string>();
   for (let b = 0; b < 10; b++) for (const p of personBatch(seed, b, 1000)) names.add(p.last_name);
   return [...names].sort();

@@ -104,7 +104,7 @@ export function startServer(cmd: string, args: string[], opts: SpawnOptions = {}
 }
 
 /** Resident memory of a process in MB (Linux /proc), or undefined. */
-export function processRssMb(pid: number): number | undefined {
+function processRssMb(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) / 1024 : undefined;

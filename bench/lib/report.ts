@@ -13,7 +13,7 @@ import type { ScenarioResult } from "./types.js";
 export type SizedResult = ScenarioResult & { size: number };
 
 /** How much faster than its result a cost may grow before the growth target fails (B-tree depth, caches). */
-export const GROWTH_ALLOWANCE = 2;
+const GROWTH_ALLOWANCE = 2;
 
 /**
  * Whether `r` meets its target: a target with a unit ("< 500 ms") is on `ours`, one without

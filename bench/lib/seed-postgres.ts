@@ -15,7 +15,7 @@ import { BENCH_FLOCK, formatSize, seedStorage } from "./seed.js";
 import type { PostgresDataset, ScenarioResult } from "./types.js";
 
 /** The bench server when neither `--pg-url` nor `RECORDS_BENCH_PG_URL` names one. */
-export const DEFAULT_PG_SERVER = "postgres://postgres@127.0.0.1:5432/";
+const DEFAULT_PG_SERVER = "postgres://postgres@127.0.0.1:5432/";
 
 /** Bump when what is seeded (or how) changes, so old databases are seeded again. */
 const FORMAT = 2;
@@ -34,7 +34,7 @@ export function benchServerUrl(flag?: string): string {
 }
 
 /** `server` with database `name` as its path. */
-export function databaseUrl(server: string, name: string): string {
+function databaseUrl(server: string, name: string): string {
   const u = new URL(server);
   u.pathname = `/${name}`;
   return u.toString();

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runToEnd } from "../lib/proc.js";
 
-export const DIRECTUS_VERSION = "12.4.0";
-export const NODE22_VERSION = "22.23.3";
+const DIRECTUS_VERSION = "12.4.0";
+const NODE22_VERSION = "22.23.3";
 
 /** Where an installed peer lives. */
 export interface DirectusInstall {

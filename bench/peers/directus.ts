@@ -17,7 +17,7 @@ import type { SeededDataset } from "../lib/types.js";
 import { ensureDirectusInstalled, type DirectusInstall } from "./directus-install.js";
 
 /** A running Directus with the data set loaded. */
-export interface DirectusPeer {
+interface DirectusPeer {
   url: string;
   /** A static admin token (`Authorization: Bearer <token>`). */
   token: string;

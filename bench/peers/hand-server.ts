@@ -83,7 +83,7 @@ export async function prepareHandPostgres(url: string): Promise<void> {
 }
 
 /** The Hono app over `store`. */
-export function handApp(store: HandStore): Hono {
+function handApp(store: HandStore): Hono {
   const app = new Hono({ strict: false });
   app.use("/api/v1/*", async (c, next) => {
     const m = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");

@@ -18,13 +18,13 @@ export { systemClock, createFakeClock, formatTimestamp, formatSeconds, formatDat
 export type { Clock } from "./time.js";
 
 // --- ids ---
-export { RECORD_ID_RE, isRecordId, createIdSource, createSequentialIds } from "./ids.js";
+export { isRecordId, createIdSource, createSequentialIds } from "./ids.js";
 export type { IdSource } from "./ids.js";
 
 // --- query: types, parser, smart dates, limits, evaluator, entries ---
-export { MODIFIERS, V2_ONLY_MODIFIERS, META_FIELDS } from "./model/query.js";
+export { MODIFIERS, V2_ONLY_MODIFIERS } from "./model/query.js";
 export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./model/query.js";
-export { parseListQuery, CONTROL_PARAMS } from "./query/parse.js";
+export { parseListQuery } from "./query/parse.js";
 export type { ParseOptions } from "./query/parse.js";
 export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
 export {
@@ -33,8 +33,6 @@ export {
   MAX_TEXT_VALUE_LENGTH,
   MAX_PAGE,
   MAX_FILTERS,
-  MAX_VALUE_LENGTH,
-  MAX_VALUES_PER_FILTER,
   MAX_FIELD_NAME_LENGTH,
   MAX_LIST_ENTRIES,
   MAX_FIELDS_PER_RECORD,
@@ -43,9 +41,9 @@ export {
   MAX_FILE_NAME_LENGTH,
   MAX_CONTENT_TYPE_LENGTH,
   MAX_LIST_ANSWER_LENGTH,
-  MAX_DISPLAY_VALUE_LENGTH,
+  /** @public documented in docs/security.md */ MAX_DISPLAY_VALUE_LENGTH,
 } from "./query/limits.js";
-export { evaluateList, matchesQuery, matchesFilters, matchesFilter, entriesOf } from "./query/evaluate.js";
+export { evaluateList, matchesQuery } from "./query/evaluate.js";
 export { toEntries } from "./query/entries.js";
 export type { Entry } from "./query/entries.js";
 
@@ -54,112 +52,84 @@ export {
   DEFAULT_RESOURCE_TYPES,
   RESERVED_TYPE_NAMES,
   RESOURCE_TYPE_RE,
-  isResourceTypeName,
-  resourceTypeSet,
   assertServedType,
-  MEMBERSHIP_TYPES,
   CONTACT_TYPE,
   CONTACT_TYPES,
-  checkExtraTypeNames,
 } from "./schema/resource-types.js";
 export {
   PERSON_FIELDS,
-  PERSON_FILE_FIELD,
   SYSTEM_FIELD_EDITABLE,
-  personFieldsOfKind,
-  newPersonData,
-  withDerivedNames,
-  formattedName,
-  salutation,
-  sortableName,
+  /** @public documented in README.md */ salutation,
 } from "./schema/person.js";
 export type { PersonFieldKind } from "./schema/person.js";
-export { PERSON_KIND_EXPECTS, PersonInputSchema, validatePersonInput } from "./schema/person-input.js";
-export { FIELD_NAME_RE, validateInput } from "./schema/input.js";
-export { PRIMARY_MARKER, parseEntry, formatEntry, primaryEntry } from "./schema/list-entries.js";
+export { PersonInputSchema, /** @public documented in docs/client.md */ validatePersonInput } from "./schema/person-input.js";
+export { validateInput } from "./schema/input.js";
+export { primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
-export { DISPLAY_FIELDS, displayValueOf, cutDisplayValue, membershipDisplayValue } from "./schema/display.js";
+export { displayValueOf, cutDisplayValue } from "./schema/display.js";
 
 // --- contacts: sub-resources, memberships of a contact, status by email, the contact type ---
 export {
   membershipsOf,
   isActiveOn,
-  isLater,
   membershipEntry,
   membershipSummaryEntry,
-  MEMBERSHIP_ENTRY_FIELDS,
-  ENDED_STATUSES,
 } from "./contacts/memberships.js";
-export { communicationsDetail, personalDetail, contactSummary, ADDRESS_FIELDS, PERSONAL_FIELDS } from "./contacts/detail.js";
-export { membershipStatus, MEMBERSHIP_GRACE_DAYS } from "./contacts/membership-status.js";
+export { communicationsDetail, personalDetail, contactSummary } from "./contacts/detail.js";
+export { membershipStatus } from "./contacts/membership-status.js";
 export { listContacts, getContact } from "./contacts/contact-list.js";
 
 // --- search: the index document and query terms every adapter shares, ranking ---
 export {
   SEARCH_TYPES,
-  SEARCH_FIELDS,
-  MAX_SEARCH_TERMS,
+  /** @public documented in docs/security.md */ MAX_SEARCH_TERMS,
   MAX_SEARCH_LENGTH,
-  foldText,
-  searchWords,
   searchDocument,
   searchTerms,
-  documentMatches,
 } from "./search/search-text.js";
-export { searchDistance, levenshtein } from "./search/distance.js";
 export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";
 export type { SearchResult } from "./search/search.js";
-export { findContacts, FIND_RULES, PERSON_FIND_RULES, ORGANISATION_FIND_RULES, MAX_FIND_CANDIDATES } from "./search/find.js";
+export { findContacts } from "./search/find.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
 // --- audit: change history from the change log and the data events, provenance ---
-export { actionOf, changeEntry, eventEntry, AUDIT_ACTIONS, MAX_AUDIT_LIMIT, newestFirst } from "./audit/entries.js";
+export { AUDIT_ACTIONS, MAX_AUDIT_LIMIT } from "./audit/entries.js";
 export type { AuditAction, AuditEntry } from "./audit/entries.js";
-export { recordHistory, recordChanges, eventsAbout } from "./audit/record-history.js";
+export { recordHistory } from "./audit/record-history.js";
 export type { RecordHistory } from "./audit/record-history.js";
 export { flockHistory } from "./audit/flock-history.js";
 export type { FlockHistoryOptions } from "./audit/flock-history.js";
-export { provenance, recordProvenance } from "./audit/provenance.js";
+export { recordProvenance } from "./audit/provenance.js";
 export type { Provenance } from "./audit/provenance.js";
 
 // --- aggregates: group-by counts, distinct values, picker look-ups ---
-export { groupCount, distinctValues, GROUP_PERIODS, type GroupPeriod, lookupEntries, MAX_GROUPS, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
+export { groupCount, distinctValues, GROUP_PERIODS, type GroupPeriod, lookupEntries, DEFAULT_LOOKUP_LIMIT, MAX_LOOKUP_LIMIT } from "./aggregates/group.js";
 export type { GroupCount } from "./aggregates/group.js";
-export { scanEach, MAX_AGGREGATE_RECORDS } from "./aggregates/scan-each.js";
 export {
   recordUri,
-  holdsReference,
   parseRecordUri,
   isRecordUri,
-  normalizeReference,
   referencedKeys,
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
 export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
 export {
   dataBudget,
-  isListAnswerTooLarge,
   listAnswerText,
-  listAnswerTooLarge,
   LIST_ELEMENT_MIN_OVERHEAD,
-  ANSWER_SLICE_LENGTH,
 } from "./schema/list-answer.js";
 export type { ListAnswerOptions } from "./schema/list-answer.js";
-export { RESERVED_FIELD_NAMES, checkFieldNames, checkReservedFieldNames, checkRecordLimits, valueProblem } from "./schema/record-limits.js";
+export { checkReservedFieldNames, checkRecordLimits } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 
 // --- state ---
-export { TRANSITIONS, transition } from "./state/transitions.js";
 export type { RecordOperation, FromState, TransitionRow } from "./state/transitions.js";
 
 // --- records engine ---
 export { createRecordEngine } from "./records/engine.js";
-export { attributedContext } from "./records/attribution.js";
 export { fileUrl } from "./records/files.js";
-export { obfuscatedData } from "./records/obfuscate.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalculated.js";
-export { changedFieldNames, derive, sameJson, updateOf, updateWrite } from "./records/revise.js";
-export { commit as commitChanges, emitEvents, newJob } from "./records/commit.js";
+export { derive, updateWrite } from "./records/revise.js";
 export { planUpdate } from "./records/update.js";
 export { WRITE_REPLANS } from "./records/replan.js";
 export { plannedMove } from "./records/lifecycle.js";
@@ -180,7 +150,7 @@ export type {
 // --- storage: the role interfaces, their helpers, and the reference adapter ---
 export { createMemoryStorage } from "./memory/memory.js";
 export { fieldValuesKey, requireFieldNames } from "./schema/field-values.js";
-export { retryWhileBusy, databaseBusy, busyRetryCount, BUSY_RETRY_BOUND_MS, type BusyRetryOptions } from "./storage/busy-retry.js";
+export { retryWhileBusy, busyRetryCount, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type { Storage } from "./storage/storage.js";
 export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow } from "./storage/record-store.js";
@@ -202,25 +172,18 @@ export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
 
 // --- change feed ---
-export { changeOf, byFlock, changeFromRow, loggedChange } from "./changes/change-of.js";
+export { changeOf, byFlock, changeFromRow } from "./changes/change-of.js";
 export { changePurgeWindowEnd } from "./changes/purge-window.js";
-export { systemAttribution, isSystemApplication, SYSTEM_WRITERS, SYSTEM_APPLICATION_PREFIX } from "./model/attribution.js";
+export { systemAttribution } from "./model/attribution.js";
 export type { Attribution, SystemWriter } from "./model/attribution.js";
-export { attributedStorage } from "./storage/attributed.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
-export { followChanges, openChanges, toChangeEvent, CHANGES_POLL_MS, CHANGES_BATCH } from "./changes/feed.js";
+export { openChanges } from "./changes/feed.js";
 export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 export { createChangeHub, sharedChangeHub } from "./changes/hub.js";
 export type { ChangeHub, ChangeHubOptions, ChangeHubStats, HeadWatch } from "./changes/hub.js";
 
 // --- events ---
-export { EVENT_CATALOGUE, createCatalogue, RENEWED_STATUS, CANCELLED_STATUS } from "./events/catalogue.js";
-export {
-  MODIFIERS as EVENT_MODIFIERS,
-  SOON_DAYS,
-  modifierDays,
-  modifierWord,
-} from "./events/modifiers.js";
+export { EVENT_CATALOGUE } from "./events/catalogue.js";
 export type { Modifier as EventModifier } from "./events/modifiers.js";
 export type {
   Catalogue,
@@ -233,43 +196,22 @@ export type {
 } from "./events/types.js";
 export {
   parseTriggerName,
-  findTrigger,
-  triggerName,
-  listTriggerNames,
-  suggestTriggerNames,
 } from "./events/trigger-names.js";
 export type { ParsedTrigger } from "./events/trigger-names.js";
-export { dueEvents, dueWindow, dueWindows, dedupeKey, dueDailyFireTime } from "./events/due.js";
+export { dueEvents, dueWindows, dedupeKey, dueDailyFireTime } from "./events/due.js";
 export type { DueEvent, DueOptions, DueWindow, DueWindowTimes, TriggerWindow } from "./events/due.js";
 export {
-  paymentEvent,
-  paymentReferences,
-  referenceValue,
   PAYMENT_PRECEDENCE,
-  PLAIN_PAYMENT_EVENT,
 } from "./events/payment.js";
 export type { PaymentEvent, PaymentReference } from "./events/payment.js";
 export {
-  buildDataEvent,
-  defaultExpiry,
-  isDataEventExpired,
-  actionTag,
   hasActionRun,
   tagsWithAction,
   DATA_EVENT_TYPE,
-  DATA_EVENT_EXPIRY_YEARS,
 } from "./events/data-event.js";
 export type { DataEventData, DataEventInput } from "./events/data-event.js";
-export { purgeExpiredEvents, PURGE_CHUNK_SIZE } from "./events/purge.js";
+export { purgeExpiredEvents } from "./events/purge.js";
 export type { PurgeOptions } from "./events/purge.js";
-export {
-  planEvents,
-  recordEvents,
-  SILENT_TYPES,
-  FORM_RESPONSE_STATUSES,
-  APPLICATION_STATUSES,
-  MANDATE_STATUSES,
-} from "./events/emit.js";
 export type { EventPlan, PlannedEvent, PlannedRequeue } from "./events/emit.js";
 
 // --- triggers ---
@@ -278,10 +220,6 @@ export {
   webhookUrlProblem,
   triggersView,
   TriggerEntrySchema,
-  TRIGGER_ACTIONS,
-  WEBHOOK_ACTIONS,
-  EMAIL_ACTIONS,
-  DEPRECATED_ACTIONS,
 } from "./triggers/config.js";
 export type {
   TriggerAction,
@@ -290,13 +228,11 @@ export type {
   TriggerValidationOptions,
   TriggerView,
 } from "./triggers/config.js";
-export { addressRange, isLoopbackName, isRestrictedAddress, restrictedHostProblem, targetHost, PRIVATE_TARGETS_RULE, type AddressRange } from "./triggers/target-address.js";
+export { addressRange, isLoopbackName, targetHost, PRIVATE_TARGETS_RULE, type AddressRange } from "./triggers/target-address.js";
 export { redactUrl } from "./triggers/redact-url.js";
 export {
   pickTemplate,
-  parseConditionalTemplates,
   referencesToResolve,
-  ConditionalTemplatesSchema,
 } from "./triggers/conditional-templates.js";
 export type {
   ConditionalTemplateRule,
@@ -309,18 +245,15 @@ export type {
 // --- actions ---
 export {
   nextAttemptAt,
-  retryDelayMs,
-  retryDeadline,
-  parseRetryAfter,
   isDeliverySuccess,
   DEFAULT_RETRY_POLICY,
 } from "./actions/retry.js";
 export type { RetryPolicy, RandomSource } from "./actions/retry.js";
-export { relatedContactUri, isContactUri, CONTACT_FIELDS } from "./actions/contact.js";
+export { relatedContactUri, isContactUri } from "./actions/contact.js";
 export type { ActionHandler, ActionRunContext, ActionOutcome, WebhookPayload } from "./actions/types.js";
 
 // --- tasks: long operations as core_event records, run a chunk at a time ---
-export { TASK_TYPE, ACTIVE_TASK_STATES, TASK_CHUNK_DATA_LENGTH } from "./tasks/types.js";
+export { TASK_CHUNK_DATA_LENGTH } from "./tasks/types.js";
 export type { TaskState, TaskCounts, TaskView, TaskStep, TaskKind } from "./tasks/types.js";
 export {
   createTask,
@@ -329,22 +262,14 @@ export {
   failTask,
   findActiveTasks,
   TASK_CHUNK_SIZE,
-  TASK_CONFLICT_RETRIES,
-  MAX_ACTIVE_PER_FLOCK,
 } from "./tasks/run.js";
 export type { TaskOptions, TaskRunOptions, TaskChunkResult, ActiveTask } from "./tasks/run.js";
 export { createTaskRegistry, DEFAULT_TASK_KINDS } from "./tasks/registry.js";
 export type { TaskRegistry } from "./tasks/registry.js";
-export { taskSummary, taskState, taskView, countsOf, taskAttribution, MAX_ERROR_DETAILS } from "./tasks/record.js";
 export {
-  BULK_ACTIONS,
-  BULK_DEFAULT_TYPE,
   BulkActionBodySchema,
-  prepareBulkParams,
 } from "./tasks/bulk-params.js";
 export type { BulkActionName, BulkActionBody, BulkParams } from "./tasks/bulk-params.js";
-export { bulkActionTask } from "./tasks/bulk-kind.js";
-export { recalcTask } from "./tasks/recalc-kind.js";
-export { purgeEventsTask } from "./tasks/purge-kind.js";
-export { normalizeLookup, parseLookup } from "./tasks/lookup-query.js";
+;
+;
 export type { LookupQuery, LookupOptions } from "./tasks/lookup-query.js";

@@ -41,7 +41,7 @@ export interface ChangeWatchOptions {
 }
 
 /** The notification channel the migrations' triggers notify. */
-export const CHANGE_CHANNEL = "records_changes";
+const CHANGE_CHANNEL = "records_changes";
 
 /**
  * Starts listening on a connection made with `config` (the pool's settings).

@@ -56,7 +56,7 @@ export function openPool(target: PostgresTarget, opts: PostgresPoolOptions = {})
 }
 
 /** `host:port/database` of a pool's settings. */
-export function describePool(pool: pg.Pool): string {
+function describePool(pool: pg.Pool): string {
   const o = pool.options as { host?: string; port?: number; database?: string; connectionString?: string };
   if (o.connectionString) {
     try {

@@ -11,10 +11,9 @@
 
 // --- the adapter ---
 export { createPostgresStorage, type PostgresStorageOptions } from "./driver.js";
-export { openPool, describePool, type PostgresTarget, type PostgresPoolOptions, type PoolHandle } from "./connect.js";
-export { DatabaseUnavailableError, isDatabaseUnavailable, toStorageError } from "./errors.js";
+export { type PostgresTarget, type PostgresPoolOptions, type PoolHandle } from "./connect.js";
+export { DatabaseUnavailableError } from "./errors.js";
 
 // --- lower level: migrations, tables and the compiler (tools, benchmarks) ---
-export { migrateDatabase, MIGRATIONS_FOLDER, MIGRATION_LOCK_KEY } from "./migrate.js";
-export { schema } from "./schema.js";
+;
 export { compiler } from "./read.js";

@@ -14,7 +14,7 @@ import type pg from "pg";
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle/", import.meta.url));
 
 /** The advisory lock key of migrations (any fixed bigint; "records" in ASCII). */
-export const MIGRATION_LOCK_KEY = 0x7265636f726473n;
+const MIGRATION_LOCK_KEY = 0x7265636f726473n;
 
 /**
  * Migrates the database to the newest schema, holding the migration lock meanwhile.

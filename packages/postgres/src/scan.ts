@@ -25,7 +25,7 @@ export type Scanner = (
 ) => Promise<ScanPage>;
 
 /** Most `rid`s one step walks (a selective filter would otherwise walk the whole collection in one statement). */
-export const SCAN_WINDOW = 20_000;
+const SCAN_WINDOW = 20_000;
 
 /** The scanner over `pool`; `window` is `SCAN_WINDOW` except in tests. */
 export function createScanner(pool: pg.Pool, catalog: Catalog, window: number = SCAN_WINDOW): Scanner {

@@ -18,7 +18,7 @@ import pg from "pg";
 import { createPostgresStorage, type PostgresStorageOptions } from "./driver.js";
 
 /** The environment variable naming the test server. */
-export const TEST_SERVER_ENV = "RECORDS_TEST_PG_URL";
+const TEST_SERVER_ENV = "RECORDS_TEST_PG_URL";
 
 /** A database made for one test file. */
 export interface TestDatabase {
@@ -43,7 +43,7 @@ export function testServerUrl(): string {
 }
 
 /** The URL of database `name` on the test server. */
-export function testDatabaseUrl(name: string): string {
+function testDatabaseUrl(name: string): string {
   const u = new URL(testServerUrl());
   u.pathname = `/${name}`;
   return u.toString();

@@ -62,7 +62,7 @@ export const INSERT_CHUNK = 1000;
  * The `record_values` columns of one entry: the UTF-8 bytes, cut to the indexed head when
  * longer (the whole value then goes to the `_long` column).
  */
-export function valueColumns(text: string): [Buffer, Buffer | null] {
+function valueColumns(text: string): [Buffer, Buffer | null] {
   const bytes = Buffer.from(text, "utf8");
   return bytes.length > PG_VALUE_KEY_BYTES ? [bytes.subarray(0, PG_VALUE_KEY_BYTES), bytes] : [bytes, null];
 }

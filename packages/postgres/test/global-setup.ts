@@ -16,6 +16,7 @@ declare module "vitest" {
 
 let checked: Promise<string | undefined> | undefined;
 
+/** @public vitest's globalSetup (vitest.workspace.ts) calls it; knip cannot see that reference. */
 export default async function setup(project: TestProject): Promise<void> {
   const first = checked === undefined;
   checked ??= checkTestServer();

@@ -13,10 +13,9 @@ import { resolveConsistency } from "./config/references.js";
 import { configSchema, type Config } from "./config/schema.js";
 
 export { ConfigError } from "./config/issues.js";
-export { applyConfig, type AppliedConfig } from "./config/apply.js";
+export { type AppliedConfig } from "./config/apply.js";
 export {
   CONFIG_DEFAULTS,
-  FLOCK_ID_RE,
   type AuthConfig,
   type Config,
   type FlockConfig,

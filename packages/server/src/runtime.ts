@@ -37,8 +37,7 @@ import { shareMetricsWithPrimary } from "./metrics/cluster-metrics.js";
 import { createServiceMetrics } from "./metrics/service-metrics.js";
 import type { Listener } from "./runtime/http.js";
 
-export { SHUTDOWN_GRACE_MS } from "./runtime/http.js";
-export { CONFIG_CHECK_MS } from "./runtime/config-watch.js";
+;
 export type { Worker, WorkerContext, WorkerFactory, WorkerGroup } from "./runtime/workers.js";
 
 /** Options of `startServer`. */

@@ -18,7 +18,7 @@ import { orderSafeHead, prefixUpperBound } from "./text-order.js";
 export type FieldIdLookup = (name: string) => number | undefined;
 
 /** Every record state; a query showing all of them needs no state predicate. */
-export const ALL_STATES: readonly RecordState[] = ["updated", "deleted"];
+const ALL_STATES: readonly RecordState[] = ["updated", "deleted"];
 
 /**
  * How a data filter asks `record_values`:
@@ -85,7 +85,7 @@ export interface QueryCompiler {
 }
 
 /** The columns a page returns, as `RecordRow` names (quoted: PostgreSQL folds unquoted names). */
-export const ROW_COLUMNS = sql.raw(
+const ROW_COLUMNS = sql.raw(
   `r.id, r.state, r.data, r.display_value AS "displayValue", r.created, r.last_updated AS "lastUpdated", r.version`,
 );
 

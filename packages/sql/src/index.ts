@@ -12,18 +12,15 @@
  */
 export {
   createQueryCompiler,
-  ALL_STATES,
-  ROW_COLUMNS,
   type QueryCompiler,
   type FieldIdLookup,
   type FilterForm,
   type PageSpec,
 } from "./compile.js";
 export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
-export { CMP16, prefixUpperBound, orderSafeHead } from "./text-order.js";
-export { KIND_CODES, valueRows, refTargets, type ValueRow } from "./index-rows.js";
+export { CMP16, prefixUpperBound } from "./text-order.js";
+export { valueRows, refTargets, type ValueRow } from "./index-rows.js";
 export {
-  FEW_DELETED,
   countPlan,
   pagePlan,
   pageStatement,
@@ -42,7 +39,6 @@ export {
 } from "./read-plan.js";
 export {
   OUTBOX_COLUMNS,
-  DEFAULT_JOB_LIST_LIMIT,
   jobFromRow,
   byDueThenId,
   jobCount,
@@ -59,8 +55,6 @@ export {
   limitUpdate,
   limitListSize,
   LIMIT_PURGE_BATCH,
-  LIMIT_PURGE_EVERY_MS,
-  LIMIT_LIST_DEFAULT,
   type LimitPurgeClock,
   type LimitWrite,
 } from "./limit-rows.js";

@@ -13,5 +13,4 @@ export { createSqliteStorage, type SqliteStorageOptions } from "./driver.js";
 
 // --- lower level: the opened database and the query compiler (benchmarks, tools) ---
 export { openDatabase, MIGRATIONS_FOLDER, type Db, type OpenOptions } from "./open.js";
-export { compiler } from "./compiler.js";
-export { schema } from "./schema.js";
+;

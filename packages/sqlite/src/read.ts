@@ -57,7 +57,7 @@ export async function parseRows(rows: readonly RecordRow[], flock: string, type:
 }
 
 /** How much JSON text `parseRows` parses between two turns of the event loop. */
-export const PARSE_SLICE_LENGTH = 64 * 1024;
+const PARSE_SLICE_LENGTH = 64 * 1024;
 
 /** The reader for one connection. */
 export function createRecordReader(db: Db, catalog: Catalog): RecordReader {

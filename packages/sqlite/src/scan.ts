@@ -23,7 +23,7 @@ export type Scanner = (flock: string, type: string, query: ScanQuery, after: str
  * at most this many primary-key probes per filter, and may return fewer records (even
  * none) with a cursor to go on from.
  */
-export const SCAN_WINDOW = 20_000;
+const SCAN_WINDOW = 20_000;
 
 /** The scanner for one connection; `window` is `SCAN_WINDOW` except in tests. */
 export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WINDOW): Scanner {

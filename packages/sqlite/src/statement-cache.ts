@@ -9,7 +9,7 @@ import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /** A prepared statement with the parameters of one use. */
-export interface BoundStatement {
+interface BoundStatement {
   statement: Database.Statement<unknown[]>;
   params: unknown[];
 }
@@ -18,7 +18,7 @@ export interface BoundStatement {
 export type StatementCache = (query: SQL) => BoundStatement;
 
 /** Default number of distinct statement texts kept. */
-export const DEFAULT_STATEMENT_CACHE_SIZE = 200;
+const DEFAULT_STATEMENT_CACHE_SIZE = 200;
 
 /** A bounded cache (least recently used text is dropped first). */
 export function createStatementCache(client: Database.Database, max = DEFAULT_STATEMENT_CACHE_SIZE): StatementCache {

@@ -9,7 +9,7 @@ import { CONTACT_TYPES } from "../schema/resource-types.js";
 import type { StoredRecord } from "../model/record.js";
 
 /** The fields, in order, that name a record's contact (contract: "Fields the engine reads"). */
-export const CONTACT_FIELDS: readonly string[] = ["member", "person_ref", "buyer_ref", "contact_ref", "person"];
+const CONTACT_FIELDS: readonly string[] = ["member", "person_ref", "buyer_ref", "contact_ref", "person"];
 
 /**
  * Where the record's contact is, as a URI of the same flock: the record itself when it is

@@ -13,7 +13,7 @@ import type { ScanQuery } from "../storage/record-store.js";
 import { scanEach } from "./scan-each.js";
 
 /** The most groups (or distinct values) one answer lists: the largest first. */
-export const MAX_GROUPS = 1000;
+const MAX_GROUPS = 1000;
 /** Default and largest number of look-up answers. */
 export const DEFAULT_LOOKUP_LIMIT = 20;
 export const MAX_LOOKUP_LIMIT = 100;

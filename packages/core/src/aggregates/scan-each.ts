@@ -11,7 +11,7 @@ import type { StoredRecord } from "../model/record.js";
 import type { ScanQuery } from "../storage/record-store.js";
 
 /** The most records one group-by, distinct or look-up request may read. */
-export const MAX_AGGREGATE_RECORDS = 100_000;
+const MAX_AGGREGATE_RECORDS = 100_000;
 /** Records read per step (and the data one step may hold, as for a list page). */
 const STEP = 1000;
 const STEP_DATA_LENGTH = 4 * 1_048_576;

@@ -49,7 +49,7 @@ export async function recordProvenance(ctx: EngineContext, record: StoredRecord)
  * @example
  * provenance(record, undefined, undefined).created_by // null
  */
-export function provenance(record: StoredRecord, createdEvent: StoredRecord | undefined, creation: ChangeRow | undefined): Provenance {
+function provenance(record: StoredRecord, createdEvent: StoredRecord | undefined, creation: ChangeRow | undefined): Provenance {
   return {
     uri: recordUri(record.flock, record.type, record.id),
     created: record.created,

@@ -13,9 +13,7 @@ import type { ChangeRow } from "../model/change.js";
 import type { ChangePage } from "../storage/change-log.js";
 import type { Storage } from "../storage/storage.js";
 import type { RecordState } from "../model/query.js";
-import { CHANGES_POLL_MS, createChangeHub, sharedChangeHub, type ChangeHub } from "./hub.js";
-
-export { CHANGES_POLL_MS };
+import { createChangeHub, sharedChangeHub, type ChangeHub } from "./hub.js";
 
 /** One change as the feed serves it (the SSE event's `id` and `data`). */
 export interface ChangeEvent {
@@ -55,7 +53,7 @@ export interface ChangesOptions {
 }
 
 /** Default batch size of the feed. */
-export const CHANGES_BATCH = 200;
+const CHANGES_BATCH = 200;
 
 /**
  * The flock's changes after `opts.since` (or after the present head), following new
@@ -101,7 +99,7 @@ export async function openChanges(storage: Storage, flock: string, opts: Changes
 }
 
 /** The feed event of a stored change. */
-export function toChangeEvent(row: ChangeRow): ChangeEvent {
+function toChangeEvent(row: ChangeRow): ChangeEvent {
   return {
     id: row.id,
     data: {

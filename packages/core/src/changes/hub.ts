@@ -48,7 +48,7 @@ export interface ChangeHub {
 }
 
 /** Default idle poll interval of the feed (the hub's tick). */
-export const CHANGES_POLL_MS = 200;
+const CHANGES_POLL_MS = 200;
 
 /**
  * A hub over `storage`.

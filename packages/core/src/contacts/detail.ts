@@ -10,10 +10,10 @@ import type { StoredRecord } from "../model/record.js";
 import { isActiveOn, membershipSummaryEntry } from "./memberships.js";
 
 /** The postal address fields, as the person schema names them. */
-export const ADDRESS_FIELDS: readonly string[] = ["address_lines", "locality", "region", "postal_code", "country", "iso_country", "mailsort_code"];
+const ADDRESS_FIELDS: readonly string[] = ["address_lines", "locality", "region", "postal_code", "country", "iso_country", "mailsort_code"];
 
 /** The personal fields of a person (the organisation's open schema keeps its naming fields). */
-export const PERSONAL_FIELDS: readonly string[] = [
+const PERSONAL_FIELDS: readonly string[] = [
   "title",
   "first_name",
   "initial",
@@ -34,7 +34,7 @@ export const PERSONAL_FIELDS: readonly string[] = [
 ];
 
 /** The naming fields of an organisation, in the order a client shows them. */
-export const ORGANISATION_PERSONAL_FIELDS: readonly string[] = ["name", "legal_name", "trading_name", "registration_number", "domain", "website"];
+const ORGANISATION_PERSONAL_FIELDS: readonly string[] = ["name", "legal_name", "trading_name", "registration_number", "domain", "website"];
 
 /**
  * `communications/detail`: every email and telephone entry as stored (`value;label`), the

@@ -9,7 +9,7 @@ import type { StoredRecord } from "../model/record.js";
 import { isActiveOn } from "./memberships.js";
 
 /** Days after `member_till` that `member_till_plus_grace` adds. */
-export const MEMBERSHIP_GRACE_DAYS = 30;
+const MEMBERSHIP_GRACE_DAYS = 30;
 
 /**
  * The status of `person` from its memberships (newest first) on `today` (`YYYY-MM-DD`).

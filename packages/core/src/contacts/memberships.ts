@@ -19,7 +19,7 @@ const PAGE_SIZE = 1000;
  * Statuses (`membership_record_status`, lower-cased) that end a membership before its end
  * date: such a membership is never active.
  */
-export const ENDED_STATUSES: readonly string[] = ["cancelled", "lapsed", "expired", "ended", "deleted", "inactive"];
+const ENDED_STATUSES: readonly string[] = ["cancelled", "lapsed", "expired", "ended", "deleted", "inactive"];
 
 /**
  * The live memberships of each contact in `uris`, newest first (see `isLater`), by URI;
@@ -52,7 +52,7 @@ export async function membershipsOf(ctx: EngineContext, flock: string, uris: rea
 }
 
 /** True when membership `a` is later than `b`: later `start_date`, then later creation, then larger id. */
-export function isLater(a: StoredRecord, b: StoredRecord): boolean {
+function isLater(a: StoredRecord, b: StoredRecord): boolean {
   const sa = _date(a, "start_date");
   const sb = _date(b, "start_date");
   if (sa !== sb) return sa > sb;
@@ -80,7 +80,7 @@ export function isActiveOn(m: StoredRecord, today: string): boolean {
  * v2-gateway section 0), in its order. Processor-named fields of the hosted shape (card and
  * accounting providers' subscription ids and account codes) are left out on purpose.
  */
-export const MEMBERSHIP_ENTRY_FIELDS: readonly string[] = [
+const MEMBERSHIP_ENTRY_FIELDS: readonly string[] = [
   "member",
   "admin_contact",
   "billing_contact",

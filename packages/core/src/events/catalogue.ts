@@ -8,10 +8,9 @@ import { modifierDays, modifierWord } from "./modifiers.js";
 import type { Catalogue, EventCondition, EventEntry, EventGroup, VariationEntry, VariationPattern } from "./types.js";
 import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
 
-
 /** Membership statuses (`membership_record_status`, compared without case) that stop expiry reminders. */
-export const RENEWED_STATUS = "renewed";
-export const CANCELLED_STATUS = "cancelled";
+const RENEWED_STATUS = "renewed";
+const CANCELLED_STATUS = "cancelled";
 
 const NOT_RENEWED_OR_CANCELLED: EventCondition = {
   kind: "not_one_of",

@@ -9,7 +9,7 @@ import { sameJson } from "../records/revise.js";
 import { formatTimestamp, parseTimestamp } from "../time.js";
 
 /** The data event fields only the service writes. */
-export const DATA_EVENT_READ_ONLY: readonly string[] = ["name", "event", "variation", "fire_at", "context_ref", "dedupe_key"];
+const DATA_EVENT_READ_ONLY: readonly string[] = ["name", "event", "variation", "fire_at", "context_ref", "dedupe_key"];
 
 /**
  * Throws 400 unless `patch` (validated fields, undefined ones left out) is an allowed update

@@ -15,7 +15,7 @@ import type { Catalogue } from "./types.js";
 export const DATA_EVENT_TYPE = "data_event";
 
 /** Default lifetime of a data event, in calendar years after its fire time (spec: two years). */
-export const DATA_EVENT_EXPIRY_YEARS = 2;
+const DATA_EVENT_EXPIRY_YEARS = 2;
 
 /** The `data` of a data_event record. */
 export interface DataEventData {

@@ -36,7 +36,7 @@ import { isFlagSet } from "./flags.js";
 import { paymentEvent } from "./payment.js";
 
 /** Resource types whose writes never emit events: the events themselves, tasks and the journal. */
-export const SILENT_TYPES: readonly string[] = [DATA_EVENT_TYPE, "core_event", "journal"];
+const SILENT_TYPES: readonly string[] = [DATA_EVENT_TYPE, "core_event", "journal"];
 
 /** One event to record: a data_event, plus a job per matching active trigger. */
 export interface PlannedEvent {
@@ -167,11 +167,11 @@ export function recordEvents(before: StoredRecord | null, after: StoredRecord): 
 }
 
 /** form_response statuses that are events (`form_response_<status>`). */
-export const FORM_RESPONSE_STATUSES: readonly string[] = ["submitted", "withdrawn", "scoring_complete"];
+const FORM_RESPONSE_STATUSES: readonly string[] = ["submitted", "withdrawn", "scoring_complete"];
 /** application statuses that are events (`application_<status>`). */
-export const APPLICATION_STATUSES: readonly string[] = ["accepted", "rejected", "submitted"];
+const APPLICATION_STATUSES: readonly string[] = ["accepted", "rejected", "submitted"];
 /** mandate statuses that are events (`mandate_<status>`). */
-export const MANDATE_STATUSES: readonly string[] = [
+const MANDATE_STATUSES: readonly string[] = [
   "active",
   "cancelled",
   "failed",
@@ -188,7 +188,6 @@ function _status(v: unknown): string | null {
   const s = v.trim().toLowerCase();
   return s === "" ? null : s;
 }
-
 
 function _tags(data: Record<string, unknown>): string[] {
   return Array.isArray(data.tags) ? data.tags.filter((t): t is string => typeof t === "string") : [];

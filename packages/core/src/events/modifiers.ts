@@ -42,9 +42,6 @@ export const MODIFIERS: readonly Modifier[] = Object.freeze([
   { word: "minus_180d", days: -180, inSpecTable: true },
 ]);
 
-/** Days that `soon` stands for (decided: between `1wk` and `1d`). */
-export const SOON_DAYS: number = modifierDays("soon")!;
-
 /**
  * The days a modifier word stands for, or undefined for an unknown word. `null` (no suffix) is 0.
  *

@@ -25,7 +25,7 @@ export const PAYMENT_PRECEDENCE: readonly PaymentReference[] = Object.freeze([
 ]);
 
 /** The event of a payment that references none of the above. */
-export const PLAIN_PAYMENT_EVENT = "payment_received";
+const PLAIN_PAYMENT_EVENT = "payment_received";
 
 /** The event a payment emits and the reference that chose it (null for `payment_received`). */
 export interface PaymentEvent {

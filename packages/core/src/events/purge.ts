@@ -11,7 +11,7 @@ import { formatTimestamp } from "../time.js";
 import { DATA_EVENT_TYPE, isDataEventExpired } from "./data-event.js";
 
 /** Data events removed per chunk by default. */
-export const PURGE_CHUNK_SIZE = 500;
+const PURGE_CHUNK_SIZE = 500;
 
 /** Options of `purgeExpiredEvents`. */
 export interface PurgeOptions {

@@ -24,11 +24,11 @@ export interface Attribution {
 }
 
 /** The service's own writers, each named by its marker `system:<name>`. */
-export const SYSTEM_WRITERS = ["scheduler", "outbox", "tasks", "import", "copy", "seed"] as const;
+const SYSTEM_WRITERS = ["scheduler", "outbox", "tasks", "import", "copy", "seed"] as const;
 export type SystemWriter = (typeof SYSTEM_WRITERS)[number];
 
 /** Prefix of the system markers. An `APPLICATION` label has two slashes, so none can take this form. */
-export const SYSTEM_APPLICATION_PREFIX = "system:";
+const SYSTEM_APPLICATION_PREFIX = "system:";
 
 /**
  * The attribution of the service's own work: no actor, the writer's marker as application.
@@ -40,13 +40,3 @@ export function systemAttribution(writer: SystemWriter): Attribution {
   return { actor: null, application: `${SYSTEM_APPLICATION_PREFIX}${writer}` };
 }
 
-/**
- * True when `application` is a system marker (the service's own work), not a client's label.
- *
- * @example
- * isSystemApplication("system:outbox") // true
- * isSystemApplication("Acme/Sync/2") // false
- */
-export function isSystemApplication(application: string | null): boolean {
-  return application !== null && application.startsWith(SYSTEM_APPLICATION_PREFIX) && !application.includes("/");
-}

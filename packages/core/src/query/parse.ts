@@ -34,7 +34,7 @@ export interface ParseOptions {
 }
 
 /** The parameter names that steer the list rather than filter it. */
-export const CONTROL_PARAMS: readonly string[] = ["mode", "include_deleted", "state", "page", "page_size", "limit"];
+const CONTROL_PARAMS: readonly string[] = ["mode", "include_deleted", "state", "page", "page_size", "limit"];
 
 /**
  * Parses list query parameters (e.g. a `URLSearchParams`) into a `ListQuery`.

@@ -82,13 +82,13 @@ export async function emitEvents(ctx: EngineContext, flock: string, events: read
 }
 
 /** How many times `emitEvents` reads the stored keys again after losing a race for one. */
-export const EMIT_CONFLICT_RETRIES = 3;
+const EMIT_CONFLICT_RETRIES = 3;
 
 /**
  * A new pending job for `action` of `trigger` on a data event, due now. Its delivery id is
  * its own id: the same on every attempt, new when the action is queued again.
  */
-export function newJob(ctx: EngineContext, flock: string, dataEventId: string, trigger: string, action: string, now: Date): OutboxJob {
+function newJob(ctx: EngineContext, flock: string, dataEventId: string, trigger: string, action: string, now: Date): OutboxJob {
   const id = ctx.ids();
   const at = formatTimestamp(now);
   return {

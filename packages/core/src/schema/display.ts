@@ -9,7 +9,7 @@ import { isRecordUri } from "./references.js";
 import { MEMBERSHIP_TYPES } from "./resource-types.js";
 
 /** The data fields tried in order for types other than person. */
-export const DISPLAY_FIELDS: readonly string[] = [
+const DISPLAY_FIELDS: readonly string[] = [
   "display_value",
   "name",
   "formatted_name",

@@ -18,7 +18,7 @@ import { toListElement, toListWrapper } from "./envelope.js";
  * @example
  * throw listAnswerTooLarge(12); // 400 "answer too large": "... ask for page_size=12 or less ..."
  */
-export function listAnswerTooLarge(fit: number, limit: number = MAX_LIST_ANSWER_LENGTH): RecordsError {
+function listAnswerTooLarge(fit: number, limit: number = MAX_LIST_ANSWER_LENGTH): RecordsError {
   const advice =
     fit > 0
       ? `ask for page_size=${fit} or less (pages are then numbered for that size)`
@@ -78,7 +78,7 @@ export interface ListAnswerOptions {
 }
 
 /** How much answer text `listAnswerText` writes between two `pause` calls. */
-export const ANSWER_SLICE_LENGTH = 64 * 1024;
+const ANSWER_SLICE_LENGTH = 64 * 1024;
 
 /**
  * The list wrapper of `page` (as `toListWrapper` shapes it) as JSON text. Throws

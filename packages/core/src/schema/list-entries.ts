@@ -12,7 +12,7 @@ export interface ListEntry {
 }
 
 /** The marker appended to a label to make its entry the primary one. */
-export const PRIMARY_MARKER = "__primary";
+const PRIMARY_MARKER = "__primary";
 
 /**
  * Splits an entry at its first `;` (values such as emails and URIs hold none).

@@ -11,7 +11,7 @@ import { PERSON_FIELDS, SYSTEM_FIELD_EDITABLE, type PersonFieldKind } from "./pe
 import { normalizeReference } from "./references.js";
 
 /** What each kind accepts, as said in error messages. */
-export const PERSON_KIND_EXPECTS: Readonly<Record<PersonFieldKind, string>> = {
+const PERSON_KIND_EXPECTS: Readonly<Record<PersonFieldKind, string>> = {
   text: "text or null",
   system: "nothing (system-generated)",
   boolean: "true, false or null",

@@ -23,7 +23,7 @@ export const FIELD_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * JavaScript object (and `prototype`). Code and templates reading `data[name]` would find
  * the inherited member for a record without the field, so a record may not have one.
  */
-export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
+const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   "__proto__",
   "__defineGetter__",
   "__defineSetter__",

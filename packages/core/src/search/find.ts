@@ -20,7 +20,7 @@ export interface FindRule {
 }
 
 /** Persons: email; first and last name with date of birth; ... with postal code; title and last name with postal code. */
-export const PERSON_FIND_RULES: readonly FindRule[] = [
+const PERSON_FIND_RULES: readonly FindRule[] = [
   { name: "email", fields: ["email"] },
   { name: "name_and_date_of_birth", fields: ["last_name", "first_name", "date_of_birth"] },
   { name: "name_and_postal_code", fields: ["last_name", "first_name", "postal_code"] },
@@ -28,7 +28,7 @@ export const PERSON_FIND_RULES: readonly FindRule[] = [
 ];
 
 /** Organisations: name with postal code; exact name; email; domain. */
-export const ORGANISATION_FIND_RULES: readonly FindRule[] = [
+const ORGANISATION_FIND_RULES: readonly FindRule[] = [
   { name: "name_and_postal_code", fields: ["name", "postal_code"] },
   { name: "name", fields: ["name"] },
   { name: "email", fields: ["email"] },
@@ -36,13 +36,13 @@ export const ORGANISATION_FIND_RULES: readonly FindRule[] = [
 ];
 
 /** The rules of each findable type. */
-export const FIND_RULES: Readonly<Record<string, readonly FindRule[]>> = {
+const FIND_RULES: Readonly<Record<string, readonly FindRule[]>> = {
   person: PERSON_FIND_RULES,
   organisation: ORGANISATION_FIND_RULES,
 };
 
 /** The most candidates one rule reads (a prefix shared by more is refused as too broad). */
-export const MAX_FIND_CANDIDATES = 5 * MAX_PAGE_SIZE;
+const MAX_FIND_CANDIDATES = 5 * MAX_PAGE_SIZE;
 
 /** What `findContacts` found: the rule that matched (null: none did) and its matches, earliest created first. */
 export interface FindResult {

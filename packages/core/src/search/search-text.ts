@@ -13,7 +13,7 @@ import type { StoredRecord } from "../model/record.js";
 export const SEARCH_TYPES: readonly string[] = ["person", "organisation"];
 
 /** The data fields indexed beside the display value (names, addresses, identifiers). */
-export const SEARCH_FIELDS: readonly string[] = [
+const SEARCH_FIELDS: readonly string[] = [
   "first_name",
   "last_name",
   "known_as",
@@ -50,7 +50,9 @@ const _ASCII = /^[\x00-\x7f]*$/;
  * Longest word the index holds, in code points; a longer word is indexed cut to it. A
  * query is at most `MAX_SEARCH_LENGTH` characters, so every term that starts a long word
  * starts its cut form too, and no match is lost; PostgreSQL refuses a lexeme past 2,047
- * bytes (a write of a person named with one long word failed there).
+ * bytes (a write of a person named with one long word failed there). A name of its own
+ * (not a duplicate export of MAX_SEARCH_LENGTH): the two limits may part.
+ * @alias
  */
 export const MAX_SEARCH_WORD_LENGTH = MAX_SEARCH_LENGTH;
 

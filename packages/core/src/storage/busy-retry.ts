@@ -34,7 +34,7 @@ export const BUSY_RETRY_BOUND_MS = 10_000;
  * @example
  * throw databaseBusy();
  */
-export function databaseBusy(): RecordsError {
+function databaseBusy(): RecordsError {
   return new RecordsError("unavailable", "database busy", "the database is busy with other writers; retry in a moment");
 }
 

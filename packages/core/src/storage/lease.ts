@@ -15,7 +15,7 @@ export const LEASE_KEY_PREFIX = "lease:";
 /** Rows `listLimits` returns when no limit is given. */
 export const DEFAULT_LIMIT_LIST = 100;
 /** Longest lease name (the limit key holds the prefix too, at most 200 characters). */
-export const MAX_LEASE_NAME = 190;
+const MAX_LEASE_NAME = 190;
 
 /** Options of `withLease`. */
 export interface LeaseOptions {

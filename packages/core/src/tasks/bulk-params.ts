@@ -17,12 +17,11 @@ import { TASK_TYPE } from "./types.js";
 import { MEMBERSHIP_TYPES } from "../schema/resource-types.js";
 
 /** The spec's bulk actions. */
-export const BULK_ACTIONS = ["add_tag", "remove_tag", "set-single-field", "set-single-field-on-last-membership"] as const;
+const BULK_ACTIONS = ["add_tag", "remove_tag", "set-single-field", "set-single-field-on-last-membership"] as const;
 export type BulkActionName = (typeof BULK_ACTIONS)[number];
 
 /** The resource type a bulk action queries when the body names none (the spec's "contacts"). */
-export const BULK_DEFAULT_TYPE = "person";
-
+const BULK_DEFAULT_TYPE = "person";
 
 /** The body of `POST /api/v1/{flock}/bulk_action/`, as valibot checks its shape. */
 export const BulkActionBodySchema = v.object({

@@ -18,7 +18,7 @@ import { parseLookup } from "./lookup-query.js";
 import { TASK_CHUNK_DATA_LENGTH, type TaskCounts, type TaskStep, type TaskView } from "./types.js";
 
 /** What the action does to one record. */
-export type RecordOutcome = { write: RecordWrite } | { unchanged: true } | { error: string };
+type RecordOutcome = { write: RecordWrite } | { unchanged: true } | { error: string };
 
 /**
  * Decides one chunk of the bulk action `task` (its params are `BulkParams`).
@@ -69,7 +69,7 @@ export async function bulkStep(ctx: EngineContext, task: TaskView, limit: number
  * laid over the data, derived values recomputed; `unchanged` when nothing would change,
  * an error line when the patch or the record's state does not allow it.
  */
-export function decideUpdate(record: StoredRecord, patch: Record<string, unknown> | undefined, now: string): RecordOutcome {
+function decideUpdate(record: StoredRecord, patch: Record<string, unknown> | undefined, now: string): RecordOutcome {
   if (patch === undefined) return { unchanged: true };
   try {
     const { next, changed } = planUpdate(record, patch, now);

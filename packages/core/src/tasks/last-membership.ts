@@ -9,8 +9,6 @@ import type { EngineContext } from "../records/types.js";
 import { recordUri } from "../schema/references.js";
 import type { StoredRecord } from "../model/record.js";
 
-export { isLater } from "../contacts/memberships.js";
-
 /**
  * The last membership of each of `persons`, by person URI (people without one are absent).
  *

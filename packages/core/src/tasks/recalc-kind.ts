@@ -20,7 +20,7 @@ import { nextReferencing, prepareReferencing } from "./recalc-referencing.js";
 import { TASK_CHUNK_DATA_LENGTH, type TaskCounts, type TaskKind } from "./types.js";
 
 /** The parameters of a recalc task as stored. */
-export interface RecalcParams {
+interface RecalcParams {
   resource_type: string;
   query: LookupQuery;
   force: boolean;

@@ -10,10 +10,10 @@ import { parseTimestamp } from "../time.js";
 import { TASK_TYPE, type TaskCounts, type TaskState, type TaskView } from "./types.js";
 
 /** At most this many per-record error lines are kept on a task (the count has them all). */
-export const MAX_ERROR_DETAILS = 20;
+const MAX_ERROR_DETAILS = 20;
 
 /** Counts of a task that has not started. */
-export const ZERO_COUNTS: Readonly<TaskCounts> = { matched: 0, changed: 0, unchanged: 0, errors: 0 };
+const ZERO_COUNTS: Readonly<TaskCounts> = { matched: 0, changed: 0, unchanged: 0, errors: 0 };
 
 /**
  * The data of a new, queued task. `text_body` is JSON text (see `taskSummary`).
@@ -47,7 +47,7 @@ export function newTaskData(kind: string, params: Record<string, unknown>, descr
  * @example
  * taskSummary(data) // '{"state":"running","matched":1500,"changed":1490,"unchanged":10,"errors":0}'
  */
-export function taskSummary(data: Record<string, unknown>): string {
+function taskSummary(data: Record<string, unknown>): string {
   const counts = countsOf(data);
   const summary: Record<string, unknown> = { state: data.tag, ...counts };
   const finished = data.tag === "complete" || data.tag === "failed";
@@ -58,7 +58,7 @@ export function taskSummary(data: Record<string, unknown>): string {
 }
 
 /** The counters stored on a task record (0 for any that is missing or not a number). */
-export function countsOf(data: Record<string, unknown>): TaskCounts {
+function countsOf(data: Record<string, unknown>): TaskCounts {
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
   return { matched: n(data.matched), changed: n(data.changed), unchanged: n(data.unchanged), errors: n(data.errors) };
 }

@@ -26,10 +26,10 @@ import { ACTIVE_TASK_STATES, TASK_TYPE } from "./types.js";
 export const TASK_CHUNK_SIZE = 250;
 
 /** How often a chunk is decided again after a version conflict with another writer. */
-export const TASK_CONFLICT_RETRIES = 5;
+const TASK_CONFLICT_RETRIES = 5;
 
 /** At most this many active tasks are picked up per flock and look (the rest on the next look). */
-export const MAX_ACTIVE_PER_FLOCK = 100;
+const MAX_ACTIVE_PER_FLOCK = 100;
 
 /** Options shared by the task functions. */
 export interface TaskOptions {

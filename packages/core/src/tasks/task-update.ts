@@ -18,7 +18,7 @@ import { afterFailure, taskState } from "./record.js";
 import { ACTIVE_TASK_STATES, TASK_TYPE } from "./types.js";
 
 /** The reason stored on a task cancelled through the API. */
-export const CANCELLED_REASON = "cancelled";
+const CANCELLED_REASON = "cancelled";
 
 /**
  * Applies a client's `patch` to task `id`: cancels it when the patch is exactly

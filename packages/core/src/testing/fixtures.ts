@@ -76,7 +76,7 @@ export function claim(n: number, until = 10_000): JobClaim {
 }
 
 /** A filter value as the parser would build it: `number` only for decimal number text. */
-export function fv(text: string): FilterValue {
+function fv(text: string): FilterValue {
   return /^-?\d+(\.\d+)?$/.test(text) ? { text, number: Number(text) } : { text };
 }
 

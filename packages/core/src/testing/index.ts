@@ -12,8 +12,7 @@
  *   skip: [{ reason: "why this adapter cannot", tests: ["a test or group name"] }],
  * });
  */
-export { runStorageTests, runRoleTests, STORAGE_ROLES } from "./storage-suite.js";
+export { runStorageTests } from "./storage-suite.js";
 export type { StorageRole } from "./storage-suite.js";
 export type { StorageTestOptions, SkipEntry, OpenShared } from "./harness.js";
-export { createFakeClock } from "../time.js";
-export { createSequentialIds } from "../ids.js";
+;

@@ -22,7 +22,7 @@ import { describeSearchIndex } from "./search-index.js";
 import { describeSharedState } from "./shared-state.js";
 
 /** Each role interface of `Storage` with its suite, in the order `runStorageTests` runs them. */
-export const STORAGE_ROLES = {
+const STORAGE_ROLES = {
   RecordStore: describeRecordStore,
   SearchIndex: describeSearchIndex,
   FileStore: describeFileStore,

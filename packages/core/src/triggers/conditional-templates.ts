@@ -30,7 +30,7 @@ export interface ConditionalTemplateRules {
 }
 
 /** The shape of a rule set; unknown keys are refused so a misspelt key cannot silently never match. */
-export const ConditionalTemplatesSchema = v.strictObject({
+const ConditionalTemplatesSchema = v.strictObject({
   template: v.array(
     v.strictObject({
       order: v.pipe(v.number(), v.integer()),

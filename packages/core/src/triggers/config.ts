@@ -16,7 +16,7 @@ import { redactUrl } from "./redact-url.js";
 import { restrictedHostProblem } from "./target-address.js";
 
 /** The spec's actions. `send-webhook` is deprecated (accepted, with a warning). */
-export const TRIGGER_ACTIONS = [
+const TRIGGER_ACTIONS = [
   "send-templated-email",
   "draft-templated-email",
   "send-email-to-fixed-address",
@@ -26,10 +26,10 @@ export const TRIGGER_ACTIONS = [
 export type TriggerAction = (typeof TRIGGER_ACTIONS)[number];
 
 /** Actions that POST to `url`. */
-export const WEBHOOK_ACTIONS: readonly TriggerAction[] = ["send-json-webhook", "send-webhook"];
+const WEBHOOK_ACTIONS: readonly TriggerAction[] = ["send-json-webhook", "send-webhook"];
 /** Actions that render an email template. */
-export const EMAIL_ACTIONS: readonly TriggerAction[] = ["send-templated-email", "draft-templated-email", "send-email-to-fixed-address"];
-export const DEPRECATED_ACTIONS: readonly TriggerAction[] = ["send-webhook"];
+const EMAIL_ACTIONS: readonly TriggerAction[] = ["send-templated-email", "draft-templated-email", "send-email-to-fixed-address"];
+const DEPRECATED_ACTIONS: readonly TriggerAction[] = ["send-webhook"];
 
 /**
  * The shape of one configured trigger: types and known keys only (the rules are checked by

@@ -17,7 +17,7 @@ import { webhookHeaders } from "./signature.js";
 import { createWebhookFetch } from "./webhook-fetch.js";
 
 /** How long one delivery attempt may take before it counts as failed. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Longest `lastError` text kept from a receiver's answer. */
 const ERROR_TEXT_LIMIT = 200;

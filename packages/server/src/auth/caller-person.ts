@@ -41,7 +41,7 @@ export async function findCallerPerson(engine: RecordEngine, flock: string, user
  * // person.data.email: ["Ada@Example.org;home"]
  * hasEmailAddress(person, "ada@example.org") // true
  */
-export function hasEmailAddress(person: StoredRecord, address: string): boolean {
+function hasEmailAddress(person: StoredRecord, address: string): boolean {
   const emails = person.data["email"];
   const entries = Array.isArray(emails) ? emails : [emails];
   return entries.some((e) => typeof e === "string" && e.split(";")[0]!.trim().toLowerCase() === address);

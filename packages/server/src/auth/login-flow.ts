@@ -19,16 +19,16 @@ import type { PasswordHasher } from "./passwords.js";
 import { accountEmail } from "./usernames.js";
 
 /** The data events a login emits. */
-export type LoginEventName = "login" | "failed_login" | "multiple_failed_login";
+type LoginEventName = "login" | "failed_login" | "multiple_failed_login";
 
 /** What one attempt came to; `ok` carries the new token (shown once) and its expiry. */
-export type LoginOutcome =
+type LoginOutcome =
   | { kind: "ok"; user: UserRow; token: string; expires: string }
   | { kind: "denied" }
   | { kind: "locked"; retryAfterSeconds: number };
 
 /** One attempt's input. */
-export interface LoginAttempt {
+interface LoginAttempt {
   account: AccountRef;
   password: string;
   /** The client address (see middleware/client-address). */
@@ -97,7 +97,7 @@ export function createLoginFlow(engine: RecordEngine, guard: LoginGuard, opts: L
  * Records login data events in every existing flock `user` is listed in. An administrator
  * (`"*"`) is an operator, not a member of any one flock: its logins go to no flock.
  */
-export async function emitLoginEvents(engine: RecordEngine, user: UserRow, names: readonly LoginEventName[]): Promise<void> {
+async function emitLoginEvents(engine: RecordEngine, user: UserRow, names: readonly LoginEventName[]): Promise<void> {
   if (user.flocks.includes(ALL_FLOCKS)) return;
   for (const flock of user.flocks) {
     if (!(await engine.context.storage.getFlock(flock))) continue;

@@ -10,8 +10,6 @@ import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, memberAccountKey, MIN_PASSWOR
 
 /** How long a self-service session lasts: 24 hours from login. */
 export const SELF_SERVICE_SESSION_MS = 24 * 60 * 60 * 1000;
-/** Shortest password accepted for a member account (the same minimum as for staff). */
-export const SELF_SERVICE_MIN_PASSWORD_LENGTH = MIN_PASSWORD_LENGTH;
 
 /**
  * Checks and normalises a member's email address: one `@`, a dot in the domain, no spaces
@@ -20,7 +18,7 @@ export const SELF_SERVICE_MIN_PASSWORD_LENGTH = MIN_PASSWORD_LENGTH;
  * @example
  * checkEmail(" Ada@Example.org ") // "Ada@Example.org"
  */
-export function checkEmail(raw: unknown): string {
+function checkEmail(raw: unknown): string {
   const email = typeof raw === "string" ? raw.trim() : "";
   if (email.length === 0 || email.length > MAX_USERNAME_LENGTH || !EMAIL_RE.test(email)) {
     throw badRequest(

@@ -24,7 +24,7 @@ import { freeBackupName, pruneBackups } from "./names.js";
 import { BackupVerifyError, checkOpenDatabase, recordCounts, type FlockCounts } from "./verify.js";
 
 /** Pages (4 KiB) copied per step; between steps a serving process answers requests. */
-export const BACKUP_STEP_PAGES = 4096;
+const BACKUP_STEP_PAGES = 4096;
 
 /** Options of `createBackup`. */
 export interface BackupOptions {
@@ -52,7 +52,7 @@ export interface BackupReport {
 }
 
 /** The source file does not exist. */
-export class BackupSourceError extends Error {
+class BackupSourceError extends Error {
   override readonly name = "BackupSourceError";
 }
 

@@ -12,7 +12,7 @@
 import type { StoredRecord } from "@records-service/core";
 
 /** The envelope keys a flat row may carry beside its fields. */
-export const ENVELOPE_KEYS = ["type", "id", "state", "created", "last_updated", "version"] as const;
+const ENVELOPE_KEYS = ["type", "id", "state", "created", "last_updated", "version"] as const;
 
 /** What an imported row says about its record, before any check. */
 export interface RowParts {

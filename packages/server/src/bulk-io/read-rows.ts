@@ -133,7 +133,7 @@ export class CsvHeaderError extends Error {
 }
 
 /** The value of one non-empty CSV cell of `field`, or an Error naming what is wrong with it. */
-export function cellValue(type: string, field: string, cell: string): unknown {
+function cellValue(type: string, field: string, cell: string): unknown {
   if (_ENVELOPE_TEXT.has(field)) return cell;
   if (field === "version") return /^\d+$/.test(cell) ? Number(cell) : cell;
   if (type !== "person") return _jsonOrText(cell);

@@ -65,7 +65,7 @@ export function tableRow(record: StoredRecord, fields: readonly string[], native
  * cellText("person", "tags", ["a;b"])          // '["a;b"]'
  * cellText("event", "capacity", 40)            // "40"
  */
-export function cellText(type: string, field: string, value: unknown, native = false): TableCell {
+function cellText(type: string, field: string, value: unknown, native = false): TableCell {
   if (value === null || value === undefined) return null;
   if (native && (typeof value === "number" || typeof value === "boolean")) return value;
   if (typeof value === "string") return value;

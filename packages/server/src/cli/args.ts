@@ -18,8 +18,8 @@ import { USAGE } from "./usage.js";
 
 /** Where the database lives unless `--db` says otherwise (relative to the working directory). */
 export const DEFAULT_DB = "./data/records.db";
-export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = "127.0.0.1";
+const DEFAULT_PORT = 8080;
 
 /** A bad command line. The message is one line; the CLI exits 2. */
 export class UsageError extends Error {
@@ -96,7 +96,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
-export function parsePort(text: string, source: string): number {
+function parsePort(text: string, source: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
     throw new UsageError(`bad port ${JSON.stringify(text)} (${source}): expected an integer from 0 to 65535`);
   }
@@ -104,7 +104,7 @@ export function parsePort(text: string, source: string): number {
 }
 
 /** Most HTTP processes `serve --processes` starts. */
-export const MAX_PROCESSES = 256;
+const MAX_PROCESSES = 256;
 
 /**
  * `--processes`: a whole number from 1 to `MAX_PROCESSES`, or `auto` (one per core).
@@ -112,7 +112,7 @@ export const MAX_PROCESSES = 256;
  * @example
  * parseProcesses("auto") // os.availableParallelism(), e.g. 2
  */
-export function parseProcesses(text: string): number {
+function parseProcesses(text: string): number {
   if (text === "auto") return Math.min(MAX_PROCESSES, availableParallelism());
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PROCESSES) {
     throw new UsageError(`bad --processes ${JSON.stringify(text)}: expected a whole number from 1 to ${MAX_PROCESSES}, or auto (one per core)`);

@@ -61,7 +61,7 @@ export async function runCopy(cmd: Extract<Command, { kind: "copy" }>, io: CliIo
  * @example
  * progressBar(console.error)({ phase: "records", done: 500, total: 1000 }); // "records [##########          ]  50% 500/1000"
  */
-export function progressBar(err: (line: string) => void): (p: CopyProgress) => void {
+function progressBar(err: (line: string) => void): (p: CopyProgress) => void {
   const shown = new Map<string, number>();
   return (p) => {
     const pct = p.total === 0 ? 100 : Math.min(100, Math.floor((p.done / p.total) * 100));

@@ -7,7 +7,7 @@ import type { Storage } from "@records-service/core";
 import { isDatabaseUrl, openStorage } from "../storage-open.js";
 
 /** Thrown by `withExistingStorage` for a database file that does not exist. */
-export class MissingDatabaseError extends Error {
+class MissingDatabaseError extends Error {
   override readonly name = "MissingDatabaseError";
 }
 

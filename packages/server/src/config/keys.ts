@@ -9,10 +9,10 @@
 import { hkdfSync } from "node:crypto";
 
 /** The `info` label of the card-link key. */
-export const CARD_KEY_INFO = "records-service card-link v1";
+const CARD_KEY_INFO = "records-service card-link v1";
 
 /** The text form of a webhook key: this prefix and the 32 bytes in standard base64 (Standard Webhooks). */
-export const WEBHOOK_KEY_PREFIX = "whsec_";
+const WEBHOOK_KEY_PREFIX = "whsec_";
 
 /**
  * The 32-byte key for `info`, derived from `secret`.

@@ -27,7 +27,7 @@ export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const RESERVED_FLOCK_IDS: readonly string[] = ["auth", "health", "ping", "selfservice"];
 
 /** Shortest accepted `secret`: HMAC keys shorter than this are guessable. */
-export const MIN_SECRET_LENGTH = 16;
+const MIN_SECRET_LENGTH = 16;
 
 /** Defaults of the worker sections, in one place (documented in README.md). */
 export const CONFIG_DEFAULTS = {
@@ -58,25 +58,25 @@ export const CONFIG_DEFAULTS = {
 } as const;
 
 /** Shortest `metrics.token`: a bearer token shorter than this is guessable. */
-export const MIN_METRICS_TOKEN_LENGTH = 16;
+const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** Most backups `backup.keep` (and `records-service backup --keep`) keeps. */
 export const MAX_BACKUPS_KEPT = 10_000;
 
 /** Shortest and longest `workers.leaseMs`: renewals run every third of it. */
-export const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
+const LEASE_MS_RANGE = { min: 300, max: 3_600_000 } as const;
 
 /** Longest `changes.retentionDays`: ten years. */
-export const MAX_RETENTION_DAYS = 3650;
+const MAX_RETENTION_DAYS = 3650;
 
 /** Most open change feeds `changes.maxFeedsPerKey` and `maxFeedsPerFlock` may allow. */
-export const MAX_FEEDS_CAP = 100_000;
+const MAX_FEEDS_CAP = 100_000;
 
 /** Smallest and largest `changes.maxBufferBytes`: 4 KiB to 16 MiB. */
-export const FEED_BUFFER_RANGE = { min: 4096, max: 16 * 1024 * 1024 } as const;
+const FEED_BUFFER_RANGE = { min: 4096, max: 16 * 1024 * 1024 } as const;
 
 /** Longest `auth.keyTtlHours`: ten years. */
-export const MAX_KEY_TTL_HOURS = 87_600;
+const MAX_KEY_TTL_HOURS = 87_600;
 
 const flockId = v.pipe(
   v.string(),

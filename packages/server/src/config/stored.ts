@@ -19,7 +19,7 @@ import type { Config } from "./schema.js";
 /** The setting holding the applied document (JSON of `StoredConfig`). */
 export const APPLIED_CONFIG_SETTING = "config.applied";
 /** The setting holding the applied revision's token (what processes poll). */
-export const CONFIG_REVISION_SETTING = "config.revision";
+const CONFIG_REVISION_SETTING = "config.revision";
 
 /** What the database keeps of an applied configuration. */
 export interface StoredConfig {

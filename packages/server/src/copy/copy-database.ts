@@ -38,7 +38,7 @@ export interface CopyProgress {
 }
 
 /** One line of the final comparison. */
-export interface CountCheck {
+interface CountCheck {
   flock: string;
   type: string;
   state: string;

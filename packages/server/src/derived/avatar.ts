@@ -35,7 +35,7 @@ export interface Rgb {
 export const AVATAR_DEFAULT_SIZE = 128;
 export const AVATAR_MIN_SIZE = 16;
 export const AVATAR_MAX_SIZE = 512;
-export const AVATAR_DEFAULT_FORMAT: AvatarFormat = "png";
+const AVATAR_DEFAULT_FORMAT: AvatarFormat = "png";
 
 /**
  * The initials shown: first letters of `first_name` and `last_name`; else of the first and

@@ -42,7 +42,7 @@ export function renderCard(input: CardInput): string {
 }
 
 /** One line of the card: a label and its value (`tone` colours a status). */
-export interface CardRow {
+interface CardRow {
   label: string;
   value: string;
   datetime?: string;

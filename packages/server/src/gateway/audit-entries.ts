@@ -16,7 +16,7 @@ import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 
 /** One `clean_diff` item. */
-export interface CleanDiff {
+interface CleanDiff {
   field: string;
   prev: string | null;
   value: string | null;

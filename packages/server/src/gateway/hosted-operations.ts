@@ -9,7 +9,7 @@
  */
 
 /** What this server does with a hosted operation. */
-export type HostedStatus = "served" | "501" | "planned";
+type HostedStatus = "served" | "501" | "planned";
 
 /** One operation of the hosted description. */
 export interface HostedOperation {

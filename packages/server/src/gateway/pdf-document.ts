@@ -24,7 +24,7 @@ export interface PdfColumn {
 }
 
 /** Text styles. */
-export interface PdfTextStyle {
+interface PdfTextStyle {
   size?: number;
   bold?: boolean;
   grey?: boolean;

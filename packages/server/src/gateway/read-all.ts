@@ -13,7 +13,7 @@ const SCAN_STEP = 1000;
  * Most records read as referencing one URI (a booking's tickets, an invoice's payments):
  * far above any real event or invoice, so nothing is cut short in practice.
  */
-export const MAX_REFERENCING = 1_000_000;
+const MAX_REFERENCING = 1_000_000;
 
 /**
  * Every live (not deleted) record of `type` in `flock` matching `params` (the generic

@@ -14,7 +14,7 @@ import type { AppEnv } from "./env.js";
  * @example
  * requestAttribution(c) // { actor: "ada@example.org", application: "Acme/Sync/2" }
  */
-export function requestAttribution(c: Context<AppEnv>): Attribution {
+function requestAttribution(c: Context<AppEnv>): Attribution {
   const user = c.get("user") as UserRow | undefined;
   return { actor: user?.username ?? null, application: c.get("application") ?? null };
 }

@@ -53,7 +53,7 @@ export function describeError(err: unknown): ErrorInfo {
 }
 
 /** The machine-readable `type` of a v2 error body, by status (spec v2-gateway section 0). */
-export const ERROR_TYPES: Readonly<Record<number, string>> = {
+const ERROR_TYPES: Readonly<Record<number, string>> = {
   400: "bad_request",
   401: "unauthorized",
   403: "forbidden",
@@ -69,7 +69,7 @@ export const ERROR_TYPES: Readonly<Record<number, string>> = {
 };
 
 /** The v2 error body's fields. */
-export interface ErrorBodyV2 {
+interface ErrorBodyV2 {
   title: string;
   description: string;
   error: string;
@@ -80,7 +80,7 @@ export interface ErrorBodyV2 {
  * The `type` of a status: its entry in `ERROR_TYPES`, else the class's (`bad_request` for
  * other 4xx, `server_error` for other 5xx).
  */
-export function errorType(status: number): string {
+function errorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "bad_request");
 }
 
@@ -91,7 +91,7 @@ export function errorType(status: number): string {
  * v2ErrorBody(404, "not found", "no booking 'x' in flock demo")
  * // {"title":"not found","description":"no booking 'x' in flock demo","error":"not found","type":"not_found"}
  */
-export function v2ErrorBody(status: number, title: string, description: string): ErrorBodyV2 {
+function v2ErrorBody(status: number, title: string, description: string): ErrorBodyV2 {
   return { title, description, error: title, type: errorType(status) };
 }
 

@@ -70,7 +70,7 @@ export class StreamEndError extends Error {
 export const SSE_DEFAULTS = { heartbeatMs: 15_000, stallMs: 30_000, maxBufferBytes: 256 * 1024 } as const;
 
 /** Real timers. */
-export const systemTimers: SseTimers = {
+const systemTimers: SseTimers = {
   every(ms, fn) {
     const t = setInterval(fn, ms);
     t.unref?.();

@@ -12,7 +12,7 @@ import type { AppEnv } from "../http/env.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
 /** The `route` label of a request no route answered (404, 405): one series, whatever the path. */
-export const UNMATCHED_ROUTE = "unmatched";
+const UNMATCHED_ROUTE = "unmatched";
 
 /**
  * Counts requests and open event streams into `metrics`. Mount it first, so that it times
@@ -40,7 +40,7 @@ export function createRequestMetrics(metrics: ServiceMetrics): MiddlewareHandler
  * @example
  * new Response(countWhileOpen(res.body, metrics.streamOpened()), res);
  */
-export function countWhileOpen(body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
+function countWhileOpen(body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
     {

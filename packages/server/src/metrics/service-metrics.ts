@@ -36,10 +36,10 @@ export interface ServiceMetrics {
 }
 
 /** Latency buckets (seconds): from a cached read to a slow export. */
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Outbox statuses always reported (0 when there are none), so alerts see a series. */
-export const REPORTED_JOB_STATUSES = ["pending", "held", "dead"] as const;
+const REPORTED_JOB_STATUSES = ["pending", "held", "dead"] as const;
 
 /**
  * The metrics of a server over `storage`.

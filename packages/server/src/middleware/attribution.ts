@@ -39,7 +39,7 @@ export interface AttributionOptions {
  * Paths never throttled: liveness probes (monitors rarely name themselves) and signed
  * member cards (opened from a link in a browser).
  */
-export function isUnthrottledPath(path: string): boolean {
+function isUnthrottledPath(path: string): boolean {
   return UNTHROTTLED.some((re) => re.test(path));
 }
 

@@ -11,8 +11,6 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js";
 
-export { DEFAULT_BODY_LIMIT_BYTES } from "../http/limits.js";
-
 /**
  * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`
  * (multipart) or the smaller of `maxBytes` and `MAX_JSON_BODY_BYTES` (any other body).

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 
 /** Used when the request did not come through a socket (e.g. `app.request()` in tests). */
-export const UNKNOWN_ADDRESS = "unknown";
+const UNKNOWN_ADDRESS = "unknown";
 
 /**
  * The remote address of the request's socket, or `"unknown"`.

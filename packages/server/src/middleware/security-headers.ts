@@ -30,7 +30,7 @@ export const CONSOLE_CSP = [
 ].join("; ");
 
 /** What every console answer carries (set over whatever a route set). */
-export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": CONSOLE_CSP,
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "no-referrer",
@@ -39,7 +39,7 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** What every other answer carries unless its route set the header itself. */
-export const BASELINE_HEADERS: Readonly<Record<string, string>> = {
+const BASELINE_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
 };

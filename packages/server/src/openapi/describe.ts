@@ -38,7 +38,7 @@ export interface RouteDoc {
 export const ERROR_PLACEHOLDER = "#/components/schemas/Error";
 
 /** What each error status means on this API (the contract's list). */
-export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: "bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field",
   401: "missing or invalid credentials",
   403: "valid credentials without access to this flock or path",

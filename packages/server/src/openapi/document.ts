@@ -14,7 +14,7 @@ import { ERROR_PLACEHOLDER, SECURITY_SCHEMES } from "./describe.js";
 import { COMPONENT_SCHEMAS, type ComponentName } from "./schemas.js";
 
 /** The API's version as the document states it. */
-export const API_VERSION = "0.1.0";
+const API_VERSION = "0.1.0";
 
 const _TAGS: OpenAPIV3_1.TagObject[] = [
   { name: "status", description: "Liveness and health, no credentials." },
@@ -59,7 +59,7 @@ export function openApiDocument(app: Hono<any>): Promise<OpenAPIV3_1.Document> {
 }
 
 /** The component schemas as JSON Schema 2020-12, referring to each other by `$ref`. */
-export function componentSchemas(): Record<ComponentName, OpenAPIV3_1.SchemaObject> {
+function componentSchemas(): Record<ComponentName, OpenAPIV3_1.SchemaObject> {
   const out = {} as Record<ComponentName, OpenAPIV3_1.SchemaObject>;
   for (const name of Object.keys(COMPONENT_SCHEMAS) as ComponentName[]) {
     const json = toJsonSchema(COMPONENT_SCHEMAS[name], {

@@ -13,12 +13,12 @@
 import { formatTimestamp, type Clock, type Storage } from "@records-service/core";
 
 /** Most distinct application labels counted one by one. */
-export const APPLICATION_COUNTS_MAX_LABELS = 1000;
+const APPLICATION_COUNTS_MAX_LABELS = 1000;
 /** The label that collects applications beyond the cap. */
 export const OTHER_APPLICATIONS = "(other)";
 
 /** One application's count. */
-export interface ApplicationCount {
+interface ApplicationCount {
   application: string;
   requests: number;
   /** Timestamp (spec format) of its latest request. */

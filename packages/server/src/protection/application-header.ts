@@ -10,7 +10,7 @@
 export const APPLICATION_HEADER_MAX_LENGTH = 200;
 
 /** The form the header must take, as quoted in messages. */
-export const APPLICATION_HEADER_FORM = "<Organisation>/<Application>/<Version>";
+const APPLICATION_HEADER_FORM = "<Organisation>/<Application>/<Version>";
 
 /** A parsed header: attributed, or unattributed with the reason. */
 export type ApplicationHeader =

@@ -28,7 +28,7 @@ export interface FeedLeasesOptions {
 }
 
 /** One open stream's hold on the caps. */
-export interface FeedLease {
+interface FeedLease {
   /** Called when a renewal found the lease gone and the cap full (the stream must end). */
   onLost(fn: () => void): void;
   /** Gives the lease back (idempotent; never throws). */
@@ -49,7 +49,7 @@ export interface FeedLeases {
 }
 
 /** Defaults: a lease counts for a minute without renewal; renewed at every heartbeat. */
-export const FEED_LEASE_DEFAULTS = { ttlMs: 60_000, renewMs: 15_000 } as const;
+const FEED_LEASE_DEFAULTS = { ttlMs: 60_000, renewMs: 15_000 } as const;
 
 /**
  * The caps over `opts.storage`.

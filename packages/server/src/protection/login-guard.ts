@@ -48,9 +48,9 @@ export interface LoginGuardOptions {
   maxLockMs?: number;
 }
 
-export type LoginCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type LoginCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export interface LoginFailure {
+interface LoginFailure {
   /** True exactly once per lockout of the pair or the account: emit `multiple_failed_login`. */
   multipleFailed: boolean;
   /** Set when this failure started (or met) a lockout: seconds until it ends. */
@@ -69,9 +69,9 @@ export interface LoginGuard {
 }
 
 /** How long an account's last successful login is remembered (`lastLogin`): about five years. */
-export const LAST_LOGIN_KEEP_MS = 5 * 366 * 24 * 60 * 60_000;
+const LAST_LOGIN_KEEP_MS = 5 * 366 * 24 * 60 * 60_000;
 
-export const LOGIN_GUARD_DEFAULTS = {
+const LOGIN_GUARD_DEFAULTS = {
   maxFailures: 5,
   maxFailuresPerUser: 20,
   maxFailuresPerAddress: 30,

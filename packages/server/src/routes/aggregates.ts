@@ -28,17 +28,17 @@ import { listQueryParams } from "../openapi/list-query.js";
 import type { Surface } from "../http/surface.js";
 
 /** A JSONP callback name: a dotted JavaScript identifier, nothing that could run as code. */
-export const JSONP_CALLBACK_RE = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,3}$/;
+const JSONP_CALLBACK_RE = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,3}$/;
 
 /** The look-up's own parameters; every other parameter is a list filter. */
-export const LookupQuery = v.object({
+const LookupQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.maxLength(200, "must be at most 200 characters")), ""),
   limit: v.optional(queryInt(1, MAX_LOOKUP_LIMIT)),
   callback: v.optional(v.pipe(v.string(), v.regex(JSONP_CALLBACK_RE, "must be a JavaScript function name (letters, digits, _ and $, dotted)"))),
 });
 
 /** The group-by's own parameter: a period dates and timestamps are cut to (an extension; see docs/decisions.md). */
-export const GroupQuery = v.object({
+const GroupQuery = v.object({
   by: v.optional(v.picklist(GROUP_PERIODS, `must be one of ${GROUP_PERIODS.join(", ")}`)),
 });
 

@@ -37,13 +37,13 @@ const timestamp = v.optional(
 );
 
 /** `limit` and `since_days` of a record's history. */
-export const RecordAuditQuery = v.object({
+const RecordAuditQuery = v.object({
   limit: v.optional(queryInt(1, MAX_AUDIT_LIMIT)),
   since_days: v.optional(queryInt(1, 36_500)),
 });
 
 /** Paging and filters of the flock's history. */
-export const FlockAuditQuery = v.object({
+const FlockAuditQuery = v.object({
   limit: v.optional(queryInt(1, MAX_AUDIT_LIMIT)),
   skip: v.optional(queryInt(0, 1_000_000_000)),
   from: timestamp,

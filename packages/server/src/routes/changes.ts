@@ -48,13 +48,13 @@ export interface ChangesRouteOptions {
 }
 
 /** Longest list of types one request may name. */
-export const MAX_FEED_TYPES = 50;
+const MAX_FEED_TYPES = 50;
 
 const position = v.pipe(v.string(), v.regex(/^\d{1,15}$/, "must be a change id: an integer, 0 or more"), v.transform(Number));
 const typeName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,62}$/, "must be resource type names (a-z, 0-9, _), comma-separated"));
 
 /** The query parameters of the change feed. */
-export const changesQuerySchema = v.strictObject({
+const changesQuerySchema = v.strictObject({
   since: v.optional(position),
   type: v.optional(v.pipe(v.array(typeName), v.maxLength(MAX_FEED_TYPES, `may name at most ${MAX_FEED_TYPES} types`))),
 });

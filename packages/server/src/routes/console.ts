@@ -16,7 +16,7 @@ import type { AppEnv } from "../http/env.js";
 import { documented } from "../openapi/describe.js";
 
 /** Cache-Control of hashed assets and of everything else (index.html). */
-export const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", page: "no-cache" } as const;
+const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", page: "no-cache" } as const;
 
 /**
  * The console routes, serving `dist` (default: the console package's build).

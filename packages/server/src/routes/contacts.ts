@@ -33,7 +33,7 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 
 /** `user/membership`: the address to look up; `realtime` is accepted (nothing is cached). */
-export const MembershipByEmailQuery = v.object({
+const MembershipByEmailQuery = v.object({
   email: v.pipe(v.string(), v.trim(), v.email("must be an email address"), v.maxLength(320, "must be at most 320 characters")),
   realtime: queryFlag,
 });

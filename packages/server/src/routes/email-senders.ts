@@ -18,10 +18,10 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
 /** The record type behind a sender. */
-export const SENDER_TYPE = "email_sender";
+const SENDER_TYPE = "email_sender";
 
 /** A sender as the gateway answers it. */
-export interface EmailSender {
+interface EmailSender {
   uid: string;
   email: string | null;
   display_name: string | null;
@@ -87,7 +87,7 @@ export function createEmailSenderRoutes(engine: RecordEngine): Hono<AppEnv> {
  * @example
  * senderOf(record) // { uid: "6a1f...", email: "news@example.org", display_name: "News", products: ["events"], ... }
  */
-export function senderOf(record: StoredRecord): EmailSender {
+function senderOf(record: StoredRecord): EmailSender {
   const d = record.data;
   const texts = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   return {

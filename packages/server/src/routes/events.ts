@@ -30,7 +30,7 @@ import { uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 
 /** `page_size` of the event lists when none is given. */
-export const EVENTS_DEFAULT_PAGE_SIZE = 250;
+const EVENTS_DEFAULT_PAGE_SIZE = 250;
 
 const _PAGING = [
   queryParam("page", "1-based page number (default 1)", { type: "integer", minimum: 1 }),

@@ -25,7 +25,7 @@ import { documented, queryParam } from "../openapi/describe.js";
 import { SIGNED_HEADERS } from "./invoices.js";
 
 /** The PDF path's resource types and the invoice type each signs as (spec 2.3). */
-export const PDF_RESOURCE_TYPES: Readonly<Record<string, InvoiceType>> = {
+const PDF_RESOURCE_TYPES: Readonly<Record<string, InvoiceType>> = {
   invoice: "invoice",
   member: "membership",
   membership: "membership",

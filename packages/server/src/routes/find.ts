@@ -57,7 +57,7 @@ export function createFindRoutes(engine: RecordEngine, path: "/:flock/find/:type
  * and how many matched. 404 when nothing matches; 409 for several without
  * `take_first_if_multiple`.
  */
-export async function findByQuery(engine: RecordEngine, c: Context<AppEnv>, flock: string, type: string) {
+async function findByQuery(engine: RecordEngine, c: Context<AppEnv>, flock: string, type: string) {
   const query = readQuery(c, FindQuery);
   const all = await findMatches(engine, c, flock, type);
   const first = all.matches[0];

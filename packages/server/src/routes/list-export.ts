@@ -18,13 +18,13 @@ import { documented, queryParam } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
 
 /** The export's own parameters; every other one is a list filter, as on the list. */
-export const ExportQuery = v.object({
+const ExportQuery = v.object({
   format: v.picklist(["csv", "xlsx"], "must be csv or xlsx"),
   columns: v.optional(v.pipe(v.string(), v.maxLength(4000, "must be at most 4000 characters"))),
 });
 
 /** The most columns one export may name. */
-export const MAX_EXPORT_COLUMNS = 200;
+const MAX_EXPORT_COLUMNS = 200;
 
 /**
  * The export route (core keys of the flock). Mount before the generic record routes, so

@@ -18,10 +18,10 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
 /** The form types an additional field may have (the hosted list). */
-export const FORM_TYPES: readonly string[] = ["checkbox", "date", "email", "multi-choice", "number", "person_record", "select", "tel", "text", "textarea"];
+const FORM_TYPES: readonly string[] = ["checkbox", "date", "email", "multi-choice", "number", "person_record", "select", "tel", "text", "textarea"];
 
 /** One additional field of a membership type's form. */
-export interface AdditionalField {
+interface AdditionalField {
   field: string;
   label: string;
   description: string;
@@ -32,7 +32,7 @@ export interface AdditionalField {
 }
 
 /** The extras answer. */
-export interface MembershipExtras {
+interface MembershipExtras {
   uri: string;
   additional_fields: AdditionalField[];
   conditions: { key: string; value: string }[];
@@ -59,7 +59,7 @@ export function slugifyLabel(label: string): string {
  * @example
  * extrasOf(record) // { uri: "/demo/membership_type/6a1f.../", additional_fields: [], conditions: [] }
  */
-export function extrasOf(record: StoredRecord): MembershipExtras {
+function extrasOf(record: StoredRecord): MembershipExtras {
   const raw = record.data["extras"];
   const extras = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x)) : []);

@@ -24,8 +24,8 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
 /** Jobs per answer: default and most. */
-export const OUTBOX_LIST_DEFAULT = 100;
-export const OUTBOX_LIST_MAX = 1000;
+const OUTBOX_LIST_DEFAULT = 100;
+const OUTBOX_LIST_MAX = 1000;
 
 const _STATUSES: readonly OutboxStatus[] = ["pending", "held", "done", "dead"];
 
@@ -87,7 +87,7 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
 }
 
 /** One job as the route and the `jobs` command show it. */
-export function jobView(j: OutboxJob): Record<string, unknown> {
+function jobView(j: OutboxJob): Record<string, unknown> {
   return {
     id: j.id,
     delivery_id: j.deliveryId,

@@ -23,7 +23,7 @@ import { documented, queryParamsOf } from "../openapi/describe.js";
 import { FindQuery, findMatches } from "./find.js";
 
 /** `?q=` (required) and `limit`. */
-export const SearchQuery = v.object({
+const SearchQuery = v.object({
   q: v.pipe(v.string(), v.maxLength(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)),
   limit: v.optional(queryInt(1, MAX_SEARCH_LIMIT)),
 });

@@ -44,10 +44,10 @@ import { documented, queryParam } from "../openapi/describe.js";
 import { serverTaskRegistry } from "../workers/task-kinds.js";
 
 /** `page_size` of a segment's members when none is given. */
-export const MEMBERS_DEFAULT_PAGE_SIZE = 25;
+const MEMBERS_DEFAULT_PAGE_SIZE = 25;
 
 /** `limit` of `lookup`: default and most. */
-export const LOOKUP_LIMIT = { fallback: 20, max: 100 } as const;
+const LOOKUP_LIMIT = { fallback: 20, max: 100 } as const;
 
 /**
  * The member paths; routes/segments mounts them before its view-context route.

@@ -34,7 +34,7 @@ import { createFieldsetRoutes } from "./fieldsets.js";
 import { createSegmentMemberRoutes } from "./segment-members.js";
 
 /** `page_size` of `find` when none is given (the vendor gives none). */
-export const SEGMENTS_DEFAULT_PAGE_SIZE = 25;
+const SEGMENTS_DEFAULT_PAGE_SIZE = 25;
 
 /**
  * The segments gateway; mount under `/segments/v2`.

@@ -28,7 +28,7 @@ import { documented, queryParam } from "../openapi/describe.js";
 import { FORM_TYPES } from "./forms.js";
 
 /** Most responses one POST creates. */
-export const MAX_FORM_RESPONSES_PER_REQUEST = 50;
+const MAX_FORM_RESPONSES_PER_REQUEST = 50;
 
 /** The types a response may be allocated to. */
 const CONTACT_TYPES = ["person", "organisation"] as const;

@@ -20,7 +20,7 @@ export interface HealthOptions {
 }
 
 /** One lease holder as `/health` shows it. */
-export interface HealthLease {
+interface HealthLease {
   /** `scheduler`, `task` (a bulk action or other long task), or another worker's lease. */
   name: string;
   /** The holder: `host:pid:id` of the process (see `processLeaseOwner`). */
@@ -31,7 +31,7 @@ export interface HealthLease {
 }
 
 /** Longest list of leases `/health` shows. */
-export const HEALTH_MAX_LEASES = 100;
+const HEALTH_MAX_LEASES = 100;
 
 /**
  * Routes `GET /ping` → `{"message":"pong"}` and `GET /health` → `{"message":"ok", database,

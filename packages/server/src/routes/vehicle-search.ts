@@ -15,7 +15,7 @@ import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
 /** The parameters, in the order they are tried. */
-export const VEHICLE_KEYS = ["registration_number", "engine_number", "identifying_number"] as const;
+const VEHICLE_KEYS = ["registration_number", "engine_number", "identifying_number"] as const;
 
 /**
  * A vehicle number as compared: lower-case, without spaces or dashes.

@@ -10,7 +10,7 @@ import { createUser } from "../auth/accounts.js";
 import { defaultPasswordHasher, type PasswordHasher } from "../auth/passwords.js";
 
 export const DEMO_FLOCK = { identifier: "demo", name: "Demo" } as const;
-export const ADMIN_USERNAME = "admin";
+const ADMIN_USERNAME = "admin";
 
 /** The credentials created on first start. */
 export interface FirstStartCredentials {

@@ -12,7 +12,7 @@ import { ConfigError } from "../config/issues.js";
 import { appliedConfigToken, readAppliedConfig, type StoredConfig } from "../config/stored.js";
 
 /** How often a process checks for a newly applied configuration. */
-export const CONFIG_CHECK_MS = 2000;
+const CONFIG_CHECK_MS = 2000;
 
 /** A running watch. */
 export interface ConfigWatch {

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 
 /** How long a graceful close waits for requests in flight before cutting their sockets. */
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 /** How often, while closing, sockets that have gone idle are closed. */
 const IDLE_SWEEP_MS = 50;
 

@@ -21,9 +21,9 @@ import { isDatabaseUrl } from "../storage-open.js";
 import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
 /** The lease a backup run holds (`records-service jobs` lists it while held). */
-export const BACKUP_LEASE = "backup";
+const BACKUP_LEASE = "backup";
 /** The limit row holding the last schedule occurrence whose backup was started. */
-export const BACKUP_OCCURRENCE_KEY = "backup:occurrence";
+const BACKUP_OCCURRENCE_KEY = "backup:occurrence";
 /** How long the occurrence mark is kept: longer than any sensible schedule's period. */
 const OCCURRENCE_KEEP_MS = 400 * 24 * 3600_000;
 

@@ -78,7 +78,7 @@ export async function findPaidUris(storage: Storage, records: readonly StoredRec
 }
 
 /** The payment field that references a record of each type (contract: payment fields). */
-export const PAYMENT_FIELDS_FOR: Readonly<Record<string, readonly string[]>> = {
+const PAYMENT_FIELDS_FOR: Readonly<Record<string, readonly string[]>> = {
   member: ["membership_ref"],
   membership: ["membership_ref"],
   invoice: ["invoice_ref"],

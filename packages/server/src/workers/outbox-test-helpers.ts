@@ -22,7 +22,7 @@ import { createOutboxRunner } from "./outbox.js";
 
 export const SECRET = "test-secret-0123456789";
 export const HOOK = "https://hooks.example.org/records";
-export const START = "2026-01-15T10:00:00.000Z";
+const START = "2026-01-15T10:00:00.000Z";
 
 /** The claim token `claimOne` uses. */
 export const TEST_CLAIM = "test-claim-token-0001";
@@ -35,7 +35,7 @@ export async function claimOne(storage: Storage, clock: Clock): Promise<OutboxJo
 }
 
 /** One request the fake fetch received. */
-export interface SeenRequest {
+interface SeenRequest {
   url: string;
   headers: Record<string, string>;
   body: string;

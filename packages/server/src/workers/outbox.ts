@@ -19,7 +19,7 @@ import { CONFIG_DEFAULTS } from "../config/schema.js";
 import { attemptJob, releasedUpdate, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
 
 /** Defaults of the outbox worker. */
-export const OUTBOX_DEFAULTS = {
+const OUTBOX_DEFAULTS = {
   /** How often due jobs (retries) are looked for, besides the nudge after each commit. */
   pollMs: 1000,
   /** Jobs claimed per step. */

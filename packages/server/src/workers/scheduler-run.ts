@@ -40,9 +40,9 @@ import { findDueCandidates, findPaidUris, findWrittenSince } from "./due-candida
 /** The setting holding a flock's last run time: `scheduler.last_run:<flock>`. */
 export const LAST_RUN_SETTING_PREFIX = "scheduler.last_run:";
 /** Events handed to `engine.emit` per transaction. */
-export const EMIT_CHUNK_SIZE = 500;
+const EMIT_CHUNK_SIZE = 500;
 /** Data events purged per chunk, and chunks per run (the rest waits for the next run). */
-export const PURGE_LIMITS = { chunk: 500, chunksPerRun: 20 } as const;
+const PURGE_LIMITS = { chunk: 500, chunksPerRun: 20 } as const;
 /**
  * Change-feed rows purged per transaction, and transactions per run (up to a million rows a
  * run, so an hourly schedule keeps up with ~280 writes a second): each transaction reads

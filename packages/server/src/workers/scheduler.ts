@@ -18,7 +18,7 @@ import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, typ
 import { runSchedulerOnce, type SchedulerRunReport } from "./scheduler-run.js";
 
 /** The lease a scheduler run holds (`records-service jobs` lists it while held). */
-export const SCHEDULER_LEASE = "scheduler";
+const SCHEDULER_LEASE = "scheduler";
 
 /** Options of `createSchedulerWorker` (tests replace the run). */
 export interface SchedulerWorkerOptions {

@@ -9,7 +9,7 @@ import { segmentDeleteTask } from "../gateway/segments/delete-task.js";
 import { segmentExportTask } from "../gateway/segments/export-task.js";
 
 /** Every kind the server runs, core's first. */
-export const SERVER_TASK_KINDS: readonly TaskKind[] = [...DEFAULT_TASK_KINDS, segmentDeleteTask, segmentExportTask];
+const SERVER_TASK_KINDS: readonly TaskKind[] = [...DEFAULT_TASK_KINDS, segmentDeleteTask, segmentExportTask];
 
 /** The registry of `SERVER_TASK_KINDS` (kinds hold no state, so one per process is right with many processes). */
 export const serverTaskRegistry: TaskRegistry = createTaskRegistry(SERVER_TASK_KINDS);

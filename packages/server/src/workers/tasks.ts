@@ -30,7 +30,7 @@ import { serverTaskRegistry } from "./task-kinds.js";
 import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
 /** Defaults of the task worker. */
-export const TASK_WORKER_DEFAULTS = {
+const TASK_WORKER_DEFAULTS = {
   /** How often queued tasks are looked for while idle. */
   pollMs: 500,
   /** Records per chunk (one transaction each). */

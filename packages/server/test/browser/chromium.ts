@@ -9,9 +9,9 @@ import { chromium, type Browser } from "playwright-core";
 import { parseConfig } from "../../src/config.js";
 import { startServer, type RunningServer } from "../../src/runtime.js";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const IN_CI = !!process.env.CI && process.env.CI !== "false";
-export const PRESENT = existsSync(CHROMIUM);
+const CHROMIUM = "/usr/bin/chromium";
+const IN_CI = !!process.env.CI && process.env.CI !== "false";
+const PRESENT = existsSync(CHROMIUM);
 /** True when the browser suites run: Chromium is there, or CI requires it. */
 export const BROWSER_TESTS = PRESENT || IN_CI;
 

@@ -45,7 +45,7 @@ export async function login(base: string): Promise<string> {
 }
 
 /** JSON request with the key and the APPLICATION header. */
-export async function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...APP },

@@ -20,7 +20,7 @@ import { seedPersons, taggedOnce } from "./seed-persons.js";
 import { killAll, startCli, type CliProcess } from "./spawn-cli.js";
 
 /** A fresh database for one scenario: its `--db` argument and a Storage over it. */
-export interface ScaleOutDb {
+interface ScaleOutDb {
   arg: string;
   open(): Promise<Storage>;
 }

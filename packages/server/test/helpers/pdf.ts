@@ -7,7 +7,7 @@
 import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /** One run of text as drawn: its string, where it starts (points from the bottom left) and how wide it is. */
-export interface PdfTextRun {
+interface PdfTextRun {
   text: string;
   x: number;
   y: number;

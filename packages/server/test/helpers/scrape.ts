@@ -9,7 +9,7 @@
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 
 /** One sample: its labels and value. */
-export interface Sample {
+interface Sample {
   labels: Record<string, string>;
   value: number;
 }

@@ -12,7 +12,7 @@ import { createTestApp, TEST_PASSWORD_COST, type CallOptions, type TestApp } fro
 /** The card secret of the v2 test app. */
 export const SECRET = "test-secret-0123456789abcdef";
 /** What every v2 test call sends unless it says otherwise, so suites not about throttling are not throttled. */
-export const APP_HEADER = { application: "Tests/records-service/1" } as const;
+const APP_HEADER = { application: "Tests/records-service/1" } as const;
 
 export type V2TestApp = TestApp;
 

@@ -54,7 +54,7 @@ export async function composeEmail(ctx: ActionRunContext, deps: { templates: Tem
  * record's data, `record` the whole record (the single-record envelope, as webhooks send
  * it), `contact` the related person's data (or null), and `flock` and `trigger`.
  */
-export function templateData(ctx: ActionRunContext): Record<string, unknown> {
+function templateData(ctx: ActionRunContext): Record<string, unknown> {
   return {
     ...ctx.dataEvent.data,
     data: ctx.record?.data ?? {},

@@ -9,7 +9,7 @@
 import { derive, formatTimestamp, recordUri, type ChangeSet, type IdSource, type StoredRecord } from "@records-service/core";
 
 /** The journal statuses of an email. */
-export type EmailStatus = "sent" | "draft" | "failed";
+type EmailStatus = "sent" | "draft" | "failed";
 
 /** What the journal records about one email. */
 export interface EmailJournalEntry {

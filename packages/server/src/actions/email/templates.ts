@@ -10,7 +10,7 @@ import { ConfigError } from "../../config/issues.js";
 import type { TemplateConfig } from "../../config/schema.js";
 
 /** One compiled template. */
-export interface CompiledTemplate {
+interface CompiledTemplate {
   flock: string;
   name: string;
   /** Renders the subject (plain text, one line). Throws when the template fails at run time. */

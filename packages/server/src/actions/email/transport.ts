@@ -33,7 +33,7 @@ export interface MailTransport {
 }
 
 /** How long one SMTP conversation may take, in each phase. */
-export const SMTP_TIMEOUT_MS = 10_000;
+const SMTP_TIMEOUT_MS = 10_000;
 
 /**
  * An SMTP transport for `mail.smtp` (`smtp://` or `smtps://`, credentials in the URL),

@@ -17,7 +17,7 @@ import { ticketCounts } from "./stock.js";
 import { attendeeOf, session } from "./tickets.js";
 
 /** The column groups, in the order columns appear. */
-export const COLUMN_GROUPS: Readonly<Record<string, readonly TableColumn[]>> = {
+const COLUMN_GROUPS: Readonly<Record<string, readonly TableColumn[]>> = {
   core: [
     { field: "attendee_name", label: "Attendee name" },
     { field: "attendee_email", label: "Email" },
@@ -73,13 +73,13 @@ export const EXPORT_FIELDSETS: Readonly<Record<ExportKind, readonly string[]>> =
 };
 
 /** The export file formats (`format`, default xlsx). */
-export const EXPORT_FORMATS: readonly TableFormat[] = ["xlsx", "csv"];
+const EXPORT_FORMATS: readonly TableFormat[] = ["xlsx", "csv"];
 
 /** Tickets read per step of an export, once under way. */
-export const EXPORT_PAGE = 500;
+const EXPORT_PAGE = 500;
 
 /** Tickets of the first step: small, so the file's first bytes leave soon; steps double from it. */
-export const EXPORT_FIRST_PAGE = 50;
+const EXPORT_FIRST_PAGE = 50;
 
 /**
  * The fieldsets asked for (`?fieldset=a&fieldset=b` or `a,b`), each once, in the groups'
@@ -120,7 +120,7 @@ export async function readTicketTypes(engine: RecordEngine, booking: StoredRecor
  * The booking's live tickets, a page at a time, in creation order (the storage's cursor
  * walk over the indexed `booking_ref` filter); pages grow from `first` to `step` tickets.
  */
-export async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
+async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
   const { storage, clock } = engine.context;
   const q = parseListQuery([["booking_ref", uriOf(booking)]], { surface: "v2", now: clock.now() });
   let after: string | null = null;

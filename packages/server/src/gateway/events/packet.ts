@@ -18,7 +18,7 @@ export interface BookingData {
 }
 
 /** The currency of a ticket type or ticket without one. */
-export const DEFAULT_CURRENCY = "gbp";
+const DEFAULT_CURRENCY = "gbp";
 
 /** The fields of the summary packet (list entries and `…/summary`), in the spec's order. */
 export const SUMMARY_FIELDS = [
@@ -83,7 +83,7 @@ export function dateOf(v: unknown): string | null {
 }
 
 /** True when the booking is cancelled: stored `cancelled` true, or `status` `cancelled`. */
-export function isCancelled(booking: Pick<StoredRecord, "data">): boolean {
+function isCancelled(booking: Pick<StoredRecord, "data">): boolean {
   const status = booking.data.status;
   return booking.data.cancelled === true || (typeof status === "string" && status.trim().toLowerCase() === "cancelled");
 }
@@ -224,7 +224,7 @@ export function currencyOf(v: unknown, fallback = DEFAULT_CURRENCY): string {
 }
 
 /** `HH:MM` from a stored time, else null. */
-export function timeOf(v: unknown): string | null {
+function timeOf(v: unknown): string | null {
   return typeof v === "string" && /^\d{2}:\d{2}/.test(v) ? v.slice(0, 5) : null;
 }
 

@@ -19,10 +19,10 @@ import { ticketCounts } from "./stock.js";
 import { attendeeOf } from "./tickets.js";
 
 /** The types a form reference of the booking may name. */
-export const FORM_TYPES: readonly string[] = ["form", "sheep_form"];
+const FORM_TYPES: readonly string[] = ["form", "sheep_form"];
 
 /** The live `form_response` records whose `context_ref` holds the booking (a URI or a list of them). */
-export async function bookingResponses(engine: RecordEngine, booking: StoredRecord): Promise<StoredRecord[]> {
+async function bookingResponses(engine: RecordEngine, booking: StoredRecord): Promise<StoredRecord[]> {
   const uri = uriOf(booking);
   return (await referencing(engine, booking.flock, uri)).filter((r) => r.type === "form_response" && _contexts(r).includes(uri));
 }
@@ -63,7 +63,7 @@ export async function orderQuestions(engine: RecordEngine, data: BookingData, bu
 }
 
 /** `{flat, sections, simple}` of one response, described by its form when there is one. */
-export function responseViews(response: StoredRecord, form: StoredRecord | undefined): Record<string, unknown> {
+function responseViews(response: StoredRecord, form: StoredRecord | undefined): Record<string, unknown> {
   const flat = _object(response.data.response);
   const defs = _questions(form);
   const formUri = form ? uriOf(form) : null;

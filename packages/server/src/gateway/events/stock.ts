@@ -7,10 +7,10 @@
 import type { StoredRecord } from "@records-service/core";
 
 /** Ticket statuses that give the place back: such a ticket takes no stock. */
-export const RELEASED_STATUSES: readonly string[] = ["cancelled", "refunded"];
+const RELEASED_STATUSES: readonly string[] = ["cancelled", "refunded"];
 
 /** The ticket status that holds stock without selling it. */
-export const RESERVED_STATUS = "reserved";
+const RESERVED_STATUS = "reserved";
 
 /** One ticket type's counts. `total` and `available` are null for unlimited stock. */
 export interface StockCount {
@@ -34,7 +34,7 @@ export function ticketCounts(ticket: Pick<StoredRecord, "state" | "data">): bool
 }
 
 /** True for a counted ticket whose status is `reserved`. */
-export function ticketReserved(ticket: Pick<StoredRecord, "data">): boolean {
+function ticketReserved(ticket: Pick<StoredRecord, "data">): boolean {
   const status = ticket.data.status;
   return typeof status === "string" && status.trim().toLowerCase() === RESERVED_STATUS;
 }

@@ -14,7 +14,7 @@ export const ATTENDANCE_STATUSES = ["invited", "accepted", "declined", "attended
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
 
 /** A session's status before any attendance is recorded: holding a ticket is an accepted place. */
-export const DEFAULT_ATTENDANCE = "accepted";
+const DEFAULT_ATTENDANCE = "accepted";
 
 /** Records the tickets name, by canonical URI (people, ticket types). */
 export type Named = ReadonlyMap<string, StoredRecord>;

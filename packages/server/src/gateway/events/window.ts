@@ -16,12 +16,12 @@ import { dateOf, eventDates } from "./packet.js";
 import { listMatching } from "./read.js";
 
 /** Days before today the default list reaches back. */
-export const WINDOW_DAYS_BACK = 14;
+const WINDOW_DAYS_BACK = 14;
 /** Days after today the default list reaches ahead. */
-export const WINDOW_DAYS_AHEAD = 90;
+const WINDOW_DAYS_AHEAD = 90;
 
 /** The states of `bookings/{state}`. */
-export const BOOKING_STATES = ["all", "future", "past", "running", "current", "draft"] as const;
+const BOOKING_STATES = ["all", "future", "past", "running", "current", "draft"] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
 /** What selects a list: the default window or a state. */
@@ -62,7 +62,7 @@ export async function selectBookings(engine: RecordEngine, flock: string, select
 
 /**
  * One page of the selection as of `today`, in list order, and how many bookings the whole
- * selection holds: the same bookings `selectBookings` gives, read whole only for the page.
+ * selection holds, read whole only for the page.
  *
  * @example
  * const { total, bookings } = await selectBookingPage(engine, "demo", "window", "2026-01-15", { page: 1, pageSize: 250 });

@@ -19,7 +19,7 @@ export interface GivingStatement {
 }
 
 /** The sentence of a statement without gifts. */
-export const NO_GIFTS = "No gifts are recorded for this tax year.";
+const NO_GIFTS = "No gifts are recorded for this tax year.";
 
 /**
  * The statement's PDF bytes.

@@ -51,7 +51,7 @@ export async function buildInvoice(
  * @example
  * invoicingConfig("demo", "Demo Society", []) // { flock_name: "Demo Society", default_currency: "gbp", address: null, ..., template: "invoice-a4" }
  */
-export function invoicingConfig(flock: string, name: string, all: readonly InvoicingConfig[]): InvoiceConfig {
+function invoicingConfig(flock: string, name: string, all: readonly InvoicingConfig[]): InvoiceConfig {
   const mine = all.find((x) => x.flock === flock) as Record<string, unknown> | undefined;
   return {
     flock_name: name,

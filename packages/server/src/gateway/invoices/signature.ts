@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { deriveKey } from "../../config/keys.js";
 
 /** The `info` label of the invoice-link key. */
-export const INVOICE_KEY_INFO = "records-service invoice-link v1";
+const INVOICE_KEY_INFO = "records-service invoice-link v1";
 
 /** The invoice types of `/invoices/v2/{flock}/{invoice_type}/{uid}`. */
 export const INVOICE_TYPES = ["invoice", "membership", "order"] as const;

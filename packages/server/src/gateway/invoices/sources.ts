@@ -15,7 +15,7 @@ import type { InvoiceSource } from "./invoice.js";
 import type { InvoiceType } from "./signature.js";
 
 /** The record types an invoice type's uid may name, in the order they are tried. */
-export const INVOICE_RECORD_TYPES: Readonly<Record<InvoiceType, readonly string[]>> = {
+const INVOICE_RECORD_TYPES: Readonly<Record<InvoiceType, readonly string[]>> = {
   invoice: ["invoice"],
   membership: ["member", "membership"],
   order: ["ticket"],

@@ -28,10 +28,10 @@ import { segmentWalk, walkMembers } from "./walk.js";
 export const SEGMENT_EXPORT_TASK = "segment_export";
 
 /** The journal field the file's URL is added to (the spec's file field on journals). */
-export const REPORT_FILE_FIELD = "files";
+const REPORT_FILE_FIELD = "files";
 
 /** The stored parameters of a `segment_export` task. */
-export interface SegmentExportParams {
+interface SegmentExportParams {
   /** The segment's URI. */
   uri: string;
   /** The journal record's URI the file goes to. */
@@ -110,7 +110,7 @@ export function memberRow(r: StoredRecord, columns: readonly TableColumn[]): Rec
 }
 
 /** The parameters checked: two URIs and at least one `{field, label}` column. */
-export function checkExportParams(raw: Record<string, unknown>): SegmentExportParams {
+function checkExportParams(raw: Record<string, unknown>): SegmentExportParams {
   const { uri, journal_uri: journal, columns } = raw;
   if (typeof uri !== "string" || typeof journal !== "string") throw badRequest("invalid task parameters", "uri and journal_uri must be record URIs");
   const ok = Array.isArray(columns) && columns.length > 0 && columns.every((c) => typeof c === "object" && c !== null && typeof c.field === "string" && typeof c.label === "string");

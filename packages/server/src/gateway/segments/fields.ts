@@ -8,7 +8,7 @@
 import { CONTACT_TYPE, PERSON_FIELDS, TASK_CHUNK_DATA_LENGTH, type RecordEngine, type StoredRecord } from "@records-service/core";
 
 /** How many records of a type are read to learn its fields. */
-export const FIELD_SAMPLE_SIZE = 1000;
+const FIELD_SAMPLE_SIZE = 1000;
 
 /** A field's kind as the hosted `field_display` names it. */
 export type FieldKind = "text" | "boolean" | "date" | "list" | "reference" | "number";
@@ -39,7 +39,7 @@ export async function typeFields(engine: Pick<RecordEngine, "context">, flock: s
  * Field names in the order first seen in `records`, each with the kind of its first
  * non-empty value (text when every value is empty).
  */
-export function sampledFields(records: readonly StoredRecord[]): TypeFields {
+function sampledFields(records: readonly StoredRecord[]): TypeFields {
   const fields: TypeFields = new Map();
   const settled = new Set<string>();
   for (const r of records) {
@@ -58,7 +58,7 @@ export function sampledFields(records: readonly StoredRecord[]): TypeFields {
 }
 
 /** The kind a stored value shows; undefined for null, empty text or an empty list. */
-export function valueKind(value: unknown): FieldKind | undefined {
+function valueKind(value: unknown): FieldKind | undefined {
   if (value === null || value === undefined || value === "") return undefined;
   if (Array.isArray(value)) return value.length === 0 ? undefined : "list";
   if (typeof value === "boolean") return "boolean";

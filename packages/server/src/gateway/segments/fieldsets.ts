@@ -59,14 +59,14 @@ export function fieldsOf(r: StoredRecord): string[] {
 }
 
 /** The types a fieldset applies to (empty: every type). */
-export function applicableTo(r: StoredRecord): string[] {
+function applicableTo(r: StoredRecord): string[] {
   const v = r.data.applicable_resources;
   const list = Array.isArray(v) ? v : typeof v === "string" && v !== "" ? [v] : [];
   return list.filter((t): t is string => typeof t === "string" && t !== "");
 }
 
 /** True when the fieldset applies to `type` (its list is empty or names it). */
-export function appliesTo(r: StoredRecord, type: string): boolean {
+function appliesTo(r: StoredRecord, type: string): boolean {
   const list = applicableTo(r);
   return list.length === 0 || list.includes(type);
 }

@@ -8,7 +8,7 @@
 import { badRequest, isRecordsError, parseListQuery, PERSON_FIELDS, type ListQuery } from "@records-service/core";
 
 /** The vendor's operators and the modifiers they stand for (`""`: a bare `field=value`). */
-export const RULE_OPERATORS: Readonly<Record<string, string>> = {
+const RULE_OPERATORS: Readonly<Record<string, string>> = {
   equals: "",
   exact: "",
   not_equal_to: "ne",
@@ -37,7 +37,7 @@ const _IGNORED_KEYS = new Set(["page", "page_size", "limit", "include_deleted", 
  * ruleParams([{ field: "source", operator: "equals", value: "web" }], "/demo/segment/…/")
  * // [["source", "web"]]
  */
-export function ruleParams(rules: unknown, segment: string): [string, string][] {
+function ruleParams(rules: unknown, segment: string): [string, string][] {
   if (rules === undefined || rules === null) return [];
   if (Array.isArray(rules)) return rules.map((rule, i) => _arrayRule(rule, i, segment));
   if (typeof rules !== "object") throw _bad(segment, "rules", "rules must be an object of list parameters or an array of {field, operator, value}");

@@ -33,7 +33,7 @@ export interface WalkStep {
 }
 
 /** Members read per storage step when a caller walks to the end. */
-export const WALK_STEP = 500;
+const WALK_STEP = 500;
 
 /**
  * The walk of `segment` (a 400 naming the problem when its type, segment type or a rule
