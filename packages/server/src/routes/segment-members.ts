@@ -38,8 +38,8 @@ import { liveRecord } from "../gateway/records.js";
 import { booleanParam } from "../gateway/values.js";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { notOfferedResponse } from "./not-offered.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { serverTaskRegistry } from "../workers/task-kinds.js";
 
@@ -242,7 +242,7 @@ export function createSegmentMemberRoutes(engine: RecordEngine): Hono<AppEnv> {
 
   const notOffered = (method: "GET" | "POST", path: string, summary: string, why: string) =>
     routes.on(method, path, _doc(summary, undefined, [], [501]), ...guard, (c) =>
-      errorResponse(c, { status: 501, error: "not implemented", detail: `${c.req.method} ${c.req.path}: ${why}` }),
+      notOfferedResponse(c, why),
     );
   notOffered("GET", "/:flock/segment/:uid/all/pdf", "A segment's members as a templated PDF report (not offered)", "templated PDF reports are not offered; export the members as XLSX (all/xlsx) or read them as JSON (all)");
   notOffered("GET", "/:flock/segment/:uid/all/sync_mailchimp", "Sync a segment with an email-marketing partner (not offered)", "email-marketing partner sync is not part of this service");
