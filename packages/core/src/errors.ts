@@ -10,10 +10,12 @@ export type RecordsErrorCode =
   | "unauthorized" // 401: missing or invalid credentials
   | "forbidden" // 403: valid credentials without access
   | "not_found" // 404: unknown flock, resource type or record
+  | "method_not_allowed" // 405: the path does not accept the method
   | "conflict" // 409: a state change that does not apply, or a concurrent write
   | "gone" // 410: asked for something no longer kept (a change feed position past the retention)
   | "payload_too_large" // 413
   | "rate_limited" // 429
+  | "not_implemented" // 501: an operation known from the hosted service and deliberately not offered
   | "unavailable"; // 503: the database cannot be reached (a PostgreSQL outage); retry later
 
 const STATUS: Record<RecordsErrorCode, number> = {
@@ -21,12 +23,21 @@ const STATUS: Record<RecordsErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
   rate_limited: 429,
+  not_implemented: 501,
   unavailable: 503,
 };
+
+/** A link the v2 error body may carry (contract: "a `link` may be added"). */
+export interface ErrorLink {
+  href: string;
+  rel: string;
+  text: string;
+}
 
 /**
  * The error every core operation throws for a rule it enforces.
@@ -41,9 +52,17 @@ export class RecordsError extends Error {
     readonly code: RecordsErrorCode,
     message: string,
     readonly detail: string = message,
+    extra: { headers?: Readonly<Record<string, string>>; link?: ErrorLink } = {},
   ) {
     super(message);
+    this.headers = extra.headers ?? {};
+    if (extra.link) this.link = extra.link;
   }
+
+  /** Headers of the answer: `Retry-After` of a 429, `Allow` of a 405. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** A help link for the v2 body (the signed card's 401 points to how signed links work). */
+  readonly link?: ErrorLink;
 
   /** The HTTP status this error maps to. */
   get status(): number {

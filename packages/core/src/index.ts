@@ -11,7 +11,7 @@
 
 // --- errors ---
 export { RecordsError, isRecordsError, badRequest, notFound, conflict } from "./errors.js";
-export type { RecordsErrorCode } from "./errors.js";
+export type { ErrorLink, RecordsErrorCode } from "./errors.js";
 
 // --- time ---
 export { systemClock, createFakeClock, formatTimestamp, formatSeconds, formatDate, parseTimestamp } from "./time.js";

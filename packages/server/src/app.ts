@@ -7,11 +7,11 @@
  * service; the app keeps in memory only caches checked against the storage's change
  * generation (brought up to date at the start of every request).
  */
-import type { RecordEngine } from "@records-service/core";
+import { notFound, RecordsError, type RecordEngine } from "@records-service/core";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
-import { describeError, errorResponse } from "./http/errors.js";
+import { answerError } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
 import { DEFAULT_KEY_TTL_HOURS } from "./auth/accounts.js";
 import { createLoginFlow } from "./auth/login-flow.js";
@@ -63,6 +63,7 @@ import { createStatsRoutes } from "./routes/stats.js";
 import { createStatusRoutes } from "./routes/status.js";
 import { createOutboxRoutes } from "./routes/outbox.js";
 import { createTriggerRoutes } from "./routes/triggers.js";
+import { mountBySpecificity } from "./routes/route-order.js";
 import { createReferenceRoutes } from "./routes/reference.js";
 import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
@@ -170,88 +171,84 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        errorResponse(c, {
-          status: 405,
-          error: "method not allowed",
-          detail: `${c.req.method} is not accepted on this path; it accepts ${methods.join(", ")}`,
-          headers: { Allow: methods.join(", ") },
-        }),
+        answerError(
+          new RecordsError("method_not_allowed", "method not allowed", `${c.req.method} is not accepted on this path; it accepts ${methods.join(", ")}`, {
+            headers: { Allow: methods.join(", ") },
+          }),
+          c,
+        ),
     }),
   );
   app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
 
+  const staged = new Hono<AppEnv>({ strict: false });
   // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
-  app.route("/", createConsoleRoutes(opts.consoleDist));
-  if (opts.metrics?.token !== undefined) app.route("/", createMetricsRoutes(opts.metrics.metrics, { token: opts.metrics.token }));
-  app.route("/api/v1", createStatusRoutes(storage, { clock, ...(opts.workers ? { workers: opts.workers } : {}) }));
-  app.route("/api/v1", createAuthRoutes(flow));
-  app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+  staged.route("/", createConsoleRoutes(opts.consoleDist));
+  if (opts.metrics?.token !== undefined) staged.route("/", createMetricsRoutes(opts.metrics.metrics, { token: opts.metrics.token }));
+  staged.route("/api/v1", createStatusRoutes(storage, { clock, ...(opts.workers ? { workers: opts.workers } : {}) }));
+  staged.route("/api/v1", createAuthRoutes(flow));
+  staged.route("/api/v1", createStatsRoutes(storage, clock, counts));
   // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.
-  app.route("/api/v1", createContactRoutes(engine));
-  app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
-  app.route("/api/v1", createAggregateRoutes(engine, "v1"));
-  app.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
-  app.route("/api/v1", createProvenanceRoutes(engine));
-  app.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
-  app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
+  staged.route("/api/v1", createContactRoutes(engine));
+  staged.route("/api/v1", createContactTypeRoutes(engine, "v1"));
+  staged.route("/api/v1", createAggregateRoutes(engine, "v1"));
+  staged.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
+  staged.route("/api/v1", createProvenanceRoutes(engine));
+  staged.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
+  staged.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
   // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
-  app.route("/api/v1", createMemberAccountRoutes(engine, guard));
-  app.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
+  staged.route("/api/v1", createMemberAccountRoutes(engine, guard));
+  staged.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
-  app.route("/api/v1", createTriggerRoutes(engine));
-  app.route("/api/v1", createOutboxRoutes(engine));
-  app.route("/api/v1", createChangesRoutes(engine, opts.changes));
-  app.route("/api/v1", createCardLinkRoutes(engine, secret));
+  staged.route("/api/v1", createTriggerRoutes(engine));
+  staged.route("/api/v1", createOutboxRoutes(engine));
+  staged.route("/api/v1", createChangesRoutes(engine, opts.changes));
+  staged.route("/api/v1", createCardLinkRoutes(engine, secret));
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
-  app.route("/api/v1", createBulkRoutes(engine));
-  app.route("/api/v1", createRecordActionRoutes(engine));
-  app.route("/api/v1", createListExportRoutes(engine));
-  app.route("/api/v1", createFormRoutes(engine, "v1"));
+  staged.route("/api/v1", createBulkRoutes(engine));
+  staged.route("/api/v1", createRecordActionRoutes(engine));
+  staged.route("/api/v1", createListExportRoutes(engine));
+  staged.route("/api/v1", createFormRoutes(engine, "v1"));
   // One single-record cache for both surfaces: v1 and v2 answer the same text.
   const singles = createResponseCache(storage);
-  app.route("/api/v1", createRecordRoutes(engine, "v1", singles));
+  staged.route("/api/v1", createRecordRoutes(engine, "v1", singles));
   // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
-  app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
-  app.route("/selfservice/v2", createSelfServiceRoutes(engine));
-  app.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
-  app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
-  app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
-  app.route("/api/v2", createContactRoutes(engine));
-  app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
-  app.route("/api/v2", createAggregateRoutes(engine, "v2"));
-  app.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
-  app.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
-  app.route("/api/v2", createProvenanceRoutes(engine));
-  app.route("/api/v2", createMemberDetailRoutes(engine));
-  app.route("/api/v2", createDerivedRoutes(engine, secret));
-  app.route("/api/v2", createRecordActionRoutes(engine));
-  app.route("/api/v2", createFormRoutes(engine, "v2"));
-  app.route("/api/v2", createRecordRoutes(engine, "v2", singles));
-  app.route("/files/v1", createFileRoutes(storage, clock));
-  app.route("/search/v2", createSearchRoutes(engine));
-  app.route("/audit/v2", createAuditRoutes(engine));
-  app.route("/events/v2", createEventRoutes(engine));
-  app.route("/events/v2", createEventOrderRoutes(engine));
-  app.route("/segments/v2", createSegmentRoutes(engine));
-  app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
+  staged.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
+  staged.route("/selfservice/v2", createSelfServiceRoutes(engine));
+  staged.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
+  staged.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
+  staged.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
+  staged.route("/api/v2", createContactRoutes(engine));
+  staged.route("/api/v2", createContactTypeRoutes(engine, "v2"));
+  staged.route("/api/v2", createAggregateRoutes(engine, "v2"));
+  staged.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
+  staged.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
+  staged.route("/api/v2", createProvenanceRoutes(engine));
+  staged.route("/api/v2", createMemberDetailRoutes(engine));
+  staged.route("/api/v2", createDerivedRoutes(engine, secret));
+  staged.route("/api/v2", createRecordActionRoutes(engine));
+  staged.route("/api/v2", createFormRoutes(engine, "v2"));
+  staged.route("/api/v2", createRecordRoutes(engine, "v2", singles));
+  staged.route("/files/v1", createFileRoutes(storage, clock));
+  staged.route("/search/v2", createSearchRoutes(engine));
+  staged.route("/audit/v2", createAuditRoutes(engine));
+  staged.route("/events/v2", createEventRoutes(engine));
+  staged.route("/events/v2", createEventOrderRoutes(engine));
+  staged.route("/segments/v2", createSegmentRoutes(engine));
+  staged.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
   // Issue 21, P3: the internal paths served, the vehicle search, and the documented 501s.
-  app.route("/search/v2", createVehicleSearchRoutes(engine));
-  app.route("/internal/v2", createMembershipExtrasRoutes(engine));
-  app.route("/internal/v2", createEmailSenderRoutes(engine));
-  app.route("/", createNotOfferedRoutes(engine));
+  staged.route("/search/v2", createVehicleSearchRoutes(engine));
+  staged.route("/internal/v2", createMembershipExtrasRoutes(engine));
+  staged.route("/internal/v2", createEmailSenderRoutes(engine));
+  staged.route("/", createNotOfferedRoutes(engine));
   // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
-  app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
+  staged.route("/api", createReferenceRoutes(() => openApiDocument(app)));
 
-  app.notFound((c) =>
-    errorResponse(c, { status: 404, error: "not found", detail: `no such path: ${c.req.method} ${_short(c.req.path)}` }),
-  );
-  app.onError((err, c) => {
-    const info = describeError(err);
-    if (info.unexpected) c.set("unexpectedError", info.unexpected);
-    if (info.status === 401) info.headers = { ...info.headers, "WWW-Authenticate": 'Bearer realm="records"' };
-    return errorResponse(c, info);
-  });
+  mountBySpecificity(app, staged);
+
+  app.notFound((c) => answerError(notFound("not found", `no such path: ${c.req.method} ${_short(c.req.path)}`), c));
+  app.onError(answerError);
   return app;
 }
 

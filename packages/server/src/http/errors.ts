@@ -5,7 +5,7 @@
  * `{title, description, error, type}` (spec v2-gateway section 0: `error` repeats `title`,
  * `type` is the status's machine-readable code). No stack trace ever leaves the process.
  */
-import { isRecordsError } from "@records-service/core";
+import { isRecordsError, type ErrorLink } from "@records-service/core";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -16,6 +16,8 @@ export interface ErrorInfo {
   error: string;
   detail: string;
   headers?: Record<string, string>;
+  /** A help link, added to the v2 body. */
+  link?: ErrorLink;
   /** Set for errors nobody raised on purpose: the access log records it. */
   unexpected?: Error;
 }
@@ -36,7 +38,10 @@ const STATUS_TEXT: Record<number, [string, string]> = {
  */
 export function describeError(err: unknown): ErrorInfo {
   if (isRecordsError(err)) {
-    return { status: err.status as ContentfulStatusCode, error: err.message, detail: err.detail };
+    const info: ErrorInfo = { status: err.status as ContentfulStatusCode, error: err.message, detail: err.detail };
+    if (Object.keys(err.headers).length > 0) info.headers = { ...err.headers };
+    if (err.link) info.link = err.link;
+    return info;
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
@@ -104,6 +109,23 @@ export function isV2Path(path: string): boolean {
 }
 
 /**
+ * The one error handler: every error answer of the app (`app.onError`, the 404 of an unknown
+ * path, the 405 of a method a path does not accept) passes here. A `RecordsError` keeps its
+ * status, texts and headers; a 401 says which scheme to use unless its thrower said; an
+ * unexpected error is kept on the context for the access log.
+ *
+ * @example
+ * app.onError(answerError);
+ * app.notFound((c) => answerError(notFound("not found", `no such path: ${c.req.path}`), c));
+ */
+export function answerError(err: unknown, c: Context): Response {
+  const info = describeError(err);
+  if (info.unexpected) c.set("unexpectedError", info.unexpected);
+  if (info.status === 401) info.headers = { "WWW-Authenticate": 'Bearer realm="records"', ...info.headers };
+  return errorResponse(c, info);
+}
+
+/**
  * The error response in the shape of the path's surface.
  *
  * @example
@@ -111,9 +133,9 @@ export function isV2Path(path: string): boolean {
  * // v1: 404 {"error":"not found","error_detail":"no record 'x'"}
  * // v2: 404 {"title":"not found","description":"no record 'x'","error":"not found","type":"not_found"}
  */
-export function errorResponse(c: Context, info: ErrorInfo): Response {
+function errorResponse(c: Context, info: ErrorInfo): Response {
   const body = isV2Path(c.req.path)
-    ? v2ErrorBody(info.status, info.error, info.detail)
+    ? { ...v2ErrorBody(info.status, info.error, info.detail), ...(info.link ? { link: info.link } : {}) }
     : { error: info.error, error_detail: info.detail };
   return c.json(body, info.status, info.headers);
 }

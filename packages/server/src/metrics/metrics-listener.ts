@@ -4,9 +4,10 @@
  * is reachable from the machine (a local Prometheus or agent) and never from outside, with
  * the token asked for too when the config gives one. Everything else there is 404.
  */
+import { isRecordsError, notFound, RecordsError } from "@records-service/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
+import { answerError } from "../http/errors.js";
 import { listen, type Listener } from "../runtime/http.js";
 import { createMetricsRoutes, type MetricsSource } from "./metrics-routes.js";
 
@@ -23,7 +24,8 @@ export const METRICS_HOST = "127.0.0.1";
 export function listenMetrics(source: MetricsSource, opts: { port: number; token?: string | undefined }): Promise<Listener> {
   const app = new Hono<AppEnv>({ strict: false });
   app.route("/", createMetricsRoutes(source, { token: opts.token }));
-  app.notFound((c) => errorResponse(c, { status: 404, error: "not found", detail: "this port serves GET /metrics only" }));
-  app.onError((_e, c) => errorResponse(c, { status: 503, error: "metrics unavailable", detail: "the metrics could not be collected; try again" }));
+  app.notFound((c) => answerError(notFound("not found", "this port serves GET /metrics only"), c));
+  // A refusal (the token's 401) keeps its answer; a failure to collect is a 503.
+  app.onError((e, c) => answerError(isRecordsError(e) ? e : new RecordsError("unavailable", "metrics unavailable", "the metrics could not be collected; try again"), c));
   return listen(app.fetch, METRICS_HOST, opts.port);
 }

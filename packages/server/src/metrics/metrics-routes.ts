@@ -5,9 +5,9 @@
  * config gives a token, or alone on a port of its own (metrics/metrics-listener).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { RecordsError } from "@records-service/core";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import { documented } from "../openapi/describe.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
@@ -37,10 +37,7 @@ export function createMetricsRoutes(metrics: MetricsSource, opts: { token?: stri
     }),
     async (c) => {
     if (expected && !_matches(c.req.header("authorization"), expected)) {
-      return errorResponse(c, {
-        status: 401,
-        error: "invalid metrics token",
-        detail: "send the token of the config's metrics.token as Authorization: Bearer <token>",
+      throw new RecordsError("unauthorized", "invalid metrics token", "send the token of the config's metrics.token as Authorization: Bearer <token>", {
         headers: { "WWW-Authenticate": 'Bearer realm="metrics"' },
       });
     }

@@ -12,10 +12,9 @@
  * are counted but not throttled.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Clock, Storage } from "@records-service/core";
+import { RecordsError, type Clock, type Storage } from "@records-service/core";
 import { hashToken } from "../auth/tokens.js";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import type { ApplicationCounts } from "../protection/application-counts.js";
 import { applicationWarning, parseApplicationHeader } from "../protection/application-header.js";
 import { createThrottle, rateLimitHeaders, throttledDetail, type Throttle } from "../protection/throttle.js";
@@ -73,7 +72,7 @@ export function createAttribution(options: AttributionOptions): MiddlewareHandle
     const headers = rateLimitHeaders(result);
     if (warning) headers["Warning"] = warning;
     if (!result.allowed) {
-      return errorResponse(c, { status: 429, error: "too many requests", detail: throttledDetail(result), headers });
+      throw new RecordsError("rate_limited", "too many requests", throttledDetail(result), { headers });
     }
     await next();
     for (const [name, value] of Object.entries(headers)) c.header(name, value);

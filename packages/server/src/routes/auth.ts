@@ -5,11 +5,10 @@
  * through the login flow: the login guard (429 while locked) and the login data events.
  */
 import { badRequest, RecordsError } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import type { LoginFlow } from "../auth/login-flow.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import { clientAddress } from "../middleware/client-address.js";
 import { documented } from "../openapi/describe.js";
 
@@ -46,7 +45,7 @@ export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
       address: clientAddress(c),
       application: c.get("application") ?? null,
     });
-    if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
+    if (outcome.kind === "locked") throw tooManyLogins(outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {
       throw new RecordsError("forbidden", "invalid credentials", "username and password do not match an account");
     }
@@ -59,13 +58,12 @@ export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
  * The 429 of a locked login: `Retry-After` says when to try again. The same answer whether
  * or not the password would have been right, so a lockout cannot be used to test passwords.
  */
-export function tooManyLogins(c: Context, retryAfterSeconds: number): Response {
-  return errorResponse(c, {
-    status: 429,
-    error: "too many failed logins",
-    detail:
-      `too many failed logins for this account or from this address; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} ` +
+export function tooManyLogins(retryAfterSeconds: number): RecordsError {
+  return new RecordsError(
+    "rate_limited",
+    "too many failed logins",
+    `too many failed logins for this account or from this address; try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} ` +
       "(repeated failures lock logins for 1 minute, doubling up to 15 minutes)",
-    headers: { "Retry-After": String(retryAfterSeconds) },
-  });
+    { headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
 }

@@ -10,7 +10,7 @@
  * every wake and at every heartbeat, against the database (a `user revoke`, a new password
  * or a lost flock from any process); a lost credential ends the stream with an `end` event.
  */
-import { badRequest, createChangeHub, isRecordsError, openChanges, sharedChangeHub, type Clock, type RecordEngine, type Storage } from "@records-service/core";
+import { badRequest, createChangeHub, isRecordsError, RecordsError, openChanges, sharedChangeHub, type Clock, type RecordEngine, type Storage } from "@records-service/core";
 import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import * as v from "valibot";
@@ -18,7 +18,6 @@ import { assertFlockAccess } from "../auth/access.js";
 import { hashToken } from "../auth/tokens.js";
 import { CONFIG_DEFAULTS } from "../config/schema.js";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
 import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
@@ -113,7 +112,7 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
     } catch (e) {
       if (!isRecordsError(e) || e.code !== "rate_limited") throw e;
       // A feed ends (and its place frees) within a heartbeat of its client leaving.
-      return errorResponse(c, { status: 429, error: e.message, detail: e.detail, headers: { "Retry-After": String(Math.ceil(heartbeatMs / 1000)) } });
+      throw new RecordsError(e.code, e.message, e.detail, { headers: { "Retry-After": String(Math.ceil(heartbeatMs / 1000)) } });
     }
     const done = new AbortController();
     done.signal.addEventListener(

@@ -6,7 +6,7 @@
  * `signature` query parameter is the credential, checked before anything is looked up, so
  * ids cannot be probed without a valid link).
  */
-import { badRequest, type RecordEngine, type StoredFile, type StoredRecord } from "@records-service/core";
+import { badRequest, RecordsError, type RecordEngine, type StoredFile, type StoredRecord } from "@records-service/core";
 import { Hono } from "hono";
 import { AVATAR_DEFAULT_SIZE, AVATAR_MAX_SIZE, AVATAR_MIN_SIZE, parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
 import { cardKey } from "../config/keys.js";
@@ -37,7 +37,10 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     async (c) => {
     const { flock, id } = c.req.param();
     const check = verifyCardSignature(cardKey(await secret()), flock, id, c.req.query("signature"));
-    if (check !== "ok") return c.json(signatureErrorBody(check), 401, PRIVATE_HEADERS);
+    if (check !== "ok") {
+      const { title, description, link } = signatureErrorBody(check);
+      throw new RecordsError("unauthorized", title, description, { headers: PRIVATE_HEADERS, link });
+    }
     const html = renderCard((await loadCard(engine, flock, id)).input);
     return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
   });

@@ -55,11 +55,11 @@ export function createMemberAccountRoutes(engine: RecordEngine, guard: LoginGuar
       const address = clientAddress(c);
       // A locked address gets the same 429 whichever email it asks about, so a lock reveals nothing.
       const addressGate = await guard.check(_PROBE, address);
-      if (!addressGate.allowed) return tooManyLogins(c, addressGate.retryAfterSeconds);
+      if (!addressGate.allowed) throw tooManyLogins(addressGate.retryAfterSeconds);
       const gate = await guard.check(key, address);
       const account = await _memberAccount(engine, key);
       if (!account) {
-        if (!gate.allowed) return tooManyLogins(c, gate.retryAfterSeconds);
+        if (!gate.allowed) throw tooManyLogins(gate.retryAfterSeconds);
         await guard.fail(key, address);
         throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
       }

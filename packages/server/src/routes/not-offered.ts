@@ -11,7 +11,6 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { errorResponse } from "../http/errors.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
@@ -35,33 +34,39 @@ export function createNotOfferedRoutes(engine: RecordEngine): Hono<AppEnv> {
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const policies = "this service's access model is roles per flock (core keys, member tokens), not composable policies and user groups";
 
-  routes.post("/internal/v2/:flock/user_policy/standard", _doc("Apply standard user policies (not offered)", "key"), ...guard, (c) => notOfferedResponse(c, policies));
+  routes.post("/internal/v2/:flock/user_policy/standard", _doc("Apply standard user policies (not offered)", "key"), ...guard, (c) => {
+      throw notOffered(c, policies);
+    });
   for (const kind of ["groups", "leaders", "single"]) {
-    routes.post(`/internal/v2/:flock/user_policy/:uid/${kind}`, _doc(`Set a user's ${kind} policy (not offered)`, "key"), ...guard, (c) => notOfferedResponse(c, policies));
+    routes.post(`/internal/v2/:flock/user_policy/:uid/${kind}`, _doc(`Set a user's ${kind} policy (not offered)`, "key"), ...guard, (c) => {
+      throw notOffered(c, policies);
+    });
   }
 
   routes.post("/internal/v2/:flock/sync/:partner/:action/:data_type", _doc("Sync with a partner service (not offered)", "key", [404]), ...guard, (c) => {
     const partner = c.req.param("partner")!;
     if (!SYNC_PARTNERS.includes(partner)) throw notFound("unknown partner", `there is no sync partner ${JSON.stringify(partner.slice(0, 60))}; the hosted service names ${SYNC_PARTNERS.join(", ")}`);
-    return notOfferedResponse(c, `partner integrations (accounting, payments, ticketing and email-marketing services) are not part of this service: no sync with ${partner}`);
+    throw notOffered(c, `partner integrations (accounting, payments, ticketing and email-marketing services) are not part of this service: no sync with ${partner}`);
   });
 
   routes.post("/internal/v2/system/build/warehouse/:facet", _doc("Build the reporting warehouse (not offered)", "admin"), createRequireKey(storage, clock), (c) => {
     if (!isAdmin(c.get("user"))) throw new RecordsError("forbidden", "forbidden", "only an administrator key (access to every flock) may build the warehouse");
-    return notOfferedResponse(c, "the hosted service's reporting warehouse is not offered: this service's aggregates are live (groupby, distinct)");
+    throw notOffered(c, "the hosted service's reporting warehouse is not offered: this service's aggregates are live (groupby, distinct)");
   });
 
   routes.get(
     "/search/v2/:flock/help",
     _doc("Search the hosted service's help centre (not offered)", "key", [], [queryParam("q", "the text to look for"), queryParam("limit", "at most this many"), queryParam("include_text", "accepted"), queryParam("include_html", "accepted")]),
     ...guard,
-    (c) => notOfferedResponse(c, "the hosted service's help-centre search is not offered: it searches the vendor's help pages, not flock data"),
+    (c) => {
+      throw notOffered(c, "the hosted service's help-centre search is not offered: it searches the vendor's help pages, not flock data");
+    },
   );
 
   routes.get("/public/v2/:flock/web", _doc("The hosted service's website pages (not offered)", "none", [404], [queryParam("path", "the page path"), queryParam("user_query", "accepted")]), async (c) => {
     const flock = c.req.param("flock")!;
     if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 60))}`);
-    return notOfferedResponse(c, "website pages (page configs, index pages, member-only pages) are not offered: no page records exist here");
+    throw notOffered(c, "website pages (page configs, index pages, member-only pages) are not offered: no page records exist here");
   });
   return routes;
 }
@@ -80,7 +85,7 @@ function _doc(summary: string, auth: "key" | "admin" | "none", errors: number[] 
   });
 }
 
-/** The 501 of a hosted operation deliberately not offered (docs/hosted-compat.md, "Not served, and why"). */
-export function notOfferedResponse(c: Context<AppEnv>, why: string): Response {
-  return errorResponse(c, { status: 501, error: "not implemented", detail: `${c.req.method} ${c.req.path}: ${why}` });
+/** The 501 (thrown) of a hosted operation deliberately not offered (docs/hosted-compat.md, "Not served, and why"). */
+export function notOffered(c: Context<AppEnv>, why: string): RecordsError {
+  return new RecordsError("not_implemented", "not implemented", `${c.req.method} ${c.req.path}: ${why}`);
 }

@@ -39,7 +39,7 @@ import { booleanParam } from "../gateway/values.js";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
-import { notOfferedResponse } from "./not-offered.js";
+import { notOffered } from "./not-offered.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { serverTaskRegistry } from "../workers/task-kinds.js";
 
@@ -240,13 +240,13 @@ export function createSegmentMemberRoutes(engine: RecordEngine): Hono<AppEnv> {
     },
   );
 
-  const notOffered = (method: "GET" | "POST", path: string, summary: string, why: string) =>
-    routes.on(method, path, _doc(summary, undefined, [], [501]), ...guard, (c) =>
-      notOfferedResponse(c, why),
-    );
-  notOffered("GET", "/:flock/segment/:uid/all/pdf", "A segment's members as a templated PDF report (not offered)", "templated PDF reports are not offered; export the members as XLSX (all/xlsx) or read them as JSON (all)");
-  notOffered("GET", "/:flock/segment/:uid/all/sync_mailchimp", "Sync a segment with an email-marketing partner (not offered)", "email-marketing partner sync is not part of this service");
-  notOffered("POST", "/:flock/segment/:uid/action/replace", "Replace a segment's records (not offered)", "the hosted description does not say what the records are replaced with, so this action is not offered");
+  const refused = (method: "GET" | "POST", path: string, summary: string, why: string) =>
+    routes.on(method, path, _doc(summary, undefined, [], [501]), ...guard, (c) => {
+      throw notOffered(c, why);
+    });
+  refused("GET", "/:flock/segment/:uid/all/pdf", "A segment's members as a templated PDF report (not offered)", "templated PDF reports are not offered; export the members as XLSX (all/xlsx) or read them as JSON (all)");
+  refused("GET", "/:flock/segment/:uid/all/sync_mailchimp", "Sync a segment with an email-marketing partner (not offered)", "email-marketing partner sync is not part of this service");
+  refused("POST", "/:flock/segment/:uid/action/replace", "Replace a segment's records (not offered)", "the hosted description does not say what the records are replaced with, so this action is not offered");
 
   return routes;
 }

@@ -59,7 +59,7 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
       address: clientAddress(c),
       application: c.get("application") ?? null,
     });
-    if (outcome.kind === "locked") return tooManyLogins(c, outcome.retryAfterSeconds);
+    if (outcome.kind === "locked") throw tooManyLogins(outcome.retryAfterSeconds);
     if (outcome.kind === "denied") {
       throw new RecordsError("forbidden", "invalid credentials", "email and password do not match a member account of this flock");
     }
