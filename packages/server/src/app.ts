@@ -27,45 +27,20 @@ import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createSecurityHeaders } from "./middleware/security-headers.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
 import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
-import { createAuthRoutes } from "./routes/auth.js";
-import { createAggregateRoutes } from "./routes/aggregates.js";
-import { createAuditRoutes, createProvenanceRoutes } from "./routes/audit.js";
-import { createBulkRoutes } from "./routes/bulk.js";
-import { createCardLinkRoutes } from "./routes/card-link.js";
-import { createChangesRoutes, type ChangesRouteOptions } from "./routes/changes.js";
-import { createConsoleRoutes } from "./routes/console.js";
-import { createFindRoutes } from "./routes/find.js";
-import { createFinancePdfRoutes } from "./routes/finance-pdf.js";
-import { createFormRoutes } from "./routes/forms.js";
-import { createSearchRoutes } from "./routes/search.js";
-import { createSegmentRoutes } from "./routes/segments.js";
-import { createVehicleSearchRoutes } from "./routes/vehicle-search.js";
-import { createEmailSenderRoutes } from "./routes/email-senders.js";
-import { createMembershipExtrasRoutes } from "./routes/membership-extras.js";
-import { createNotOfferedRoutes } from "./routes/not-offered.js";
-import { createContactTypeRoutes } from "./routes/contact-type.js";
-import { createContactRoutes, createMemberDetailRoutes } from "./routes/contacts.js";
-import { createDerivedRoutes } from "./routes/derived.js";
-import { createDiscoveryRoutes } from "./routes/discovery.js";
-import { createEventRoutes } from "./routes/events.js";
-import { createEventOrderRoutes } from "./routes/event-orders.js";
-import { createFileRoutes } from "./routes/files.js";
-import { createInvoiceRoutes } from "./routes/invoices.js";
-import { createListExportRoutes } from "./routes/list-export.js";
-import { createRecordActionRoutes } from "./routes/record-actions.js";
-import { createRecordRoutes } from "./routes/records.js";
-import { createSelfServiceUserRoutes } from "./routes/self-service-users.js";
-import { createMemberAccountRoutes } from "./routes/member-accounts.js";
-import { createSelfServiceRoutes } from "./routes/selfservice.js";
-import { createSelfServicePdfRoutes } from "./routes/selfservice-pdf.js";
-import { createSelfServiceFormRoutes } from "./routes/selfservice-forms.js";
-import { createStatsRoutes } from "./routes/stats.js";
-import { createStatusRoutes } from "./routes/status.js";
-import { createOutboxRoutes } from "./routes/outbox.js";
-import { createTriggerRoutes } from "./routes/triggers.js";
+import type { ChangesRouteOptions } from "./routes/changes.js";
+import type { RouteDeps } from "./routes/bind.js";
+import { bindAuth } from "./routes/bind-auth.js";
+import { bindContacts } from "./routes/bind-contacts.js";
+import { bindFinance } from "./routes/bind-finance.js";
+import { bindForms } from "./routes/bind-forms.js";
+import { bindGatewayEvents } from "./routes/bind-gateway-events.js";
+import { bindInternal } from "./routes/bind-internal.js";
+import { bindOperations } from "./routes/bind-operations.js";
+import { bindPeople } from "./routes/bind-people.js";
+import { bindRecords } from "./routes/bind-records.js";
+import { bindSegments } from "./routes/bind-segments.js";
+import { bindSelfService } from "./routes/bind-self-service.js";
 import { mountBySpecificity } from "./routes/route-order.js";
-import { createReferenceRoutes } from "./routes/reference.js";
-import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
 import type { InvoicingConfig } from "./config/schema.js";
 import { openApiDocument } from "./openapi/document.js";
@@ -181,70 +156,39 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   );
   app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
 
+  // The areas, each with its route table first. They bind onto a staging app in any order;
+  // mountBySpecificity serves the most specific path first (routes/route-order).
+  const deps: RouteDeps = {
+    engine,
+    storage,
+    clock,
+    flow,
+    loginGuard: guard,
+    passwords,
+    counts,
+    secret,
+    invoiceSettings: { secret, invoicing: opts.invoicing ?? [] },
+    singles: createResponseCache(storage),
+    health: { clock, ...(opts.workers ? { workers: opts.workers } : {}) },
+    clockAdvancer: opts.clockAdvancer,
+    changes: opts.changes,
+    consoleDist: opts.consoleDist,
+    // The OpenAPI document of every route (each described beside its handler).
+    document: () => openApiDocument(app),
+  };
   const staged = new Hono<AppEnv>({ strict: false });
-  // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
-  // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
-  staged.route("/", createConsoleRoutes(opts.consoleDist));
+  bindPeople(staged, deps);
   if (opts.metrics?.token !== undefined) staged.route("/", createMetricsRoutes(opts.metrics.metrics, { token: opts.metrics.token }));
-  staged.route("/api/v1", createStatusRoutes(storage, { clock, ...(opts.workers ? { workers: opts.workers } : {}) }));
-  staged.route("/api/v1", createAuthRoutes(flow));
-  staged.route("/api/v1", createStatsRoutes(storage, clock, counts));
-  // The contact read models (issue 14) claim `/:flock/user/membership` and `/:flock/contact`.
-  staged.route("/api/v1", createContactRoutes(engine));
-  staged.route("/api/v1", createContactTypeRoutes(engine, "v1"));
-  staged.route("/api/v1", createAggregateRoutes(engine, "v1"));
-  staged.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
-  staged.route("/api/v1", createProvenanceRoutes(engine));
-  staged.route("/api/v1", createClockRoutes(storage, clock, opts.clockAdvancer));
-  staged.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
-  // Member accounts (issue 21): after the contact routes, so `user/membership` keeps its meaning.
-  staged.route("/api/v1", createMemberAccountRoutes(engine, guard));
-  staged.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
-  // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
-  staged.route("/api/v1", createTriggerRoutes(engine));
-  staged.route("/api/v1", createOutboxRoutes(engine));
-  staged.route("/api/v1", createChangesRoutes(engine, opts.changes));
-  staged.route("/api/v1", createCardLinkRoutes(engine, secret));
-  // Before the generic record routes, so `bulk_action` is not taken for a resource type.
-  staged.route("/api/v1", createBulkRoutes(engine));
-  staged.route("/api/v1", createRecordActionRoutes(engine));
-  staged.route("/api/v1", createListExportRoutes(engine));
-  staged.route("/api/v1", createFormRoutes(engine, "v1"));
-  // One single-record cache for both surfaces: v1 and v2 answer the same text.
-  const singles = createResponseCache(storage);
-  staged.route("/api/v1", createRecordRoutes(engine, "v1", singles));
-  // v2: the same record handlers on the v2 surface, plus the derived reads and self-service.
-  staged.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
-  staged.route("/selfservice/v2", createSelfServiceRoutes(engine));
-  staged.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
-  staged.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
-  staged.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
-  staged.route("/api/v2", createContactRoutes(engine));
-  staged.route("/api/v2", createContactTypeRoutes(engine, "v2"));
-  staged.route("/api/v2", createAggregateRoutes(engine, "v2"));
-  staged.route("/api/v2", createFindRoutes(engine, "/find/:type/:flock"));
-  staged.route("/api/v2", createFindRoutes(engine, "/:flock/find/:type"));
-  staged.route("/api/v2", createProvenanceRoutes(engine));
-  staged.route("/api/v2", createMemberDetailRoutes(engine));
-  staged.route("/api/v2", createDerivedRoutes(engine, secret));
-  staged.route("/api/v2", createRecordActionRoutes(engine));
-  staged.route("/api/v2", createFormRoutes(engine, "v2"));
-  staged.route("/api/v2", createRecordRoutes(engine, "v2", singles));
-  staged.route("/files/v1", createFileRoutes(storage, clock));
-  staged.route("/search/v2", createSearchRoutes(engine));
-  staged.route("/audit/v2", createAuditRoutes(engine));
-  staged.route("/events/v2", createEventRoutes(engine));
-  staged.route("/events/v2", createEventOrderRoutes(engine));
-  staged.route("/segments/v2", createSegmentRoutes(engine));
-  staged.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
-  // Issue 21, P3: the internal paths served, the vehicle search, and the documented 501s.
-  staged.route("/search/v2", createVehicleSearchRoutes(engine));
-  staged.route("/internal/v2", createMembershipExtrasRoutes(engine));
-  staged.route("/internal/v2", createEmailSenderRoutes(engine));
-  staged.route("/", createNotOfferedRoutes(engine));
-  // The OpenAPI document of every route above (each is described where it is defined) and its reference page.
-  staged.route("/api", createReferenceRoutes(() => openApiDocument(app)));
-
+  bindOperations(staged, deps);
+  bindAuth(staged, deps);
+  bindRecords(staged, deps);
+  bindContacts(staged, deps);
+  bindForms(staged, deps);
+  bindSelfService(staged, deps);
+  bindGatewayEvents(staged, deps);
+  bindSegments(staged, deps);
+  bindFinance(staged, deps);
+  bindInternal(staged, deps);
   mountBySpecificity(app, staged);
 
   app.notFound((c) => answerError(notFound("not found", `no such path: ${c.req.method} ${_short(c.req.path)}`), c));

@@ -18,7 +18,7 @@ import {
   type ListQuery,
   type RecordEngine,
 } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
@@ -49,31 +49,48 @@ const LOOKUP_OWN = ["q", "limit", "callback"];
  * The aggregate routes of one surface.
  *
  * @example
- * app.route("/api/v2", createAggregateRoutes(engine, "v2"));
+ * const routes = aggregateRoutes(engine, "v2"); route(app, "GET", "/api/v2/:flock/groupby/:type/:field/count", routes.getGroupbyTypeFieldCount);
  */
-export function createAggregateRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+export function aggregateRoutes(engine: RecordEngine, surface: Surface) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const filters = (c: Context<AppEnv>, own: readonly string[] = []): ListQuery => {
     const params = [...new URL(c.req.url).searchParams].filter(([k]) => !own.includes(k));
     return parseListQuery(params, { surface, now: clock.now() });
   };
 
-  routes.get("/:flock/groupby/:type/:field/count", documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.", query: [...queryParamsOf(GroupQuery, { by: "count dates and timestamps per year, month or day" }), ...listQueryParams(surface)], ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  return {
+    getGroupbyTypeFieldCount: [describeGetGroupbyTypeFieldCount(), ...guard, getGroupbyTypeFieldCount],
+    getDistinctTypeField: [describeGetDistinctTypeField(), ...guard, getDistinctTypeField],
+    getLookupType: [describeGetLookupType(), ...guard, getLookupType],
+  } as const;
+
+  function describeGetGroupbyTypeFieldCount(): MiddlewareHandler {
+    return documented({ tag: "aggregates", summary: "Count the records of a type by the values of a field", auth: "key", description: "The list filters narrow the records counted. With `by` (year, month or day) a date or timestamp value is counted in its period (`2026-03`); other values as they are.", query: [...queryParamsOf(GroupQuery, { by: "count dates and timestamps per year, month or day" }), ...listQueryParams(surface)], ok: { status: 200, description: "{field, groups, results: [{count, value}]}", schema: "ReadModel" }, errors: [400, 403, 404] });
+  }
+
+  async function getGroupbyTypeFieldCount(c: Context<AppEnv, "/:flock/groupby/:type/:field/count">) {
     const { flock, type, field } = c.req.param();
     const { by } = readQuery(c, GroupQuery);
     const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c, ["by"]), by);
     return c.json({ field, groups, results: results.map((g) => ({ count: g.count, value: g.value })) });
-  });
+  }
 
-  routes.get("/:flock/distinct/:type/:field", documented({ tag: "aggregates", summary: "The distinct values of a field", auth: "key", description: "The list filters narrow the records read.", query: listQueryParams(surface), ok: { status: 200, description: "{field, count, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeGetDistinctTypeField(): MiddlewareHandler {
+    return documented({ tag: "aggregates", summary: "The distinct values of a field", auth: "key", description: "The list filters narrow the records read.", query: listQueryParams(surface), ok: { status: 200, description: "{field, count, results}", schema: "ReadModel" }, errors: [400, 403, 404] });
+  }
+
+  async function getDistinctTypeField(c: Context<AppEnv, "/:flock/distinct/:type/:field">) {
     const { flock, type, field } = c.req.param();
     const { results, values } = await distinctValues(engine.context, flock, type, field, filters(c));
     return c.json({ field, count: values, results });
-  });
+  }
 
-  routes.get("/:flock/lookup/:type", documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries", media: ["application/javascript"] }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeGetLookupType(): MiddlewareHandler {
+    return documented({ tag: "aggregates", summary: "Picker entries: records whose display value contains q", auth: "key", description: "Every other parameter is a list filter.", query: queryParamsOf(LookupQuery, { q: "text the display value contains (case ignored; empty matches every record)", limit: `at most this many, 1 to ${MAX_LOOKUP_LIMIT}`, callback: "a JavaScript function name: answers JSONP" }), ok: { status: 200, description: "[{id, text}] as JSON; with callback, the same wrapped as JSONP (application/javascript)", schema: "LookupEntries", media: ["application/javascript"] }, errors: [400, 403, 404] });
+  }
+
+  async function getLookupType(c: Context<AppEnv, "/:flock/lookup/:type">) {
     const { flock, type } = c.req.param();
     const own = readQuery(c, LookupQuery);
     const entries = await lookupEntries(engine.context, flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));
@@ -83,7 +100,5 @@ export function createAggregateRoutes(engine: RecordEngine, surface: Surface): H
       "Content-Type": "application/javascript; charset=utf-8",
       "X-Content-Type-Options": "nosniff",
     });
-  });
-
-  return routes;
+  }
 }

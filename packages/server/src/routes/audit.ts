@@ -16,7 +16,7 @@ import {
   recordProvenance,
   type RecordEngine,
 } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
@@ -58,20 +58,28 @@ const DEFAULT_LIMIT = 100;
  * Routes `GET /:flock/:type/:uid/audit` and `GET /:flock/audit`; mount under `/audit/v2`.
  *
  * @example
- * app.route("/audit/v2", createAuditRoutes(engine));
+ * const routes = auditRoutes(engine); route(app, "GET", "/audit/v2/:flock/audit", routes.getAudit);
  */
-export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function auditRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/audit", documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery, {
+  return {
+    getAudit: [describeGetAudit(), ...guard, getAudit],
+    getTypeUidAudit: [describeGetTypeUidAudit(), ...guard, getTypeUidAudit],
+  } as const;
+
+  function describeGetAudit(): MiddlewareHandler {
+    return documented({ tag: "audit", summary: "The flock's history, newest first", auth: "key", query: queryParamsOf(FlockAuditQuery, {
     limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
     skip: "entries passed over first, newest first (default 0)",
     from: "a date or UTC timestamp: entries at or after it",
     to: "a date or UTC timestamp, after from: entries before it",
     resource: "only writes of records of this type (before the kept log: events about them)",
-  }), ok: { status: 200, description: "{count, skip, results}", schema: "FlockAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  }), ok: { status: 200, description: "{count, skip, results}", schema: "FlockAudit" }, errors: [400, 403, 404] });
+  }
+
+  async function getAudit(c: Context<AppEnv, "/:flock/audit">) {
     const q = readQuery(c, FlockAuditQuery);
     if (q.from && q.to && q.from >= q.to) throw badRequest("invalid query parameter", `from (${q.from}) must be before to (${q.to})`);
     const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
@@ -82,34 +90,44 @@ export function createAuditRoutes(engine: RecordEngine): Hono<AppEnv> {
       ...(q.resource ? { resource: q.resource } : {}),
     });
     return c.json({ count, skip: q.skip ?? 0, results });
-  });
+  }
 
-  routes.get("/:flock/:type/:uid/audit", documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery, {
+  function describeGetTypeUidAudit(): MiddlewareHandler {
+    return documented({ tag: "audit", summary: "A record's history, newest first", auth: "key", query: queryParamsOf(RecordAuditQuery, {
     limit: `entries answered, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_LIMIT})`,
     since_days: "only entries of the last this many days (1 to 36500)",
-  }), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "RecordAudit" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  }), ok: { status: 200, description: "{uri, count, results, related_uris}", schema: "RecordAudit" }, errors: [400, 403, 404] });
+  }
+
+  async function getTypeUidAudit(c: Context<AppEnv, "/:flock/:type/:uid/audit">) {
     const { flock, type, uid } = c.req.param();
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
     const since = q.since_days ? formatTimestamp(new Date(clock.now().getTime() - q.since_days * 86_400_000)) : undefined;
     const history = await recordHistory(engine.context, record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) });
     return c.json(await hostedHistory(engine, record, history));
-  });
-  return routes;
+  }
 }
 
 /**
  * `GET /:flock/:type/:id/provenance` on both API surfaces.
  *
  * @example
- * app.route("/api/v2", createProvenanceRoutes(engine));
+ * const routes = provenanceRoutes(engine); route(app, "GET", "/api/v2/:flock/:type/:id/provenance", routes.getTypeIdProvenance);
  */
-export function createProvenanceRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function provenanceRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/:type/:id/provenance", documented({ tag: "audit", summary: "Where a record came from: when and by whom it was created, its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "Provenance" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+
+  return {
+    getTypeIdProvenance: [describeGetTypeIdProvenance(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeIdProvenance],
+  } as const;
+
+  function describeGetTypeIdProvenance(): MiddlewareHandler {
+    return documented({ tag: "audit", summary: "Where a record came from: when and by whom it was created, its creation event and source", auth: "key", ok: { status: 200, description: "the record's provenance", schema: "Provenance" }, errors: [403, 404] });
+  }
+
+  async function getTypeIdProvenance(c: Context<AppEnv, "/:flock/:type/:id/provenance">) {
     const { flock, type, id } = c.req.param();
     return c.json(await recordProvenance(engine.context, await engine.get(flock, type, id)));
-  });
-  return routes;
+  }
 }

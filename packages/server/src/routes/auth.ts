@@ -5,7 +5,7 @@
  * through the login flow: the login guard (429 while locked) and the login data events.
  */
 import { badRequest, RecordsError } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { LoginFlow } from "../auth/login-flow.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
@@ -19,21 +19,26 @@ import { documented } from "../openapi/describe.js";
  * after repeated failures; 400 when a field is missing or the body unreadable.
  *
  * @example
- * app.route("/api/v1", createAuthRoutes(createLoginFlow(engine, guard, options)));
+ * const routes = authRoutes(createLoginFlow(engine, guard, options)); route(app, "POST", "/api/v1/auth", routes.logIn);
  */
-export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.post(
-    "/auth",
-    documented({
+export function authRoutes(flow: LoginFlow) {
+
+  return {
+    logIn: [describeLogIn(), logIn],
+  } as const;
+
+  function describeLogIn(): MiddlewareHandler {
+    return documented({
       tag: "auth",
       summary: "Log in: trade a username and password for an API key",
       auth: "none",
       body: { schema: "Credentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] },
       ok: { status: 200, description: "the API key", schema: "ApiKey" },
       errors: [403],
-    }),
-    async (c) => {
+    });
+  }
+
+  async function logIn(c: Context<AppEnv, "/auth">) {
     const fields = await readFields(c);
     const missing = ["username", "password"].filter((f) => !fields[f]);
     if (missing.length > 0) {
@@ -50,8 +55,7 @@ export function createAuthRoutes(flow: LoginFlow): Hono<AppEnv> {
       throw new RecordsError("forbidden", "invalid credentials", "username and password do not match an account");
     }
     return c.json({ api_key: outcome.token });
-  });
-  return routes;
+  }
 }
 
 /**

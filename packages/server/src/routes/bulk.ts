@@ -6,7 +6,7 @@
  * read as the `core_event` record `/api/v1/{flock}/core_event/{task_id}/`.
  */
 import { createTask, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { actingEngine } from "../http/acting.js";
@@ -18,16 +18,18 @@ import { documented } from "../openapi/describe.js";
  * `bulk_action` is not taken for a resource type.
  *
  * @example
- * app.route("/api/v1", createBulkRoutes(engine));
+ * const routes = bulkRoutes(engine); route(app, "POST", "/api/v1/:flock/bulk_action", routes.queueBulkAction);
  */
-export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function bulkRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.post(
-    "/:flock/bulk_action",
-    documented({
+  return {
+    queueBulkAction: [describeQueueBulkAction(), ...guard, queueBulkAction],
+  } as const;
+
+  function describeQueueBulkAction(): MiddlewareHandler {
+    return documented({
       tag: "events",
       summary: "Queue a bulk action",
       description: "The task is the core_event record /api/v1/{flock}/core_event/{task_id}/: its tag is queued, running, complete or failed; text_body holds the result.",
@@ -35,9 +37,10 @@ export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
       body: { schema: "BulkActionBody" },
       ok: { status: 202, description: "queued", schema: "TaskId" },
       errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function queueBulkAction(c: Context<AppEnv, "/:flock/bulk_action">) {
     const flock = c.req.param("flock");
     if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"action": "add_tag", "query": {...}, "value": "..."}');
     const body = await readJsonObject(c);
@@ -45,7 +48,5 @@ export function createBulkRoutes(engine: RecordEngine): Hono<AppEnv> {
     // The task keeps who queued it: its writes are logged as theirs when the worker runs it.
     const task = await createTask(actingEngine(c, engine), flock, "bulk_action", body, { description });
     return c.json({ task_id: task.id }, 202);
-  });
-
-  return routes;
+  }
 }

@@ -5,7 +5,7 @@
  * secret, which a browser never sees). The link's origin is the request's own.
  */
 import { isRecordId, notFound, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cardUrl } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -17,13 +17,18 @@ import { documented } from "../openapi/describe.js";
  * @example
  * // GET /api/v1/demo/member/<id>/card_url/ → {"url": "http://host/api/v2/demo/member/<id>/card/?signature=..."}
  */
-export function createCardLinkRoutes(engine: RecordEngine, secret: () => Promise<string>): Hono<AppEnv> {
+export function cardLinkRoutes(engine: RecordEngine, secret: () => Promise<string>) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/:flock/member/:id/card_url",
-    documented({ tag: "derived", summary: "A member's signed card link (for the console, which holds no secret)", auth: "key", ok: { status: 200, description: "the link", schema: "CardLink" }, errors: [403, 404] }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+
+  return {
+    getMemberIdCardUrl: [describeGetMemberIdCardUrl(), createRequireKey(storage, clock), createRequireFlock(storage), getMemberIdCardUrl],
+  } as const;
+
+  function describeGetMemberIdCardUrl(): MiddlewareHandler {
+    return documented({ tag: "derived", summary: "A member's signed card link (for the console, which holds no secret)", auth: "key", ok: { status: 200, description: "the link", schema: "CardLink" }, errors: [403, 404] });
+  }
+
+  async function getMemberIdCardUrl(c: Context<AppEnv, "/:flock/member/:id/card_url">) {
     const flock = c.req.param("flock");
     const id = c.req.param("id");
     const record = isRecordId(id) ? await storage.getRecord(flock, "member", id) : undefined;
@@ -31,6 +36,5 @@ export function createCardLinkRoutes(engine: RecordEngine, secret: () => Promise
       throw notFound("unknown member", `flock ${JSON.stringify(flock)} has no member ${JSON.stringify(id.slice(0, 80))}`);
     }
     return c.json({ url: cardUrl(new URL(c.req.url).origin, await secret(), flock, id) });
-  });
-  return routes;
+  }
 }

@@ -12,7 +12,7 @@
  */
 import { badRequest, createChangeHub, isRecordsError, RecordsError, openChanges, sharedChangeHub, type Clock, type RecordEngine, type Storage } from "@records-service/core";
 import type { ServerResponse } from "node:http";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { assertFlockAccess } from "../auth/access.js";
 import { hashToken } from "../auth/tokens.js";
@@ -23,7 +23,7 @@ import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } fr
 import { documented, queryParam } from "../openapi/describe.js";
 import { createFeedLeases, type FeedLeasesOptions } from "../protection/feed-leases.js";
 
-/** Options of `createChangesRoutes` (all optional; tests shorten the times and fake the timers). */
+/** Options of `changesRoutes` (all optional; tests shorten the times and fake the timers). */
 export interface ChangesRouteOptions {
   heartbeatMs?: number;
   stallMs?: number;
@@ -62,9 +62,9 @@ const changesQuerySchema = v.strictObject({
  * The change feed route.
  *
  * @example
- * app.route("/api/v1", createChangesRoutes(engine, { shutdown: controller.signal }));
+ * const routes = changesRoutes(engine, { shutdown: controller.signal }); route(app, "GET", "/api/v1/:flock/changes", routes.getChanges);
  */
-export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}): Hono<AppEnv> {
+export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}) {
   const { storage, clock } = engine.context;
   const heartbeatMs = opts.heartbeatMs ?? SSE_DEFAULTS.heartbeatMs;
   const leases = createFeedLeases({
@@ -77,10 +77,13 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
   });
   const credential = _credentialChecks(storage, clock);
   const hub = opts.pollMs !== undefined ? createChangeHub(storage, { pollMs: opts.pollMs }) : sharedChangeHub(storage);
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/:flock/changes",
-    documented({
+
+  return {
+    getChanges: [describeGetChanges(), createRequireKey(storage, clock), createRequireFlock(storage), getChanges],
+  } as const;
+
+  function describeGetChanges(): MiddlewareHandler {
+    return documented({
       tag: "changes",
       summary: "The flock's change feed as Server-Sent Events",
       description:
@@ -92,8 +95,10 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
       ],
       ok: { status: 200, description: "the event stream", media: ["text/event-stream"] },
       errors: [400, 403, 404, 410, 429],
-    }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    });
+  }
+
+  async function getChanges(c: Context<AppEnv, "/:flock/changes">) {
     const query = _query(c.req.query("since"), c.req.queries("type"));
     const lastEventId = c.req.header("last-event-id");
     const since = lastEventId !== undefined && lastEventId !== "" ? _lastEventId(lastEventId) : query.since;
@@ -156,8 +161,7 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
     });
     lease.onLost(() => stream.end({ reason: "feed_limit", detail: "this feed's place under the caps on open feeds lapsed and was taken; reconnect later" }));
     return new Response(stream.body, { status: 200, headers: SSE_HEADERS });
-  });
-  return routes;
+  }
 }
 
 // --- internal ---

@@ -6,7 +6,7 @@
  * any credential check, as if they did not exist.
  */
 import { badRequest, formatTimestamp, notFound, parseTimestamp, RecordsError, type Clock, type Storage } from "@records-service/core";
-import { Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { isAdmin } from "../auth/access.js";
 import { MAX_ADVANCE_DAYS, type ClockAdvancer } from "../clock/advance.js";
@@ -20,10 +20,9 @@ import { ClockAdvanceBranches } from "../openapi/schemas.js";
  * The clock routes. `advancer` is present only with a manual clock.
  *
  * @example
- * app.route("/api/v1", createClockRoutes(storage, clock, driver?.advancer));
+ * const routes = clockRoutes(storage, clock, driver?.advancer); route(app, "GET", "/api/v1/_clock", routes.getClock);
  */
-export function createClockRoutes(storage: Storage, clock: Clock, advancer: ClockAdvancer | undefined): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
+export function clockRoutes(storage: Storage, clock: Clock, advancer: ClockAdvancer | undefined) {
   const manualOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!advancer) throw notFound("not found", "the clock is not manual: these paths exist with records-service serve --clock manual");
     await next();
@@ -34,23 +33,28 @@ export function createClockRoutes(storage: Storage, clock: Clock, advancer: Cloc
   };
   const guard = [manualOnly, createRequireKey(storage, clock), adminOnly] as const;
 
-  routes.get(
-    "/_clock",
-    documented({
+  return {
+    getClock: [describeGetClock(), ...guard, getClock],
+    postClockAdvance: [describePostClockAdvance(), ...guard, postClockAdvance],
+  } as const;
+
+  function describeGetClock(): MiddlewareHandler {
+    return documented({
       tag: "admin",
       summary: "The service's time (manual clock only)",
       description: "404 unless the server runs with --clock manual.",
       auth: "admin",
       ok: { status: 200, description: "the current time", schema: "ClockNow" },
       errors: [403, 404],
-    }),
-    ...guard,
-    (c) => c.json({ now: formatTimestamp(clock.now()) }),
-  );
+    });
+  }
 
-  routes.post(
-    "/_clock/advance",
-    documented({
+  function getClock(c: Context<AppEnv, "/_clock">) {
+    return c.json({ now: formatTimestamp(clock.now()) });
+  }
+
+  function describePostClockAdvance(): MiddlewareHandler {
+    return documented({
       tag: "admin",
       summary: "Move the manual clock forward, running everything due in between",
       description:
@@ -61,16 +65,15 @@ export function createClockRoutes(storage: Storage, clock: Clock, advancer: Cloc
       body: { schema: "ClockAdvanceBody" },
       ok: { status: 200, description: "the new time and the data events that fired, by name", schema: "ClockAdvanced" },
       errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"days": 14}');
-      const to = _target(await readJsonObject(c), clock.now());
-      const report = await advancer!.advance(to);
-      return c.json({ now: formatTimestamp(report.now), fired: report.fired });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function postClockAdvance(c: Context<AppEnv, "/_clock/advance">) {
+    if (bodyKind(c) !== "json") throw unsupportedBody(c, 'a JSON object such as {"days": 14}');
+    const to = _target(await readJsonObject(c), clock.now());
+    const report = await advancer!.advance(to);
+    return c.json({ now: formatTimestamp(report.now), fired: report.fired });
+  }
 }
 
 // --- internal ---

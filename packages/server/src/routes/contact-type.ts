@@ -21,7 +21,7 @@ import {
   type RecordEngine,
   type StoredRecord,
 } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import type { Surface } from "../http/surface.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -33,11 +33,10 @@ import { listQueryParams } from "../openapi/list-query.js";
  * and a 400 for every write under `/:flock/contact`.
  *
  * @example
- * app.route("/api/v1", createContactTypeRoutes(engine, "v1"));
+ * const routes = contactTypeRoutes(engine, "v1"); route(app, "GET", "/api/v1/:flock/contact", routes.getContactRoute);
  */
-export function createContactTypeRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+export function contactTypeRoutes(engine: RecordEngine, surface: Surface) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
   const page = async (c: { req: { url: string; param(name: "flock"): string } }) => {
@@ -45,12 +44,39 @@ export function createContactTypeRoutes(engine: RecordEngine, surface: Surface):
     return { query, page: await listContacts(engine.context, c.req.param("flock"), query) };
   };
 
-  routes.get("/:flock/contact", documented({ tag: "contacts", summary: "List contacts (persons and organisations), filtered and paged", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page", schema: "ListWrapper" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  const readOnlyDoc = documented({
+    tag: "contacts",
+    summary: "Writes to contact: always refused (400)",
+    description: "contact spans persons and organisations and is read-only: write to person or organisation. Every write answers 400 once the key may open the flock.",
+    auth: "key",
+    errors: [400, 403, 404],
+  });
+  const readOnly = () => {
+    throw badRequest("read-only resource type", "contact spans persons and organisations and is read-only: write to person or organisation");
+  };
+
+  return {
+    getContactRoute: [describeGetContactRoute(), ...guard, getContactRoute],
+    getContactMapreduce: [describeGetContactMapreduce(), ...guard, getContactMapreduce],
+    getContactId: [describeGetContactId(), ...guard, getContactId],
+    updateContact: [readOnlyDoc, ...guard, readOnly],
+    updateContactId: [readOnlyDoc, ...guard, readOnly],
+  } as const;
+
+  function describeGetContactRoute(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "List contacts (persons and organisations), filtered and paged", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page", schema: "ListWrapper" }, errors: [400, 403, 404] });
+  }
+
+  async function getContactRoute(c: Context<AppEnv, "/:flock/contact">) {
     const { query, page: found } = await page(c);
     return c.body(await listAnswerText(found, query), 200, _JSON_TYPE);
-  });
+  }
 
-  routes.get("/:flock/contact/mapreduce", documented({ tag: "contacts", summary: "List contacts with their email addresses and active memberships", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page; each element adds key (the contact URI) and value {display_value, email, active_memberships}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeGetContactMapreduce(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "List contacts with their email addresses and active memberships", auth: "key", query: listQueryParams(surface), ok: { status: 200, description: "one page; each element adds key (the contact URI) and value {display_value, email, active_memberships}", schema: "ReadModel" }, errors: [400, 403, 404] });
+  }
+
+  async function getContactMapreduce(c: Context<AppEnv, "/:flock/contact/mapreduce">) {
     const { query, page: found } = await page(c);
     const flock = c.req.param("flock");
     const uris = found.records.map(_uri);
@@ -69,26 +95,16 @@ export function createContactTypeRoutes(engine: RecordEngine, surface: Surface):
       };
     };
     return c.body(await listAnswerText(found, query, { element }), 200, _JSON_TYPE);
-  });
+  }
 
-  routes.get("/:flock/contact/:id", documented({ tag: "contacts", summary: "Get a contact (the person or organisation with this id)", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describeGetContactId(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "Get a contact (the person or organisation with this id)", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] });
+  }
+
+  async function getContactId(c: Context<AppEnv, "/:flock/contact/:id">) {
     const { flock, id } = c.req.param();
     return c.json(await engine.toSingle(await getContact(engine.context, flock, id)));
-  });
-
-  const readOnlyDoc = documented({
-    tag: "contacts",
-    summary: "Writes to contact: always refused (400)",
-    description: "contact spans persons and organisations and is read-only: write to person or organisation. Every write answers 400 once the key may open the flock.",
-    auth: "key",
-    errors: [400, 403, 404],
-  });
-  const readOnly = () => {
-    throw badRequest("read-only resource type", "contact spans persons and organisations and is read-only: write to person or organisation");
-  };
-  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact", readOnlyDoc, ...guard, readOnly);
-  routes.on(["POST", "PUT", "PATCH", "DELETE"], "/:flock/contact/:id", readOnlyDoc, ...guard, readOnly);
-  return routes;
+  }
 }
 
 // --- internal ---

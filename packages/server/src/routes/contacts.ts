@@ -24,7 +24,7 @@ import {
   type RecordEngine,
   type StoredRecord,
 } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { findCallerPerson } from "../auth/caller-person.js";
 import type { AppEnv } from "../http/env.js";
@@ -42,13 +42,11 @@ const MembershipByEmailQuery = v.object({
  * The contact read-model routes; mount under `/api/v1` and `/api/v2`.
  *
  * @example
- * app.route("/api/v2", createContactRoutes(engine));
+ * const routes = contactRoutes(engine); route(app, "GET", "/api/v2/:flock/:type/:id/summary", routes.getSummary);
  */
-export function createContactRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function contactRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const path = "/:flock/:type/:id";
   const today = () => formatDate(clock.now());
 
   const membershipsOfContact = async (contact: StoredRecord) => {
@@ -56,35 +54,71 @@ export function createContactRoutes(engine: RecordEngine): Hono<AppEnv> {
     return (await membershipsOf(engine.context, contact.flock, [uri])).get(uri) ?? [];
   };
 
-  routes.get(`${path}/membership/all`, documented({ tag: "contacts", summary: "A contact's memberships, all of them", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
+  return {
+    getMembershipAll: [describeGetMembershipAll(), ...guard, getMembershipAll],
+    getMembershipSummary: [describeGetMembershipSummary(), ...guard, getMembershipSummary],
+    getCommunicationsDetail: [describeGetCommunicationsDetail(), ...guard, getCommunicationsDetail],
+    getPersonalDetail: [describeGetPersonalDetail(), ...guard, getPersonalDetail],
+    getSummary: [describeGetSummary(), ...guard, getSummary],
+    getUserMembership: [describeGetUserMembership(), ...guard, getUserMembership],
+  } as const;
+
+  function describeGetMembershipAll(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A contact's memberships, all of them", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] });
+  }
+
+  async function getMembershipAll(c: Context<AppEnv, any>) {
     const contact = await _contact(engine, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipEntry) });
-  });
+  }
 
-  routes.get(`${path}/membership/summary`, documented({ tag: "contacts", summary: "A contact's memberships, summarised", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describeGetMembershipSummary(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A contact's memberships, summarised", auth: "key", ok: { status: 200, description: "{contact_uri, count, memberships}", schema: "ReadModel" }, errors: [403, 404] });
+  }
+
+  async function getMembershipSummary(c: Context<AppEnv, any>) {
     const contact = await _contact(engine, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipSummaryEntry) });
-  });
+  }
 
-  routes.get(`${path}/communications/detail`, documented({ tag: "contacts", summary: "A contact's communication details", auth: "key", ok: { status: 200, description: "the contact's addresses, phones and emails", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => c.json(communicationsDetail(await _contact(engine, c))));
-  routes.get(`${path}/personal/detail`, documented({ tag: "contacts", summary: "A contact's personal details", auth: "key", ok: { status: 200, description: "the contact's personal fields", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => c.json(personalDetail(await _contact(engine, c))));
+  function describeGetCommunicationsDetail(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A contact's communication details", auth: "key", ok: { status: 200, description: "the contact's addresses, phones and emails", schema: "ReadModel" }, errors: [403, 404] });
+  }
 
-  routes.get(`${path}/summary`, documented({ tag: "contacts", summary: "A contact's summary", auth: "key", ok: { status: 200, description: "the contact and its memberships as of today", schema: "ReadModel" }, errors: [403, 404] }), ...guard, async (c) => {
+  async function getCommunicationsDetail(c: Context<AppEnv, any>) {
+    return c.json(communicationsDetail(await _contact(engine, c)));
+  }
+
+  function describeGetPersonalDetail(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A contact's personal details", auth: "key", ok: { status: 200, description: "the contact's personal fields", schema: "ReadModel" }, errors: [403, 404] });
+  }
+
+  async function getPersonalDetail(c: Context<AppEnv, any>) {
+    return c.json(personalDetail(await _contact(engine, c)));
+  }
+
+  function describeGetSummary(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A contact's summary", auth: "key", ok: { status: 200, description: "the contact and its memberships as of today", schema: "ReadModel" }, errors: [403, 404] });
+  }
+
+  async function getSummary(c: Context<AppEnv, any>) {
     const contact = await _contact(engine, c);
     return c.json(contactSummary(contact, await membershipsOfContact(contact), today()));
-  });
+  }
 
-  routes.get("/:flock/user/membership", documented({ tag: "contacts", summary: "The membership status of the person with an email address", auth: "key", query: queryParamsOf(MembershipByEmailQuery, { email: "the person's email address", realtime: "accepted and ignored (nothing is cached)" }), ok: { status: 200, description: "the person's membership status", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeGetUserMembership(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "The membership status of the person with an email address", auth: "key", query: queryParamsOf(MembershipByEmailQuery, { email: "the person's email address", realtime: "accepted and ignored (nothing is cached)" }), ok: { status: 200, description: "the person's membership status", schema: "ReadModel" }, errors: [400, 403, 404] });
+  }
+
+  async function getUserMembership(c: Context<AppEnv, "/:flock/user/membership">) {
     const { email } = readQuery(c, MembershipByEmailQuery);
     const flock = c.req.param("flock");
     const person = await findCallerPerson(engine, flock, email);
     if (!person) throw notFound("person not found", `no person in flock '${flock}' has the email address ${JSON.stringify(email)}`);
     return c.json(membershipStatus(person, await membershipsOfContact(person), today()));
-  });
-
-  return routes;
+  }
 }
 
 /**
@@ -92,10 +126,18 @@ export function createContactRoutes(engine: RecordEngine): Hono<AppEnv> {
  * and `membership_type` references are expanded to the referenced records' own
  * single-record shapes (with `ref` and `display_value`, so readers of the short form still work).
  */
-export function createMemberDetailRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function memberDetailRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/:flock/member/:id/detail", documented({ tag: "contacts", summary: "A membership with its member and membership type expanded", auth: "key", ok: { status: 200, description: "the membership's single-record shape, references expanded", schema: "Envelope" }, errors: [403, 404] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+
+  return {
+    getMemberIdDetail: [describeGetMemberIdDetail(), createRequireKey(storage, clock), createRequireFlock(storage), getMemberIdDetail],
+  } as const;
+
+  function describeGetMemberIdDetail(): MiddlewareHandler {
+    return documented({ tag: "contacts", summary: "A membership with its member and membership type expanded", auth: "key", ok: { status: 200, description: "the membership's single-record shape, references expanded", schema: "Envelope" }, errors: [403, 404] });
+  }
+
+  async function getMemberIdDetail(c: Context<AppEnv, "/:flock/member/:id/detail">) {
     const { flock, id } = c.req.param();
     const member = await engine.get(flock, "member", id);
     const single = await engine.toSingle(member);
@@ -108,8 +150,7 @@ export function createMemberDetailRoutes(engine: RecordEngine): Hono<AppEnv> {
       if (target) data[field] = { ref: raw, ...(await engine.toSingle(target)) };
     }
     return c.json(single);
-  });
-  return routes;
+  }
 }
 
 // --- internal ---

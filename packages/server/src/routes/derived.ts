@@ -7,7 +7,7 @@
  * ids cannot be probed without a valid link).
  */
 import { badRequest, RecordsError, type RecordEngine, type StoredFile, type StoredRecord } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { AVATAR_DEFAULT_SIZE, AVATAR_MAX_SIZE, AVATAR_MIN_SIZE, parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
 import { cardKey } from "../config/keys.js";
 import { renderCard } from "../derived/card.js";
@@ -25,16 +25,21 @@ export type SecretSource = () => Promise<string>;
  * Routes `GET /:flock/:type/:id/avatar` and `GET /:flock/member/:id/card`; mount under `/api/v2`.
  *
  * @example
- * app.route("/api/v2", createDerivedRoutes(engine, async () => secret));
+ * const routes = derivedRoutes(engine, async () => secret); route(app, "GET", "/api/v2/:flock/member/:id/card", routes.getMemberIdCard);
  */
-export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource): Hono<AppEnv> {
+export function derivedRoutes(engine: RecordEngine, secret: SecretSource) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.get(
-    "/:flock/member/:id/card",
-    documented({ tag: "derived", summary: "A member's card (HTML), by signed link", auth: "card", ok: { status: 200, description: "the card page", media: ["text/html"] }, errors: [404] }),
-    async (c) => {
+  return {
+    getMemberIdCard: [describeGetMemberIdCard(), getMemberIdCard],
+    getTypeIdAvatar: [describeGetTypeIdAvatar(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeIdAvatar],
+  } as const;
+
+  function describeGetMemberIdCard(): MiddlewareHandler {
+    return documented({ tag: "derived", summary: "A member's card (HTML), by signed link", auth: "card", ok: { status: 200, description: "the card page", media: ["text/html"] }, errors: [404] });
+  }
+
+  async function getMemberIdCard(c: Context<AppEnv, "/:flock/member/:id/card">) {
     const { flock, id } = c.req.param();
     const check = verifyCardSignature(cardKey(await secret()), flock, id, c.req.query("signature"));
     if (check !== "ok") {
@@ -43,11 +48,10 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     }
     const html = renderCard((await loadCard(engine, flock, id)).input);
     return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
-  });
+  }
 
-  routes.get(
-    "/:flock/:type/:id/avatar",
-    documented({
+  function describeGetTypeIdAvatar(): MiddlewareHandler {
+    return documented({
       tag: "derived",
       summary: "A record's avatar: the uploaded photo, or initials",
       auth: "key",
@@ -57,8 +61,10 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
       ],
       ok: { status: 200, description: "the image", media: ["image/png", "image/svg+xml"] },
       errors: [400, 403, 404],
-    }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+    });
+  }
+
+  async function getTypeIdAvatar(c: Context<AppEnv, "/:flock/:type/:id/avatar">) {
     const { flock, type, id } = c.req.param();
     const query = parseAvatarQuery({ format: c.req.query("format"), size: c.req.query("size") });
     if (!query.ok) throw badRequest("invalid avatar parameter", query.reason);
@@ -67,9 +73,7 @@ export function createDerivedRoutes(engine: RecordEngine, secret: SecretSource):
     if (await _uploadedPhoto(engine, record)) return c.redirect(record.data["photo"] as string, 302);
     const image = renderInitialsAvatar(record, query.format, query.size);
     return c.body(toArrayBuffer(image.body), 200, { ...IMAGE_HEADERS, "Content-Type": image.contentType });
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

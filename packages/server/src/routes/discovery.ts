@@ -5,7 +5,7 @@
  * serves, those without records at count 0 (a first run's console lists them all).
  */
 import { badRequest, type Clock, type Storage } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { visibleFlocks } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -17,21 +17,28 @@ import { documented, queryParam } from "../openapi/describe.js";
  * serves (the engine's), for `include_empty`.
  *
  * @example
- * app.route("/api/v1", createDiscoveryRoutes(storage, clock, engine.context.typesOf));
+ * const routes = discoveryRoutes(storage, clock, engine.context.typesOf); route(app, "GET", "/api/v1/", routes.getRoot);
  */
-export function createDiscoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock: string) => ReadonlySet<string>): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
+export function discoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock: string) => ReadonlySet<string>) {
   const requireKey = createRequireKey(storage, clock);
   const requireFlock = createRequireFlock(storage);
 
-  routes.get("/", documented({ tag: "discovery", summary: "The flocks this key may open", auth: "key", ok: { status: 200, description: "the flocks", schema: "FlockList" }, errors: [403] }), requireKey, async (c) => {
+  return {
+    getRoot: [describeGetRoot(), requireKey, getRoot],
+    getRootRoute: [describeGetRootRoute(), requireKey, requireFlock, getRootRoute],
+  } as const;
+
+  function describeGetRoot(): MiddlewareHandler {
+    return documented({ tag: "discovery", summary: "The flocks this key may open", auth: "key", ok: { status: 200, description: "the flocks", schema: "FlockList" }, errors: [403] });
+  }
+
+  async function getRoot(c: Context<AppEnv, "/">) {
     const flocks = await visibleFlocks(storage, c.get("user"));
     return c.json({ flocks: flocks.map((f) => ({ identifier: f.identifier, name: f.name })) });
-  });
+  }
 
-  routes.get(
-    "/:flock",
-    documented({
+  function describeGetRootRoute(): MiddlewareHandler {
+    return documented({
       tag: "discovery",
       summary: "The flock's resource types with counts",
       description: "Types holding records; with include_empty=true every type the flock serves, those without records at count 0 and last_modified null.",
@@ -39,20 +46,18 @@ export function createDiscoveryRoutes(storage: Storage, clock: Clock, typesOf: (
       query: [queryParam("include_empty", "true: list every served type, empty ones included (default false)", { type: "string", enum: ["true", "false"] })],
       ok: { status: 200, description: "the resource types", schema: "TypeList" },
       errors: [400, 403, 404],
-    }),
-    requireKey,
-    requireFlock,
-    async (c) => {
-      const flock = c.req.param("flock");
-      const includeEmpty = _flag(c.req.query("include_empty"));
-      const held = (await storage.summarizeTypes(flock)).map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified as string | null }));
-      if (!includeEmpty) return c.json({ resource_type: held });
-      const seen = new Set(held.map((t) => t.name));
-      const empty = [...typesOf(flock)].filter((name) => !seen.has(name)).map((name) => ({ name, count: 0, last_modified: null }));
-      return c.json({ resource_type: [...held, ...empty].sort((a, b) => a.name.localeCompare(b.name)) });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function getRootRoute(c: Context<AppEnv, "/:flock">) {
+    const flock = c.req.param("flock");
+    const includeEmpty = _flag(c.req.query("include_empty"));
+    const held = (await storage.summarizeTypes(flock)).map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified as string | null }));
+    if (!includeEmpty) return c.json({ resource_type: held });
+    const seen = new Set(held.map((t) => t.name));
+    const empty = [...typesOf(flock)].filter((name) => !seen.has(name)).map((name) => ({ name, count: 0, last_modified: null }));
+    return c.json({ resource_type: [...held, ...empty].sort((a, b) => a.name.localeCompare(b.name)) });
+  }
 }
 
 // --- internal ---

@@ -7,7 +7,7 @@
  * (case ignored) is the vendor's 400 `already exists`, not a 409. Mount under `/internal/v2`.
  */
 import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
 import { liveRecords } from "../gateway/live-records.js";
@@ -34,34 +34,57 @@ interface EmailSender {
  * Routes the email-sender paths; mount under `/internal/v2`.
  *
  * @example
- * app.route("/internal/v2", createEmailSenderRoutes(engine));
+ * const routes = emailSenderRoutes(engine); route(app, "GET", "/internal/v2/:flock/email_senders", routes.getEmailSenders);
  */
-export function createEmailSenderRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function emailSenderRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const fields = "email, display_name, products (list), allow_for_all_users (boolean), specific_user_list (list); in the query or a JSON or form body";
 
-  routes.get("/:flock/email_senders", documented({ tag: "gateway-internal", summary: "The flock's email senders", auth: "key", ok: { status: 200, description: "{senders, uids}", schema: "EmailSenders" }, errors: [403, 404] }), ...guard, async (c) => {
+
+  return {
+    getEmailSenders: [describeGetEmailSenders(), ...guard, getEmailSenders],
+    postEmailSenders: [describePostEmailSenders(), ...guard, postEmailSenders],
+    getOne: [describeGetOne(), ...guard, getOne],
+    putOne: [describePutOne(), ...guard, putOne],
+    deleteOne: [describeDeleteOne(), ...guard, deleteOne],
+  } as const;
+
+  function describeGetEmailSenders(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "The flock's email senders", auth: "key", ok: { status: 200, description: "{senders, uids}", schema: "EmailSenders" }, errors: [403, 404] });
+  }
+
+  async function getEmailSenders(c: Context<AppEnv, "/:flock/email_senders">) {
     const senders = (await liveRecords(engine, c.req.param("flock")!, SENDER_TYPE)).map(senderOf);
     return c.json({ senders, uids: senders.map((s) => ({ uid: s.uid, email: s.email })) });
-  });
+  }
 
-  routes.post("/:flock/email_senders", documented({ tag: "gateway-internal", summary: "Add an email sender", description: `Every field required: ${fields}. An active sender with the same address (case ignored): 400 already exists.`, auth: "key", body: { schema: "EmailSenderBody", media: ["application/json", "application/x-www-form-urlencoded"], required: false }, ok: { status: 201, description: "the sender", schema: "EmailSender" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describePostEmailSenders(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Add an email sender", description: `Every field required: ${fields}. An active sender with the same address (case ignored): 400 already exists.`, auth: "key", body: { schema: "EmailSenderBody", media: ["application/json", "application/x-www-form-urlencoded"], required: false }, ok: { status: 201, description: "the sender", schema: "EmailSender" }, errors: [400, 403, 404] });
+  }
+
+  async function postEmailSenders(c: Context<AppEnv, "/:flock/email_senders">) {
     const flock = c.req.param("flock")!;
     const params = await readGatewayParams(c);
     const data = _senderFields(params, true);
     await _assertUnique(engine, flock, data["email"] as string);
     const created = await actingEngine(c, engine).create(flock, SENDER_TYPE, data);
     return c.json(senderOf(created), 201);
-  });
+  }
 
-  const one = "/:flock/email_sender/:uid";
-  routes.get(one, documented({ tag: "gateway-internal", summary: "One email sender", auth: "key", ok: { status: 200, description: "the sender", schema: "EmailSender" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describeGetOne(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "One email sender", auth: "key", ok: { status: 200, description: "the sender", schema: "EmailSender" }, errors: [403, 404] });
+  }
+
+  async function getOne(c: Context<AppEnv, any>) {
     return c.json(senderOf(await liveRecord(engine, c.req.param("flock")!, SENDER_TYPE, c.req.param("uid")!)));
-  });
+  }
 
-  routes.put(one, documented({ tag: "gateway-internal", summary: "Change an email sender (the fields sent)", description: `Any of ${fields}.`, auth: "key", body: { schema: "EmailSenderBody", media: ["application/json", "application/x-www-form-urlencoded"], required: false }, ok: { status: 200, description: "the sender", schema: "EmailSender" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describePutOne(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Change an email sender (the fields sent)", description: `Any of ${fields}.`, auth: "key", body: { schema: "EmailSenderBody", media: ["application/json", "application/x-www-form-urlencoded"], required: false }, ok: { status: 200, description: "the sender", schema: "EmailSender" }, errors: [400, 403, 404] });
+  }
+
+  async function putOne(c: Context<AppEnv, any>) {
     const flock = c.req.param("flock")!;
     const record = await liveRecord(engine, flock, SENDER_TYPE, c.req.param("uid")!);
     const patch = _senderFields(await readGatewayParams(c), false);
@@ -69,15 +92,18 @@ export function createEmailSenderRoutes(engine: RecordEngine): Hono<AppEnv> {
     if (typeof patch["email"] === "string") await _assertUnique(engine, flock, patch["email"], record.id);
     const { record: updated } = await actingEngine(c, engine).update(flock, SENDER_TYPE, record.id, patch);
     return c.json(senderOf(updated));
-  });
+  }
 
-  routes.delete(one, documented({ tag: "gateway-internal", summary: "Delete an email sender", auth: "key", ok: { status: 204, description: "deleted, no body" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describeDeleteOne(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Delete an email sender", auth: "key", ok: { status: 204, description: "deleted, no body" }, errors: [403, 404] });
+  }
+
+  async function deleteOne(c: Context<AppEnv, any>) {
     const flock = c.req.param("flock")!;
     const record = await liveRecord(engine, flock, SENDER_TYPE, c.req.param("uid")!);
     await actingEngine(c, engine).delete(flock, SENDER_TYPE, record.id);
     return c.body(null, 204);
-  });
-  return routes;
+  }
 }
 
 /**

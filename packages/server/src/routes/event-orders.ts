@@ -17,7 +17,7 @@
  * | GET | `/:flock/booking/:uid/orders/export/meta` | what the orders export would hold |
  */
 import { formatDate, notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { TABLE_CONTENT_TYPE, tableStream } from "../exports/table-file.js";
 import { countExportRows, EXPORT_FIELDSETS, exportColumns, exportRows, readExportFormat, readFieldsets, readTicketTypes, type ExportKind } from "../gateway/events/exports.js";
 import { buyersOf, deleteOrder, ORDER_CONTACT_TYPES, orderPacket, orderPayments, orderTickets, orderUnpaid } from "../gateway/events/orders.js";
@@ -41,19 +41,58 @@ const _XLSX = TABLE_CONTENT_TYPE.xlsx;
  * `createEventRoutes`.
  *
  * @example
- * app.route("/events/v2", createEventOrderRoutes(engine));
+ * const routes = eventOrderRoutes(engine); route(app, "GET", "/events/v2/:flock/booking/:uid/summary", routes.getBookingUidSummary);
  */
-export function createEventOrderRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function eventOrderRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const today = () => formatDate(clock.now());
 
-  routes.get("/:flock/booking/:uid/summary", documented({ tag: "gateway-events", summary: "One event as its summary packet", auth: "key", ok: { status: 200, description: "the summary packet (the list entries' fields)", schema: "EventSummary" }, errors: [403, 404] }), ...guard, async (c) => {
-    return c.json(summaryPacket(await _bookingData(engine, c)));
-  });
+  const orderDoc = { tag: "gateway-events", auth: "key" as const, errors: [403, 404] };
 
-  routes.get("/:flock/booking/:uid/orders", documented({ tag: "gateway-events", summary: "An event's orders, by buyer", description: "An order is one buyer's live tickets of the event. Amounts are per currency; paid counts the live payments (not cancelled or refunded) naming one of the order's tickets, or the event and the buyer, dated today or earlier.", auth: "key", ok: { status: 200, description: "vendor OrdersList", schema: "EventOrders" }, errors: [403, 404] }), ...guard, async (c) => {
+  const exportQuery = (kind: ExportKind) => [
+    queryParam("fieldset", `column groups, repeatable or comma-separated: ${EXPORT_FIELDSETS[kind].join(", ")} (default core)`),
+    queryParam("format", "xlsx (default) or csv", { type: "string", enum: ["xlsx", "csv"] }),
+  ];
+  const exportRoute = (kind: ExportKind) => async (c: Context<AppEnv>) => {
+    const params = await readGatewayParams(c);
+    const fieldsets = readFieldsets(params, kind);
+    const format = readExportFormat(params);
+    const booking = await _booking(engine, c);
+    const types = await readTicketTypes(engine, booking);
+    const body = tableStream(format, exportColumns(fieldsets), exportRows(engine, booking, types, kind, fieldsets, today()), kind === "attendance" ? "Attendance" : "Orders");
+    return new Response(body, {
+      headers: { "content-type": TABLE_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${kind}-${booking.id}.${format}"`, "cache-control": "no-store" },
+    });
+  };
+
+  return {
+    getBookingUidSummary: [describeGetBookingUidSummary(), ...guard, getBookingUidSummary],
+    getBookingUidOrders: [describeGetBookingUidOrders(), ...guard, getBookingUidOrders],
+    getPersonUidOrders: [describeGetPersonUidOrders(), ...guard, getPersonUidOrders],
+    getResourceTypeUidOrderEuid: [describeGetResourceTypeUidOrderEuid(), ...guard, getResourceTypeUidOrderEuid],
+    deleteResourceTypeUidOrderEuid: [describeDeleteResourceTypeUidOrderEuid(), ...guard, deleteResourceTypeUidOrderEuid],
+    getResourceTypeUidOrderEuidQuestions: [describeGetResourceTypeUidOrderEuidQuestions(), ...guard, getResourceTypeUidOrderEuidQuestions],
+    putBookingUidRebaseTickets: [describePutBookingUidRebaseTickets(), ...guard, putBookingUidRebaseTickets],
+    putBookingUidRebaseQuestions: [describePutBookingUidRebaseQuestions(), ...guard, putBookingUidRebaseQuestions],
+    getBookingUidAttendanceExport: [describeGetBookingUidAttendanceExport(), ...guard, exportRoute("attendance")],
+    getBookingUidOrdersExport: [describeGetBookingUidOrdersExport(), ...guard, exportRoute("orders")],
+    getBookingUidOrdersExportMeta: [describeGetBookingUidOrdersExportMeta(), ...guard, getBookingUidOrdersExportMeta],
+  } as const;
+
+  function describeGetBookingUidSummary(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "One event as its summary packet", auth: "key", ok: { status: 200, description: "the summary packet (the list entries' fields)", schema: "EventSummary" }, errors: [403, 404] });
+  }
+
+  async function getBookingUidSummary(c: Context<AppEnv, "/:flock/booking/:uid/summary">) {
+    return c.json(summaryPacket(await _bookingData(engine, c)));
+  }
+
+  function describeGetBookingUidOrders(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "An event's orders, by buyer", description: "An order is one buyer's live tickets of the event. Amounts are per currency; paid counts the live payments (not cancelled or refunded) naming one of the order's tickets, or the event and the buyer, dated today or earlier.", auth: "key", ok: { status: 200, description: "vendor OrdersList", schema: "EventOrders" }, errors: [403, 404] });
+  }
+
+  async function getBookingUidOrders(c: Context<AppEnv, "/:flock/booking/:uid/orders">) {
     const data = await _bookingData(engine, c);
     const buyers = buyersOf(data);
     const named = await recordsByUri(engine, data.booking.flock, buyers);
@@ -66,9 +105,13 @@ export function createEventOrderRoutes(engine: RecordEngine): Hono<AppEnv> {
       number_of_orders: orders.length,
       number_of_unpaid_orders: orders.filter(([, o]) => orderUnpaid(o)).length,
     });
-  });
+  }
 
-  routes.get("/:flock/person/:uid/orders", documented({ tag: "gateway-events", summary: "A person's orders, newest event first", auth: "key", ok: { status: 200, description: "vendor OrdersListForContact", schema: "ContactOrders" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describeGetPersonUidOrders(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "A person's orders, newest event first", auth: "key", ok: { status: 200, description: "vendor OrdersListForContact", schema: "ContactOrders" }, errors: [403, 404] });
+  }
+
+  async function getPersonUidOrders(c: Context<AppEnv, "/:flock/person/:uid/orders">) {
     const { flock, uid } = c.req.param() as { flock: string; uid: string };
     const person = await liveRecord(engine, flock, "person", uid);
     const personUri = uriOf(person);
@@ -88,61 +131,72 @@ export function createEventOrderRoutes(engine: RecordEngine): Hono<AppEnv> {
       orders.push({ booking_uri: uriOf(data.booking), booking_display: data.booking.displayValue, ...orderPacket(data, personUri, tickets, payments, named, today()) });
     }
     return c.json({ contact_uri: personUri, orders });
-  });
+  }
 
-  const orderDoc = { tag: "gateway-events", auth: "key" as const, errors: [403, 404] };
-  routes.get("/:flock/:resource_type/:uid/order/:euid", documented({ ...orderDoc, summary: "One order: a contact's tickets of an event", description: "`resource_type` is person or organisation (another is 404); no live ticket of that buyer for the event: 404.", ok: { status: 200, description: "vendor Order", schema: "EventOrder" } }), ...guard, async (c) => {
+  function describeGetResourceTypeUidOrderEuid(): MiddlewareHandler {
+    return documented({ ...orderDoc, summary: "One order: a contact's tickets of an event", description: "`resource_type` is person or organisation (another is 404); no live ticket of that buyer for the event: 404.", ok: { status: 200, description: "vendor Order", schema: "EventOrder" } });
+  }
+
+  async function getResourceTypeUidOrderEuid(c: Context<AppEnv, "/:flock/:resource_type/:uid/order/:euid">) {
     const o = await _order(engine, c);
     const named = await recordsByUri(engine, o.data.booking.flock, [o.contactUri]);
     const payments = (await orderPayments(engine, o.data, o.tickets)).get(o.contactUri) ?? [];
     return c.json(orderPacket(o.data, o.contactUri, o.tickets, payments, named, today()));
-  });
+  }
 
-  routes.delete("/:flock/:resource_type/:uid/order/:euid", documented({ ...orderDoc, summary: "Delete an order: its live tickets, through the engine", description: "Each ticket is deleted as any record (audit, change feed, data events, triggers see it). No live ticket: 404, nothing written.", ok: { status: 200, description: "vendor OrderDeleted", schema: "EventOrderDeleted" } }), ...guard, async (c) => {
+  function describeDeleteResourceTypeUidOrderEuid(): MiddlewareHandler {
+    return documented({ ...orderDoc, summary: "Delete an order: its live tickets, through the engine", description: "Each ticket is deleted as any record (audit, change feed, data events, triggers see it). No live ticket: 404, nothing written.", ok: { status: 200, description: "vendor OrderDeleted", schema: "EventOrderDeleted" } });
+  }
+
+  async function deleteResourceTypeUidOrderEuid(c: Context<AppEnv, "/:flock/:resource_type/:uid/order/:euid">) {
     const o = await _order(engine, c);
     return c.json(await deleteOrder(actingEngine(c, engine), o.data, o.contactUri, o.tickets));
-  });
+  }
 
-  routes.get("/:flock/:resource_type/:uid/order/:euid/questions", documented({ ...orderDoc, summary: "An order's questions: the buyer's and attendees' form responses for the event", ok: { status: 200, description: "vendor OrderQuestions", schema: "EventOrderQuestions" } }), ...guard, async (c) => {
+  function describeGetResourceTypeUidOrderEuidQuestions(): MiddlewareHandler {
+    return documented({ ...orderDoc, summary: "An order's questions: the buyer's and attendees' form responses for the event", ok: { status: 200, description: "vendor OrderQuestions", schema: "EventOrderQuestions" } });
+  }
+
+  async function getResourceTypeUidOrderEuidQuestions(c: Context<AppEnv, "/:flock/:resource_type/:uid/order/:euid/questions">) {
     const o = await _order(engine, c);
     return c.json(await orderQuestions(engine, o.data, o.contactUri, o.tickets));
-  });
+  }
 
-  routes.put("/:flock/booking/:uid/rebase/tickets", documented({ tag: "gateway-events", summary: "Set every ticket's start_date to the event's", description: "Each changed ticket is updated through the engine. A booking without start_date: 409, nothing written.", auth: "key", ok: { status: 200, description: "{ticket_changes: [{uri, old_date, new_date}], unchanged_tickets}", schema: "EventRebaseTickets" }, errors: [403, 404, 409] }), ...guard, async (c) => {
+  function describePutBookingUidRebaseTickets(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "Set every ticket's start_date to the event's", description: "Each changed ticket is updated through the engine. A booking without start_date: 409, nothing written.", auth: "key", ok: { status: 200, description: "{ticket_changes: [{uri, old_date, new_date}], unchanged_tickets}", schema: "EventRebaseTickets" }, errors: [403, 404, 409] });
+  }
+
+  async function putBookingUidRebaseTickets(c: Context<AppEnv, "/:flock/booking/:uid/rebase/tickets">) {
     const data = await _bookingData(engine, c);
     return c.json(await rebaseTickets(actingEngine(c, engine), data));
-  });
+  }
 
-  routes.put("/:flock/booking/:uid/rebase/questions", documented({ tag: "gateway-events", summary: "Create the missing form responses of the event's buyers and attendees", description: "For the booking's order_form_ref (one response per buyer) and attendee_form_ref (one per attendee) of its counted tickets: status started, context_ref [the booking]. A form reference naming no live form: 404, nothing written.", auth: "key", ok: { status: 200, description: "{changes: [{uri}], unchanged}", schema: "EventRebaseQuestions" }, errors: [403, 404] }), ...guard, async (c) => {
+  function describePutBookingUidRebaseQuestions(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "Create the missing form responses of the event's buyers and attendees", description: "For the booking's order_form_ref (one response per buyer) and attendee_form_ref (one per attendee) of its counted tickets: status started, context_ref [the booking]. A form reference naming no live form: 404, nothing written.", auth: "key", ok: { status: 200, description: "{changes: [{uri}], unchanged}", schema: "EventRebaseQuestions" }, errors: [403, 404] });
+  }
+
+  async function putBookingUidRebaseQuestions(c: Context<AppEnv, "/:flock/booking/:uid/rebase/questions">) {
     const data = await _bookingData(engine, c);
     return c.json(await rebaseQuestions(engine, actingEngine(c, engine), data));
-  });
+  }
 
-  const exportQuery = (kind: ExportKind) => [
-    queryParam("fieldset", `column groups, repeatable or comma-separated: ${EXPORT_FIELDSETS[kind].join(", ")} (default core)`),
-    queryParam("format", "xlsx (default) or csv", { type: "string", enum: ["xlsx", "csv"] }),
-  ];
-  const exportRoute = (kind: ExportKind) => async (c: Context<AppEnv>) => {
-    const params = await readGatewayParams(c);
-    const fieldsets = readFieldsets(params, kind);
-    const format = readExportFormat(params);
-    const booking = await _booking(engine, c);
-    const types = await readTicketTypes(engine, booking);
-    const body = tableStream(format, exportColumns(fieldsets), exportRows(engine, booking, types, kind, fieldsets, today()), kind === "attendance" ? "Attendance" : "Orders");
-    return new Response(body, {
-      headers: { "content-type": TABLE_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${kind}-${booking.id}.${format}"`, "cache-control": "no-store" },
-    });
-  };
-  routes.get("/:flock/booking/:uid/attendance/export", documented({ tag: "gateway-events", summary: "The attendance list as a spreadsheet, streamed", description: "One row per counted ticket, in ticket creation order; columns by fieldset. Bad fieldset or format: 400.", auth: "key", query: exportQuery("attendance"), ok: { status: 200, description: "the XLSX file (CSV with format=csv)", media: [_XLSX, "text/csv"] }, errors: [400, 403, 404] }), ...guard, exportRoute("attendance"));
-  routes.get("/:flock/booking/:uid/orders/export", documented({ tag: "gateway-events", summary: "The orders as a spreadsheet, one row per ticket, streamed", description: "One row per live ticket (cancelled ones included, with their status), in creation order; columns by fieldset. Bad fieldset or format: 400.", auth: "key", query: exportQuery("orders"), ok: { status: 200, description: "the XLSX file (CSV with format=csv)", media: [_XLSX, "text/csv"] }, errors: [400, 403, 404] }), ...guard, exportRoute("orders"));
+  function describeGetBookingUidAttendanceExport(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "The attendance list as a spreadsheet, streamed", description: "One row per counted ticket, in ticket creation order; columns by fieldset. Bad fieldset or format: 400.", auth: "key", query: exportQuery("attendance"), ok: { status: 200, description: "the XLSX file (CSV with format=csv)", media: [_XLSX, "text/csv"] }, errors: [400, 403, 404] });
+  }
 
-  routes.get("/:flock/booking/:uid/orders/export/meta", documented({ tag: "gateway-events", summary: "What the orders export would hold", auth: "key", query: exportQuery("orders").slice(0, 1), ok: { status: 200, description: "{booking_uri, fieldsets, columns: [{field, label}], rows}", schema: "EventExportMeta" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeGetBookingUidOrdersExport(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "The orders as a spreadsheet, one row per ticket, streamed", description: "One row per live ticket (cancelled ones included, with their status), in creation order; columns by fieldset. Bad fieldset or format: 400.", auth: "key", query: exportQuery("orders"), ok: { status: 200, description: "the XLSX file (CSV with format=csv)", media: [_XLSX, "text/csv"] }, errors: [400, 403, 404] });
+  }
+
+  function describeGetBookingUidOrdersExportMeta(): MiddlewareHandler {
+    return documented({ tag: "gateway-events", summary: "What the orders export would hold", auth: "key", query: exportQuery("orders").slice(0, 1), ok: { status: 200, description: "{booking_uri, fieldsets, columns: [{field, label}], rows}", schema: "EventExportMeta" }, errors: [400, 403, 404] });
+  }
+
+  async function getBookingUidOrdersExportMeta(c: Context<AppEnv, "/:flock/booking/:uid/orders/export/meta">) {
     const fieldsets = readFieldsets(await readGatewayParams(c), "orders");
     const booking = await _booking(engine, c);
     return c.json({ booking_uri: uriOf(booking), fieldsets, columns: exportColumns(fieldsets), rows: await countExportRows(engine, booking, "orders") });
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

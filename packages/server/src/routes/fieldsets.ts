@@ -12,7 +12,7 @@
  * | DELETE | `/:flock/fieldset/:uid` and `/:flock/fieldset?uid=` | 200 the deleted fieldset; a locked one 409 |
  */
 import { badRequest, conflict, CONTACT_TYPE, type RecordEngine } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { typeFields } from "../gateway/segments/fields.js";
 import { FIELDSET_TYPE, fieldsetEntry, fieldsetsOf, fieldsetSingle, isLocked } from "../gateway/segments/fieldsets.js";
 import { readGatewayParams, requiredParam, type GatewayParams } from "../gateway/params.js";
@@ -27,57 +27,11 @@ import { documented, queryParam } from "../openapi/describe.js";
  * The fieldset paths; routes/segments mounts them.
  *
  * @example
- * routes.route("/", createFieldsetRoutes(engine));
+ * const routes = fieldsetRoutes(engine); route(app, "GET", "/:flock/fieldset", routes.getFieldset);
  */
-export function createFieldsetRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function fieldsetRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-
-  routes.get(
-    "/:flock/fieldset",
-    documented({
-      tag: "segments",
-      summary: "List fieldsets",
-      auth: "key",
-      query: [queryParam("resource", "a resource type: only the fieldsets that apply to it (those with no applicable_resources apply to every type)")],
-      ok: { status: 200, description: "{errors: [], fieldsets: [...]}", schema: "FieldsetList" },
-      errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const resource = (await readGatewayParams(c)).get("resource")?.trim() || undefined;
-      const found = await fieldsetsOf(engine, c.req.param("flock")!, resource);
-      return c.json({ errors: [], fieldsets: found.map(fieldsetEntry) });
-    },
-  );
-
-  routes.post(
-    "/:flock/fieldset",
-    documented({
-      tag: "segments",
-      summary: "Save a fieldset",
-      description: "With resource and no fields, the fields are that type's known fields (a person's schema; another type's stored field names). No fields at all is a 400. Created through the engine.",
-      auth: "key",
-      body: { schema: "FieldsetBody", required: false, media: ["application/json", "application/x-www-form-urlencoded"] },
-      ok: { status: 201, description: "the fieldset", schema: "FieldsetSingle" },
-      errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const flock = c.req.param("flock")!;
-      const data = await _newFieldset(engine, flock, await readGatewayParams(c));
-      const created = await actingEngine(c, engine).create(flock, FIELDSET_TYPE, data);
-      return c.json(await fieldsetSingle(engine, created), 201);
-    },
-  );
-
-  routes.get(
-    "/:flock/fieldset/:uid",
-    documented({ tag: "segments", summary: "Get a fieldset", auth: "key", ok: { status: 200, description: "the fieldset", schema: "FieldsetSingle" }, errors: [403, 404] }),
-    ...guard,
-    async (c) => c.json(await fieldsetSingle(engine, await liveRecord(engine, c.req.param("flock")!, FIELDSET_TYPE, c.req.param("uid")!))),
-  );
 
   const remove = async (c: Context<AppEnv>, uid: string) => {
     const flock = c.req.param("flock")!;
@@ -96,10 +50,66 @@ export function createFieldsetRoutes(engine: RecordEngine): Hono<AppEnv> {
       ok: { status: 200, description: "the fieldset, record_state deleted", schema: "FieldsetSingle" },
       errors: [400, 403, 404, 409],
     });
-  routes.delete("/:flock/fieldset/:uid", deleteDoc(false), ...guard, (c) => remove(c, c.req.param("uid")!));
-  routes.delete("/:flock/fieldset", deleteDoc(true), ...guard, async (c) => remove(c, requiredParam(await readGatewayParams(c), "uid", "the fieldset's uid").trim()));
 
-  return routes;
+  return {
+    getFieldset: [describeGetFieldset(), ...guard, getFieldset],
+    postFieldset: [describePostFieldset(), ...guard, postFieldset],
+    getFieldsetUid: [describeGetFieldsetUid(), ...guard, getFieldsetUid],
+    deleteFieldsetUid: [deleteDoc(false), ...guard, deleteFieldsetUid],
+    deleteFieldset: [deleteDoc(true), ...guard, deleteFieldset],
+  } as const;
+
+  function describeGetFieldset(): MiddlewareHandler {
+    return documented({
+      tag: "segments",
+      summary: "List fieldsets",
+      auth: "key",
+      query: [queryParam("resource", "a resource type: only the fieldsets that apply to it (those with no applicable_resources apply to every type)")],
+      ok: { status: 200, description: "{errors: [], fieldsets: [...]}", schema: "FieldsetList" },
+      errors: [403, 404],
+    });
+  }
+
+  async function getFieldset(c: Context<AppEnv, "/:flock/fieldset">) {
+    const resource = (await readGatewayParams(c)).get("resource")?.trim() || undefined;
+    const found = await fieldsetsOf(engine, c.req.param("flock")!, resource);
+    return c.json({ errors: [], fieldsets: found.map(fieldsetEntry) });
+  }
+
+  function describePostFieldset(): MiddlewareHandler {
+    return documented({
+      tag: "segments",
+      summary: "Save a fieldset",
+      description: "With resource and no fields, the fields are that type's known fields (a person's schema; another type's stored field names). No fields at all is a 400. Created through the engine.",
+      auth: "key",
+      body: { schema: "FieldsetBody", required: false, media: ["application/json", "application/x-www-form-urlencoded"] },
+      ok: { status: 201, description: "the fieldset", schema: "FieldsetSingle" },
+      errors: [400, 403, 404],
+    });
+  }
+
+  async function postFieldset(c: Context<AppEnv, "/:flock/fieldset">) {
+    const flock = c.req.param("flock")!;
+    const data = await _newFieldset(engine, flock, await readGatewayParams(c));
+    const created = await actingEngine(c, engine).create(flock, FIELDSET_TYPE, data);
+    return c.json(await fieldsetSingle(engine, created), 201);
+  }
+
+  function describeGetFieldsetUid(): MiddlewareHandler {
+    return documented({ tag: "segments", summary: "Get a fieldset", auth: "key", ok: { status: 200, description: "the fieldset", schema: "FieldsetSingle" }, errors: [403, 404] });
+  }
+
+  async function getFieldsetUid(c: Context<AppEnv, "/:flock/fieldset/:uid">) {
+    return c.json(await fieldsetSingle(engine, await liveRecord(engine, c.req.param("flock")!, FIELDSET_TYPE, c.req.param("uid")!)));
+  }
+
+  function deleteFieldsetUid(c: Context<AppEnv, "/:flock/fieldset/:uid">) {
+    return remove(c, c.req.param("uid")!);
+  }
+
+  async function deleteFieldset(c: Context<AppEnv, "/:flock/fieldset">) {
+    return remove(c, requiredParam(await readGatewayParams(c), "uid", "the fieldset's uid").trim());
+  }
 }
 
 // --- internal ---

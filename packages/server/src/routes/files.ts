@@ -5,7 +5,7 @@
  * images are shown inline; everything else (SVG included, which can carry script) downloads.
  */
 import { notFound, type Clock, type Storage, type StoredFile } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
@@ -17,22 +17,26 @@ export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg
  * Routes serving stored files; mount under `/files/v1`.
  *
  * @example
- * app.route("/files/v1", createFileRoutes(storage, clock));
+ * const routes = fileRoutes(storage, clock); route(app, "GET", "/files/v1/:flock/:fileId/:filename", routes.getFileIdFilename);
  */
-export function createFileRoutes(storage: Storage, clock: Clock): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/:flock/:fileId/:filename",
-    documented({ tag: "files", summary: "An uploaded file", auth: "key", ok: { status: 200, description: "the file's bytes with its content type", media: ["application/octet-stream"] }, errors: [403, 404] }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+export function fileRoutes(storage: Storage, clock: Clock) {
+
+  return {
+    getFileIdFilename: [describeGetFileIdFilename(), createRequireKey(storage, clock), createRequireFlock(storage), getFileIdFilename],
+  } as const;
+
+  function describeGetFileIdFilename(): MiddlewareHandler {
+    return documented({ tag: "files", summary: "An uploaded file", auth: "key", ok: { status: 200, description: "the file's bytes with its content type", media: ["application/octet-stream"] }, errors: [403, 404] });
+  }
+
+  async function getFileIdFilename(c: Context<AppEnv, "/:flock/:fileId/:filename">) {
     const { flock, fileId, filename } = c.req.param();
     const file = await storage.getFile(flock, fileId);
     if (!file || file.flock !== flock || file.filename !== filename) {
       throw notFound("file not found", `no file ${JSON.stringify(filename.slice(0, 80))} with id ${JSON.stringify(fileId.slice(0, 40))} in this flock`);
     }
     return c.body(toArrayBuffer(file.bytes), 200, _headers(file));
-  });
-  return routes;
+  }
 }
 
 /**

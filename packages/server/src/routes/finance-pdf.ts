@@ -8,7 +8,7 @@
  * | GET | `/:flock/giving/taxyear/:startyear/:endyear/pdf` | a member token (the member's own person), or a core key with `?person_uri=` |
  */
 import { badRequest, notFound, parseRecordUri, RecordsError, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import { giftsOf } from "../gateway/giving/gifts.js";
@@ -36,15 +36,18 @@ const PDF_RESOURCE_TYPES: Readonly<Record<string, InvoiceType>> = {
  * The finance PDF routes; mount under `/selfservice-pdf/v2`.
  *
  * @example
- * app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing }));
+ * const routes = financePdfRoutes(engine, { secret, invoicing }); route(app, "GET", "/selfservice-pdf/v2/:flock/giving/taxyear/:startyear/:endyear/pdf", routes.getGivingTaxyearStartyearEndyearPdf);
  */
-export function createFinancePdfRoutes(engine: RecordEngine, settings: InvoiceSettings): Hono<AppEnv> {
+export function financePdfRoutes(engine: RecordEngine, settings: InvoiceSettings) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.get(
-    "/:flock/giving/taxyear/:startyear/:endyear/pdf",
-    documented({
+  return {
+    getGivingTaxyearStartyearEndyearPdf: [describeGetGivingTaxyearStartyearEndyearPdf(), createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage), getGivingTaxyearStartyearEndyearPdf],
+    getResourceTypeUidInvoiceSignaturePdf: [describeGetResourceTypeUidInvoiceSignaturePdf(), getResourceTypeUidInvoiceSignaturePdf],
+  } as const;
+
+  function describeGetGivingTaxyearStartyearEndyearPdf(): MiddlewareHandler {
+    return documented({
       tag: "finance",
       summary: "A giving statement for one tax year, as PDF",
       description:
@@ -53,24 +56,22 @@ export function createFinancePdfRoutes(engine: RecordEngine, settings: InvoiceSe
       query: [queryParam("person_uri", "the person (core keys; required there). A member token may only name its own person")],
       ok: { status: 200, description: "the statement", media: ["application/pdf"] },
       errors: [400, 403, 404],
-    }),
-    createRequireKey(storage, clock, ["core", "self-service"]),
-    createRequireFlock(storage),
-    async (c) => {
-      const { flock, startyear, endyear } = c.req.param() as { flock: string; startyear: string; endyear: string };
-      const entry = (settings.invoicing ?? []).find((x) => x.flock === flock);
-      const year = taxYear(startyear, endyear, entry?.tax_year_start ?? DEFAULT_TAX_YEAR_START);
-      const person = await _statementPerson(engine, c, flock);
-      const flockName = (await storage.getFlock(flock))?.name ?? flock;
-      const { gifts, totals } = await giftsOf(engine, flock, person, year, entry?.default_currency ?? "gbp");
-      const pdf = await renderGivingStatementPdf({ flockName, person, year, gifts, totals }, clock.now());
-      return _pdf(c, pdf, `giving-statement-${year.startYear}-${year.endYear}.pdf`, { "Cache-Control": "private, no-store" });
-    },
-  );
+    });
+  }
 
-  routes.get(
-    "/:flock/:resource_type/:uid/invoice/:signature/pdf",
-    documented({
+  async function getGivingTaxyearStartyearEndyearPdf(c: Context<AppEnv, "/:flock/giving/taxyear/:startyear/:endyear/pdf">) {
+    const { flock, startyear, endyear } = c.req.param() as { flock: string; startyear: string; endyear: string };
+    const entry = (settings.invoicing ?? []).find((x) => x.flock === flock);
+    const year = taxYear(startyear, endyear, entry?.tax_year_start ?? DEFAULT_TAX_YEAR_START);
+    const person = await _statementPerson(engine, c, flock);
+    const flockName = (await storage.getFlock(flock))?.name ?? flock;
+    const { gifts, totals } = await giftsOf(engine, flock, person, year, entry?.default_currency ?? "gbp");
+    const pdf = await renderGivingStatementPdf({ flockName, person, year, gifts, totals }, clock.now());
+    return _pdf(c, pdf, `giving-statement-${year.startYear}-${year.endYear}.pdf`, { "Cache-Control": "private, no-store" });
+  }
+
+  function describeGetResourceTypeUidInvoiceSignaturePdf(): MiddlewareHandler {
+    return documented({
       tag: "finance",
       summary: "An invoice as PDF, through its signed link (no key)",
       description:
@@ -79,31 +80,30 @@ export function createFinancePdfRoutes(engine: RecordEngine, settings: InvoiceSe
       query: [queryParam("template", "invoice-a4 (default) or sheep-invoice-a4")],
       ok: { status: 200, description: "the invoice", media: ["application/pdf"] },
       errors: [400, 401, 404],
-    }),
-    async (c: Context<AppEnv>) => {
-      const { flock, resource_type: resourceType, uid, signature } = c.req.param() as { flock: string; resource_type: string; uid: string; signature: string };
-      const type = Object.hasOwn(PDF_RESOURCE_TYPES, resourceType) ? PDF_RESOURCE_TYPES[resourceType]! : undefined;
-      if (!type) throw notFound("not found", `${JSON.stringify(resourceType.slice(0, 60))} has no invoice PDF; use invoice, member, membership or ticket`);
-      if (!verifyInvoiceSignature(invoiceKey(await settings.secret()), flock, type, uid, signature)) {
-        throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
-      }
-      const template = c.req.query("template") ?? INVOICE_TEMPLATES[0];
-      if (!(INVOICE_TEMPLATES as readonly string[]).includes(template)) {
-        throw badRequest("unknown template", `template ${JSON.stringify(template.slice(0, 60))} is not offered; use ${INVOICE_TEMPLATES.join(" or ")}`);
-      }
-      if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
-      const invoice = await buildInvoice(engine, settings, flock, type, uid, (source) => {
-        // member and membership sign alike; the path still names the record's own type.
-        if (source.record.type !== resourceType) {
-          throw notFound("not found", `no ${resourceType} ${JSON.stringify(uid.slice(0, 60))} in flock ${flock}`);
-        }
-      });
-      const pdf = await renderInvoicePdf(invoice, clock.now());
-      return _pdf(c, pdf, `invoice-${_fileSafe(String(invoice.id))}.pdf`, SIGNED_HEADERS);
-    },
-  );
+    });
+  }
 
-  return routes;
+  async function getResourceTypeUidInvoiceSignaturePdf(c: Context<AppEnv, "/:flock/:resource_type/:uid/invoice/:signature/pdf">) {
+    const { flock, resource_type: resourceType, uid, signature } = c.req.param() as { flock: string; resource_type: string; uid: string; signature: string };
+    const type = Object.hasOwn(PDF_RESOURCE_TYPES, resourceType) ? PDF_RESOURCE_TYPES[resourceType]! : undefined;
+    if (!type) throw notFound("not found", `${JSON.stringify(resourceType.slice(0, 60))} has no invoice PDF; use invoice, member, membership or ticket`);
+    if (!verifyInvoiceSignature(invoiceKey(await settings.secret()), flock, type, uid, signature)) {
+      throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
+    }
+    const template = c.req.query("template") ?? INVOICE_TEMPLATES[0];
+    if (!(INVOICE_TEMPLATES as readonly string[]).includes(template)) {
+      throw badRequest("unknown template", `template ${JSON.stringify(template.slice(0, 60))} is not offered; use ${INVOICE_TEMPLATES.join(" or ")}`);
+    }
+    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
+    const invoice = await buildInvoice(engine, settings, flock, type, uid, (source) => {
+      // member and membership sign alike; the path still names the record's own type.
+      if (source.record.type !== resourceType) {
+        throw notFound("not found", `no ${resourceType} ${JSON.stringify(uid.slice(0, 60))} in flock ${flock}`);
+      }
+    });
+    const pdf = await renderInvoicePdf(invoice, clock.now());
+    return _pdf(c, pdf, `invoice-${_fileSafe(String(invoice.id))}.pdf`, SIGNED_HEADERS);
+  }
 }
 
 // --- internal ---

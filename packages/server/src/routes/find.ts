@@ -7,7 +7,7 @@
  * naming them (never a guess); none: 404. Mount before the generic record routes.
  */
 import { conflict, findContacts, notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryFlag, readQuery } from "../http/query.js";
@@ -36,20 +36,27 @@ const FIND_TYPES = ["person", "organisation"] as const;
  * The find routes of one surface: `/:flock/find/:type` (v1 layout) or `/find/:type/:flock` (v2).
  *
  * @example
- * app.route("/api/v1", createFindRoutes(engine, "/:flock/find/:type"));
+ * const routes = findRoutes(engine); route(app, "GET", "/api/v1/:flock/find/:type", routes.findRecords);
  */
-export function createFindRoutes(engine: RecordEngine, path: "/:flock/find/:type" | "/find/:type/:flock"): Hono<AppEnv> {
+export function findRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(path, documented({ tag: "search", summary: "Find the one person or organisation matching the given fields", auth: "key", description: "404 when nothing matches; 409 when several do and take_first_if_multiple is not set.", query: queryParamsOf(FindQuery), ok: { status: 200, description: "the record (single-record shape) with matched_by (the rule), count and uri", schema: "ReadModel" }, errors: [400, 403, 404, 409] }), createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+
+  return {
+    findRecords: [describeFind(), createRequireKey(storage, clock), createRequireFlock(storage), findRecords],
+  } as const;
+
+  function describeFind(): MiddlewareHandler {
+    return documented({ tag: "search", summary: "Find the one person or organisation matching the given fields", auth: "key", description: "404 when nothing matches; 409 when several do and take_first_if_multiple is not set.", query: queryParamsOf(FindQuery), ok: { status: 200, description: "the record (single-record shape) with matched_by (the rule), count and uri", schema: "ReadModel" }, errors: [400, 403, 404, 409] });
+  }
+
+  async function findRecords(c: Context<AppEnv, any>) {
     const { flock, type } = c.req.param() as { flock: string; type: string };
     if (!(FIND_TYPES as readonly string[]).includes(type)) {
       throw notFound("not found", `find answers ${FIND_TYPES.join(" and ")}, not ${JSON.stringify(type)}`);
     }
     const found = await findByQuery(engine, c, flock, type);
     return c.json({ matched_by: found.rule, count: found.count, uri: found.record.uri, ...found.record });
-  });
-  return routes;
+  }
 }
 
 /**

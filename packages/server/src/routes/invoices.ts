@@ -9,7 +9,7 @@
  * | GET | `/:flock/:invoice_type/:uid/:signature` | anyone holding the signed link (a key sent with it is ignored); the signature is checked before anything is read |
  */
 import { notFound, RecordsError, badRequest, type RecordEngine } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import type { AppEnv } from "../http/env.js";
@@ -30,61 +30,61 @@ export const SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-
  * The invoice routes; mount under `/invoices/v2`.
  *
  * @example
- * app.route("/invoices/v2", createInvoiceRoutes(engine, { secret }));
+ * const routes = invoiceRoutes(engine, { secret }); route(app, "GET", "/invoices/v2/:flock/:invoice_type/:uid", routes.getInvoiceTypeUid);
  */
-export function createInvoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions): Hono<AppEnv> {
+export function invoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.get(
-    "/:flock/:invoice_type/:uid",
-    documented({
+  return {
+    getInvoiceTypeUid: [describeGetInvoiceTypeUid(), createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage), getInvoiceTypeUid],
+    getInvoiceTypeUidSignature: [describeGetInvoiceTypeUidSignature(), getInvoiceTypeUidSignature],
+  } as const;
+
+  function describeGetInvoiceTypeUid(): MiddlewareHandler {
+    return documented({
       tag: "finance",
       summary: "One invoice: an invoice record, a membership or an order",
       description: "invoice_type is invoice (an invoice record), membership (a member or membership record) or order (any ticket of the order). A member token reads only invoices whose buyer is the member's own person.",
       auth: "keyOrSelfService",
       ok: { status: 200, description: "vendor invoice", schema: "Invoice" },
       errors: [400, 403, 404],
-    }),
-    createRequireKey(storage, clock, ["core", "self-service"]),
-    createRequireFlock(storage),
-    async (c) => {
-      const { flock, uid } = c.req.param() as { flock: string; uid: string };
-      const type = _invoiceType(c.req.param("invoice_type")!);
-      const user = c.get("user");
-      const check =
-        user.role === "self-service"
-          ? async ({ buyerUri }: InvoiceSource) => {
-              const person = await findCallerPerson(engine, flock, accountEmail(user.username));
-              if (!person || buyerUri !== uriOf(person)) throw notFound("not found", `you have no ${type} invoice ${JSON.stringify(uid.slice(0, 60))}`);
-            }
-          : undefined;
-      return c.json(await buildInvoice(engine, opts, flock, type, uid, check));
-    },
-  );
+    });
+  }
 
-  routes.get(
-    "/:flock/:invoice_type/:uid/:signature",
-    documented({
+  async function getInvoiceTypeUid(c: Context<AppEnv, "/:flock/:invoice_type/:uid">) {
+    const { flock, uid } = c.req.param() as { flock: string; uid: string };
+    const type = _invoiceType(c.req.param("invoice_type")!);
+    const user = c.get("user");
+    const check =
+      user.role === "self-service"
+        ? async ({ buyerUri }: InvoiceSource) => {
+            const person = await findCallerPerson(engine, flock, accountEmail(user.username));
+            if (!person || buyerUri !== uriOf(person)) throw notFound("not found", `you have no ${type} invoice ${JSON.stringify(uid.slice(0, 60))}`);
+          }
+        : undefined;
+    return c.json(await buildInvoice(engine, opts, flock, type, uid, check));
+  }
+
+  function describeGetInvoiceTypeUidSignature(): MiddlewareHandler {
+    return documented({
       tag: "finance",
       summary: "One invoice through its signed link (no key)",
       description: "The signature is the lower-case hex HMAC-SHA256 of {flock}/{invoice_type}/{uid} keyed with the invoice key (derived from the server's secret); a core key reads it in the keyed answer. Wrong signature: 401 signature invalid. Deleting the record revokes the link (404).",
       auth: "none",
       ok: { status: 200, description: "vendor invoice", schema: "Invoice" },
       errors: [400, 401, 404],
-    }),
-    async (c: Context<AppEnv>) => {
-      const { flock, uid, signature } = c.req.param() as { flock: string; uid: string; signature: string };
-      const type = _invoiceType(c.req.param("invoice_type")!);
-      if (!verifyInvoiceSignature(invoiceKey(await opts.secret()), flock, type, uid, signature)) {
-        throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
-      }
-      if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
-      return c.json(await buildInvoice(engine, opts, flock, type, uid), 200, SIGNED_HEADERS);
-    },
-  );
+    });
+  }
 
-  return routes;
+  async function getInvoiceTypeUidSignature(c: Context<AppEnv, "/:flock/:invoice_type/:uid/:signature">) {
+    const { flock, uid, signature } = c.req.param() as { flock: string; uid: string; signature: string };
+    const type = _invoiceType(c.req.param("invoice_type")!);
+    if (!verifyInvoiceSignature(invoiceKey(await opts.secret()), flock, type, uid, signature)) {
+      throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
+    }
+    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
+    return c.json(await buildInvoice(engine, opts, flock, type, uid), 200, SIGNED_HEADERS);
+  }
 }
 
 // --- internal ---

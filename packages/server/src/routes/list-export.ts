@@ -7,7 +7,7 @@
  * the columns (envelope keys or data fields), default the envelope then the type's fields.
  */
 import { badRequest, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { columnsOf, dataFieldsOf, ENVELOPE_COLUMNS, scanAll, tableRow } from "../bulk-io/record-table.js";
 import { TABLE_CONTENT_TYPE, tableStream } from "../exports/table-file.js";
@@ -31,14 +31,17 @@ const MAX_EXPORT_COLUMNS = 200;
  * `export` is not read as a record id.
  *
  * @example
- * app.route("/api/v1", createListExportRoutes(engine));
+ * const routes = listExportRoutes(engine); route(app, "GET", "/api/v1/:flock/:type/export", routes.getTypeExport);
  */
-export function createListExportRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function listExportRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/:flock/:type/export",
-    documented({
+
+  return {
+    getTypeExport: [describeGetTypeExport(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeExport],
+  } as const;
+
+  function describeGetTypeExport(): MiddlewareHandler {
+    return documented({
       tag: "records",
       summary: "Export the filtered list as a CSV or XLSX file",
       auth: "key",
@@ -51,31 +54,29 @@ export function createListExportRoutes(engine: RecordEngine): Hono<AppEnv> {
       ],
       ok: { status: 200, description: "the file (Content-Disposition: attachment)", media: [TABLE_CONTENT_TYPE.csv, TABLE_CONTENT_TYPE.xlsx] },
       errors: [400, 403, 404],
-    }),
-    createRequireKey(storage, clock),
-    createRequireFlock(storage),
-    async (c) => {
-      const { flock, type } = c.req.param();
-      const own = readQuery(c, ExportQuery);
-      const params = [...new URL(c.req.url).searchParams].filter(([k]) => !_OWN.includes(k));
-      const query = parseListQuery(params, { surface: "v1", now: clock.now(), isKnownField: type === "person" ? _isPersonField : undefined });
-      // The list's own checks (flock, type, filters) before the first byte is sent.
-      await engine.list(flock, type, { ...query, page: 1, pageSize: 1 });
-      const scan = { filters: query.filters, mode: query.mode, states: query.states };
-      const fields = own.columns !== undefined ? _columns(own.columns, type) : [...ENVELOPE_COLUMNS, ...(await dataFieldsOf(storage, flock, type, scan))];
-      const native = own.format === "xlsx";
-      const rows = (async function* () {
-        for await (const r of scanAll(storage, flock, type, scan)) yield tableRow(r, fields, native);
-      })();
-      const body = tableStream(own.format, columnsOf(fields), rows, type);
-      return c.body(body, 200, {
-        "Content-Type": TABLE_CONTENT_TYPE[own.format],
-        "Content-Disposition": `attachment; filename="${_fileName(flock)}-${_fileName(type)}.${own.format}"`,
-        "Cache-Control": "no-store",
-      });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function getTypeExport(c: Context<AppEnv, "/:flock/:type/export">) {
+    const { flock, type } = c.req.param();
+    const own = readQuery(c, ExportQuery);
+    const params = [...new URL(c.req.url).searchParams].filter(([k]) => !_OWN.includes(k));
+    const query = parseListQuery(params, { surface: "v1", now: clock.now(), isKnownField: type === "person" ? _isPersonField : undefined });
+    // The list's own checks (flock, type, filters) before the first byte is sent.
+    await engine.list(flock, type, { ...query, page: 1, pageSize: 1 });
+    const scan = { filters: query.filters, mode: query.mode, states: query.states };
+    const fields = own.columns !== undefined ? _columns(own.columns, type) : [...ENVELOPE_COLUMNS, ...(await dataFieldsOf(storage, flock, type, scan))];
+    const native = own.format === "xlsx";
+    const rows = (async function* () {
+      for await (const r of scanAll(storage, flock, type, scan)) yield tableRow(r, fields, native);
+    })();
+    const body = tableStream(own.format, columnsOf(fields), rows, type);
+    return c.body(body, 200, {
+      "Content-Type": TABLE_CONTENT_TYPE[own.format],
+      "Content-Disposition": `attachment; filename="${_fileName(flock)}-${_fileName(type)}.${own.format}"`,
+      "Cache-Control": "no-store",
+    });
+  }
 }
 
 // --- internal ---

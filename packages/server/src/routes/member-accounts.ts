@@ -9,7 +9,7 @@
  * its meaning) and before the generic record routes.
  */
 import { badRequest, formatTimestamp, notFound, recordUri, type RecordEngine, type StoredRecord, type UserRow } from "@records-service/core";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { hashToken } from "../auth/tokens.js";
@@ -27,17 +27,22 @@ import { tooManyLogins } from "./auth.js";
  * and `GET /:flock/user/:username/person`; mount under `/api/v1`.
  *
  * @example
- * app.route("/api/v1", createMemberAccountRoutes(engine, guard));
+ * const routes = memberAccountRoutes(engine, guard); route(app, "POST", "/api/v1/:flock/user/preauth", routes.postUserPreauth);
  */
-export function createMemberAccountRoutes(engine: RecordEngine, guard: LoginGuard): Hono<AppEnv> {
+export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const coreOnly = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
   const memberOrCore = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
 
-  routes.post(
-    "/:flock/user/preauth",
-    documented({
+  return {
+    postUserPreauth: [describePostUserPreauth(), postUserPreauth],
+    getUserRoute: [describeGetUserRoute(), ...coreOnly, getUserRoute],
+    getUserUsername: [describeGetUserUsername(), ...memberOrCore, getUserUsername],
+    getUserUsernamePerson: [describeGetUserUsernamePerson(), ...memberOrCore, getUserUsernamePerson],
+  } as const;
+
+  function describePostUserPreauth(): MiddlewareHandler {
+    return documented({
       tag: "auth",
       summary: "Does a member account exist for this email? (before asking for a password)",
       description: "No key needed (one sent is ignored). email in the query, JSON or form body; quick is accepted and ignored. Throttled like a login per client address; an unknown email counts as a failed attempt. Answers only email, username, status and next_step.",
@@ -46,102 +51,99 @@ export function createMemberAccountRoutes(engine: RecordEngine, guard: LoginGuar
       body: { schema: "PreauthBody", media: ["application/json", "application/x-www-form-urlencoded"], required: false },
       ok: { status: 200, description: "the account exists", schema: "MemberPreauth" },
       errors: [404, 429],
-    }),
-    async (c) => {
-      const flock = c.req.param("flock");
-      const email = _email((await readGatewayParams(c)).get("email"));
-      if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
-      const key = memberAccountKey(flock, email);
-      const address = clientAddress(c);
-      // A locked address gets the same 429 whichever email it asks about, so a lock reveals nothing.
-      const addressGate = await guard.check(_PROBE, address);
-      if (!addressGate.allowed) throw tooManyLogins(addressGate.retryAfterSeconds);
-      const gate = await guard.check(key, address);
-      const account = await _memberAccount(engine, key);
-      if (!account) {
-        if (!gate.allowed) throw tooManyLogins(gate.retryAfterSeconds);
-        await guard.fail(key, address);
-        throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
-      }
-      const login = accountEmail(account.username);
-      const blocked = !gate.allowed;
-      return c.json({ email: login, username: login, status: blocked ? "blocked" : "active", next_step: blocked ? "blocked" : "password" });
-    },
-  );
+    });
+  }
 
-  routes.get(
-    "/:flock/user",
-    documented({
+  async function postUserPreauth(c: Context<AppEnv, "/:flock/user/preauth">) {
+    const flock = c.req.param("flock");
+    const email = _email((await readGatewayParams(c)).get("email"));
+    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
+    const key = memberAccountKey(flock, email);
+    const address = clientAddress(c);
+    // A locked address gets the same 429 whichever email it asks about, so a lock reveals nothing.
+    const addressGate = await guard.check(_PROBE, address);
+    if (!addressGate.allowed) throw tooManyLogins(addressGate.retryAfterSeconds);
+    const gate = await guard.check(key, address);
+    const account = await _memberAccount(engine, key);
+    if (!account) {
+      if (!gate.allowed) throw tooManyLogins(gate.retryAfterSeconds);
+      await guard.fail(key, address);
+      throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
+    }
+    const login = accountEmail(account.username);
+    const blocked = !gate.allowed;
+    return c.json({ email: login, username: login, status: blocked ? "blocked" : "active", next_step: blocked ? "blocked" : "password" });
+  }
+
+  function describeGetUserRoute(): MiddlewareHandler {
+    return documented({
       tag: "auth",
       summary: "A member account by email",
       auth: "key",
       query: [queryParam("email", "the member's email address (required)")],
       ok: { status: 200, description: "the account", schema: "MemberAccount" },
       errors: [400, 403, 404],
-    }),
-    ...coreOnly,
-    async (c) => {
-      const flock = c.req.param("flock");
-      const email = _email(c.req.query("email"));
-      const account = await _memberAccount(engine, memberAccountKey(flock, email));
-      if (!account) throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
-      const login = accountEmail(account.username);
-      const person = await findCallerPerson(engine, flock, login);
-      const last = await guard.lastLogin(account.username);
-      return c.json({
-        email: login,
-        username: login,
-        status: "active",
-        first_name: _text(person?.data.first_name),
-        last_name: _text(person?.data.last_name),
-        person: person ? recordUri(flock, "person", person.id) : null,
-        last_login_date: last === undefined ? null : formatTimestamp(new Date(last)),
-        session_expiry: await _latestOpenSession(engine, account.username),
-      });
-    },
-  );
+    });
+  }
 
-  routes.get(
-    "/:flock/user/:username",
-    documented({
+  async function getUserRoute(c: Context<AppEnv, "/:flock/user">) {
+    const flock = c.req.param("flock");
+    const email = _email(c.req.query("email"));
+    const account = await _memberAccount(engine, memberAccountKey(flock, email));
+    if (!account) throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
+    const login = accountEmail(account.username);
+    const person = await findCallerPerson(engine, flock, login);
+    const last = await guard.lastLogin(account.username);
+    return c.json({
+      email: login,
+      username: login,
+      status: "active",
+      first_name: _text(person?.data.first_name),
+      last_name: _text(person?.data.last_name),
+      person: person ? recordUri(flock, "person", person.id) : null,
+      last_login_date: last === undefined ? null : formatTimestamp(new Date(last)),
+      session_expiry: await _latestOpenSession(engine, account.username),
+    });
+  }
+
+  function describeGetUserUsername(): MiddlewareHandler {
+    return documented({
       tag: "auth",
       summary: "A member account by username (its email): the member's own token or a core key",
       auth: "keyOrSelfService",
       ok: { status: 200, description: "the account and its person", schema: "MemberAccountDetail" },
       errors: [403, 404],
-    }),
-    ...memberOrCore,
-    async (c) => {
-      const { account, person, sessionExpiry } = await _named(c, engine);
-      const login = accountEmail(account.username);
-      return c.json({
-        email: login,
-        username: login,
-        first_name: _text(person?.data.first_name),
-        last_name: _text(person?.data.last_name),
-        session_expiry: sessionExpiry,
-        person: person ? _personObject(person) : null,
-      });
-    },
-  );
+    });
+  }
 
-  routes.get(
-    "/:flock/user/:username/person",
-    documented({
+  async function getUserUsername(c: Context<AppEnv, "/:flock/user/:username">) {
+    const { account, person, sessionExpiry } = await _named(c, engine);
+    const login = accountEmail(account.username);
+    return c.json({
+      email: login,
+      username: login,
+      first_name: _text(person?.data.first_name),
+      last_name: _text(person?.data.last_name),
+      session_expiry: sessionExpiry,
+      person: person ? _personObject(person) : null,
+    });
+  }
+
+  function describeGetUserUsernamePerson(): MiddlewareHandler {
+    return documented({
       tag: "auth",
       summary: "A member's person: data fields as stored, uri and display_value",
       auth: "keyOrSelfService",
       ok: { status: 200, description: "the person", schema: "MemberPerson" },
       errors: [403, 404],
-    }),
-    ...memberOrCore,
-    async (c) => {
-      const { account, person } = await _named(c, engine);
-      if (!person) throw notFound("person not found", `no person of flock ${c.req.param("flock")} has the email ${JSON.stringify(accountEmail(account.username))}`);
-      return c.json(_personObject(person));
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function getUserUsernamePerson(c: Context<AppEnv, "/:flock/user/:username/person">) {
+    const { account, person } = await _named(c, engine);
+    if (!person) throw notFound("person not found", `no person of flock ${c.req.param("flock")} has the email ${JSON.stringify(accountEmail(account.username))}`);
+    return c.json(_personObject(person));
+  }
 }
 
 // --- internal ---

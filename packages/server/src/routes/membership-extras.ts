@@ -7,7 +7,7 @@
  * core keys of the flock only. Mount under `/internal/v2`.
  */
 import { badRequest, notFound, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
@@ -76,13 +76,11 @@ function extrasOf(record: StoredRecord): MembershipExtras {
  * Routes the extras paths; mount under `/internal/v2`.
  *
  * @example
- * app.route("/internal/v2", createMembershipExtrasRoutes(engine));
+ * const routes = membershipExtrasRoutes(engine); route(app, "GET", "/internal/v2/:flock/membership_type/:uid/extras", routes.getBase);
  */
-export function createMembershipExtrasRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function membershipExtrasRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const base = "/:flock/membership_type/:uid/extras";
   const media = ["application/json", "application/x-www-form-urlencoded"];
   const read = (c: Context<AppEnv>) => liveRecord(engine, c.req.param("flock")!, _TYPE, c.req.param("uid")!);
   const save = async (c: Context<AppEnv>, record: StoredRecord, extras: MembershipExtras) => {
@@ -91,33 +89,54 @@ export function createMembershipExtrasRoutes(engine: RecordEngine): Hono<AppEnv>
     return c.json(extrasOf(updated));
   };
 
-  routes.get(base, documented({ tag: "gateway-internal", summary: "A membership type's extras", auth: "key", ok: { status: 200, description: "{uri, additional_fields, conditions}", schema: "MembershipExtras" }, errors: [403, 404] }), ...guard, async (c) => c.json(extrasOf(await read(c))));
+  return {
+    getBase: [describeGetBase(), ...guard, getBase],
+    postAdditionalField: [describePostAdditionalField(), ...guard, postAdditionalField],
+    deleteAdditionalField: [describeDeleteAdditionalField(), ...guard, deleteAdditionalField],
+    postCondition: [describePostCondition(), ...guard, postCondition],
+    deleteCondition: [describeDeleteCondition(), ...guard, deleteCondition],
+  } as const;
 
-  routes.post(
-    `${base}/additional_field`,
-    documented({ tag: "gateway-internal", summary: "Add or replace an additional field", description: `label, description and form_type (${FORM_TYPES.join(", ")}) required; field (default: the label slugified), required (boolean), options (select: required; multi-choice: optional), dob_required (person_record).`, auth: "key", body: { schema: "AdditionalFieldBody", media, required: false }, ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] }),
-    ...guard,
-    async (c) => {
-      const record = await read(c);
-      const field = _additionalField(await readGatewayParams(c));
-      const extras = extrasOf(record);
-      const at = extras.additional_fields.findIndex((f) => f.field === field.field);
-      if (at >= 0) extras.additional_fields[at] = field;
-      else extras.additional_fields.push(field);
-      return save(c, record, extras);
-    },
-  );
+  function describeGetBase(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "A membership type's extras", auth: "key", ok: { status: 200, description: "{uri, additional_fields, conditions}", schema: "MembershipExtras" }, errors: [403, 404] });
+  }
 
-  routes.delete(`${base}/additional_field`, documented({ tag: "gateway-internal", summary: "Remove an additional field", description: "field (required), in the query or a body.", auth: "key", ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  async function getBase(c: Context<AppEnv, any>) {
+    return c.json(extrasOf(await read(c)));
+  }
+
+  function describePostAdditionalField(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Add or replace an additional field", description: `label, description and form_type (${FORM_TYPES.join(", ")}) required; field (default: the label slugified), required (boolean), options (select: required; multi-choice: optional), dob_required (person_record).`, auth: "key", body: { schema: "AdditionalFieldBody", media, required: false }, ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] });
+  }
+
+  async function postAdditionalField(c: Context<AppEnv, any>) {
+    const record = await read(c);
+    const field = _additionalField(await readGatewayParams(c));
+    const extras = extrasOf(record);
+    const at = extras.additional_fields.findIndex((f) => f.field === field.field);
+    if (at >= 0) extras.additional_fields[at] = field;
+    else extras.additional_fields.push(field);
+    return save(c, record, extras);
+  }
+
+  function describeDeleteAdditionalField(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Remove an additional field", description: "field (required), in the query or a body.", auth: "key", ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] });
+  }
+
+  async function deleteAdditionalField(c: Context<AppEnv, any>) {
     const record = await read(c);
     const name = requiredParam(await readGatewayParams(c), "field", "the field's name");
     const extras = extrasOf(record);
     if (!extras.additional_fields.some((f) => f.field === name)) throw notFound("not found", `membership type ${record.id} has no additional field ${JSON.stringify(name.slice(0, 60))}`);
     extras.additional_fields = extras.additional_fields.filter((f) => f.field !== name);
     return save(c, record, extras);
-  });
+  }
 
-  routes.post(`${base}/condition`, documented({ tag: "gateway-internal", summary: "Set a condition (Age: Under 18)", description: "key and value required; a condition with the same key is replaced.", auth: "key", body: { schema: "ConditionBody", media, required: false }, ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describePostCondition(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Set a condition (Age: Under 18)", description: "key and value required; a condition with the same key is replaced.", auth: "key", body: { schema: "ConditionBody", media, required: false }, ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] });
+  }
+
+  async function postCondition(c: Context<AppEnv, any>) {
     const record = await read(c);
     const params = await readGatewayParams(c);
     const key = requiredParam(params, "key", "the condition's name").trim();
@@ -125,17 +144,20 @@ export function createMembershipExtrasRoutes(engine: RecordEngine): Hono<AppEnv>
     const extras = extrasOf(record);
     extras.conditions = [...extras.conditions.filter((x) => x.key !== key), { key, value }];
     return save(c, record, extras);
-  });
+  }
 
-  routes.delete(`${base}/condition`, documented({ tag: "gateway-internal", summary: "Remove a condition", description: "key (required), in the query or a body.", auth: "key", ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  function describeDeleteCondition(): MiddlewareHandler {
+    return documented({ tag: "gateway-internal", summary: "Remove a condition", description: "key (required), in the query or a body.", auth: "key", ok: { status: 200, description: "the extras", schema: "MembershipExtras" }, errors: [400, 403, 404] });
+  }
+
+  async function deleteCondition(c: Context<AppEnv, any>) {
     const record = await read(c);
     const key = requiredParam(await readGatewayParams(c), "key", "the condition's name").trim();
     const extras = extrasOf(record);
     if (!extras.conditions.some((x) => x.key === key)) throw notFound("not found", `membership type ${record.id} has no condition ${JSON.stringify(key.slice(0, 60))}`);
     extras.conditions = extras.conditions.filter((x) => x.key !== key);
     return save(c, record, extras);
-  });
-  return routes;
+  }
 }
 
 // --- internal ---

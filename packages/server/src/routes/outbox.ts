@@ -17,7 +17,7 @@ import {
   type OutboxStatus,
   type RecordEngine,
 } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -36,15 +36,19 @@ const _STATUSES: readonly OutboxStatus[] = ["pending", "held", "done", "dead"];
  * attempts, next_attempt_at, first_attempt_at, last_error, last_status, created}]}`.
  *
  * @example
- * app.route("/api/v1", createOutboxRoutes(engine));
+ * const routes = outboxRoutes(engine); route(app, "GET", "/api/v1/:flock/outbox", routes.getOutbox);
  */
-export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function outboxRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  routes.get(
-    "/:flock/outbox",
-    documented({
+
+  return {
+    getOutbox: [describeGetOutbox(), ...guard, getOutbox],
+    postOutboxIdRetry: [describePostOutboxIdRetry(), ...guard, postOutboxIdRetry],
+  } as const;
+
+  function describeGetOutbox(): MiddlewareHandler {
+    return documented({
       tag: "events",
       summary: "The flock's webhook and email deliveries",
       auth: "admin",
@@ -54,27 +58,29 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
       ],
       ok: { status: 200, description: "the jobs, newest first", schema: "OutboxJobs" },
       errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function getOutbox(c: Context<AppEnv, "/:flock/outbox">) {
     _requireAdmin(c.get("user"));
     const flock = c.req.param("flock");
     const status = _status(c.req.query("status"));
     const limit = _limit(c.req.query("limit"));
     const jobs = await storage.listJobs({ flock, limit, ...(status ? { status } : {}) });
     return c.json({ jobs: jobs.map(jobView) });
-  });
-  routes.post(
-    "/:flock/outbox/:id/retry",
-    documented({
+  }
+
+  function describePostOutboxIdRetry(): MiddlewareHandler {
+    return documented({
       tag: "events",
       summary: "Retry a pending, held or dead delivery now (the console's \"Retry now\")",
       auth: "admin",
       ok: { status: 200, description: "the job, pending and due now", schema: "OutboxJobRetried" },
       errors: [403, 404, 409],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function postOutboxIdRetry(c: Context<AppEnv, "/:flock/outbox/:id/retry">) {
     _requireAdmin(c.get("user"));
     const flock = c.req.param("flock");
     const id = c.req.param("id");
@@ -82,8 +88,7 @@ export function createOutboxRoutes(engine: RecordEngine): Hono<AppEnv> {
     if (job === undefined) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending, held or dead outbox job ${JSON.stringify(id.slice(0, 40))}`);
     if (job === "claimed") throw conflict("job in progress", `job ${id} is being attempted by a server process right now; its outcome decides what comes next`);
     return c.json({ job: jobView(job) });
-  });
-  return routes;
+  }
 }
 
 /** One job as the route and the `jobs` command show it. */

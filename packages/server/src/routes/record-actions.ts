@@ -5,7 +5,7 @@
  * change, so the caller sees the new state and timestamps.
  */
 import { badRequest, type RecordEngine } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readBodyBytes, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { actingEngine } from "../http/acting.js";
@@ -17,46 +17,50 @@ import { documented, queryParam } from "../openapi/describe.js";
  * (POST), `recalc` (POST, optional `force` as JSON or query) and `display` (GET).
  *
  * @example
- * app.route("/api/v1", createRecordActionRoutes(engine));
+ * const routes = recordActionRoutes(engine); route(app, "POST", "/api/v1/:flock/:type/:id/restore", routes.postTypeIdRestore);
  */
-export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function recordActionRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const path = "/:flock/:type/:id";
 
-  routes.post(
-    `${path}/restore`,
-    documented({ tag: "records", summary: "Restore a deleted record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
-    ...guard,
-    async (c) => {
+  return {
+    postTypeIdRestore: [describePostTypeIdRestore(), ...guard, postTypeIdRestore],
+    updateTypeIdObfuscate: [describeUpdateTypeIdObfuscate(), ...guard, updateTypeIdObfuscate],
+    postTypeIdTouch: [describePostTypeIdTouch(), ...guard, postTypeIdTouch],
+    postTypeIdRecalc: [describePostTypeIdRecalc(), ...guard, postTypeIdRecalc],
+    getTypeIdDisplay: [describeGetTypeIdDisplay(), ...guard, getTypeIdDisplay],
+  } as const;
+
+  function describePostTypeIdRestore(): MiddlewareHandler {
+    return documented({ tag: "records", summary: "Restore a deleted record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] });
+  }
+
+  async function postTypeIdRestore(c: Context<AppEnv, "/:flock/:type/:id/restore">) {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await actingEngine(c, engine).restore(flock, type, id)));
-  });
+  }
+
+  function describeUpdateTypeIdObfuscate(): MiddlewareHandler {
+    return documented({ tag: "records", summary: "Obfuscate: remove personal data, keep the record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] });
+  }
 
   // The spec writes PUT; POST is accepted too, as for the other actions.
-  routes.on(
-    ["PUT", "POST"],
-    `${path}/obfuscate`,
-    documented({ tag: "records", summary: "Obfuscate: remove personal data, keep the record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
-    ...guard,
-    async (c) => {
+  async function updateTypeIdObfuscate(c: Context<AppEnv, "/:flock/:type/:id/obfuscate">) {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await actingEngine(c, engine).obfuscate(flock, type, id)));
-  });
+  }
 
-  routes.post(
-    `${path}/touch`,
-    documented({ tag: "records", summary: "Touch: update the record's timestamp", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] }),
-    ...guard,
-    async (c) => {
+  function describePostTypeIdTouch(): MiddlewareHandler {
+    return documented({ tag: "records", summary: "Touch: update the record's timestamp", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404, 409] });
+  }
+
+  async function postTypeIdTouch(c: Context<AppEnv, "/:flock/:type/:id/touch">) {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await actingEngine(c, engine).touch(flock, type, id)));
-  });
+  }
 
-  routes.post(
-    `${path}/recalc`,
-    documented({
+  function describePostTypeIdRecalc(): MiddlewareHandler {
+    return documented({
       tag: "records",
       summary: "Recalculate derived fields",
       auth: "key",
@@ -64,25 +68,24 @@ export function createRecordActionRoutes(engine: RecordEngine): Hono<AppEnv> {
       body: { schema: "RecalcBody", required: false, description: "optional; force in the body wins over the query" },
       ok: { status: 200, description: "done", schema: "RecalcResult" },
       errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function postTypeIdRecalc(c: Context<AppEnv, "/:flock/:type/:id/recalc">) {
     const { flock, type, id } = c.req.param();
     const force = await _readForce(c);
     return c.json(await actingEngine(c, engine).recalc(flock, type, id, { force }));
-  });
+  }
 
-  routes.get(
-    `${path}/display`,
-    documented({ tag: "derived", summary: "A record's display value", auth: "key", ok: { status: 200, description: "the display value", schema: "DisplayValue" }, errors: [403, 404] }),
-    ...guard,
-    async (c) => {
+  function describeGetTypeIdDisplay(): MiddlewareHandler {
+    return documented({ tag: "derived", summary: "A record's display value", auth: "key", ok: { status: 200, description: "the display value", schema: "DisplayValue" }, errors: [403, 404] });
+  }
+
+  async function getTypeIdDisplay(c: Context<AppEnv, "/:flock/:type/:id/display">) {
     const { flock, type, id } = c.req.param();
     const record = await engine.get(flock, type, id);
     return c.json({ display_value: record.displayValue });
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

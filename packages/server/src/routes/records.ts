@@ -6,7 +6,7 @@
  * themselves live in core.
  */
 import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import type { Surface } from "../http/surface.js";
@@ -26,20 +26,26 @@ export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_eve
  * and v2); without it the route set makes its own.
  *
  * @example
- * app.route("/api/v1", createRecordRoutes(engine, "v1"));
+ * const routes = recordRoutes(engine, "v1"); route(app, "POST", "/api/v1/:flock/:type", routes.createRecord);
  */
-export function createRecordRoutes(
+export function recordRoutes(
   engine: RecordEngine,
   surface: Surface,
   singles: ResponseCache = createResponseCache(engine.context.storage),
-): Hono<AppEnv> {
+) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  routes.post(
-    "/:flock/:type",
-    documented({
+  return {
+    createRecord: [describeCreateRecord(), ...guard, createRecord],
+    listRecords: [describeListRecords(), ...guard, listRecords],
+    getRecord: [describeGetRecord(), ...guard, getRecord],
+    updateRecord: [describeUpdateRecord(), ...guard, updateRecord],
+    deleteRecord: [describeDeleteRecord(), ...guard, deleteRecord],
+  } as const;
+
+  function describeCreateRecord(): MiddlewareHandler {
+    return documented({
       tag: "records",
       summary: "Create a record",
       description: "data_event and core_event records are created by the service only (400).",
@@ -47,9 +53,10 @@ export function createRecordRoutes(
       body: { schema: "RecordFields" },
       ok: { status: 201, description: "the record", schema: "Envelope" },
       errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function createRecord(c: Context<AppEnv, "/:flock/:type">) {
     const { flock, type } = c.req.param();
     if (SERVICE_WRITTEN_TYPES.includes(type)) {
       // Forged events or tasks would trigger actions and mislead audits; clients read them
@@ -59,20 +66,20 @@ export function createRecordRoutes(
     if (bodyKind(c) !== "json") throw unsupportedBody(c, "a JSON object (Content-Type: application/json)");
     const record = await actingEngine(c, engine).create(flock, type, await readJsonObject(c));
     return c.json(await engine.toSingle(record), 201);
-  });
+  }
 
-  routes.get(
-    "/:flock/:type",
-    documented({
+  function describeListRecords(): MiddlewareHandler {
+    return documented({
       tag: "records",
       summary: "List records, filtered and paged",
       auth: "key",
       query: listQueryParams(surface),
       ok: { status: 200, description: "one page", schema: "ListWrapper" },
       errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  async function listRecords(c: Context<AppEnv, "/:flock/:type">) {
     const { flock, type } = c.req.param();
     const query = parseListQuery(new URL(c.req.url).searchParams, {
       surface,
@@ -83,15 +90,15 @@ export function createRecordRoutes(
     // reading (storage) or serializing, never after a huge text was made.
     const text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
     return c.body(text, 200, _JSON_TYPE);
-  });
+  }
+
+  function describeGetRecord(): MiddlewareHandler {
+    return documented({ tag: "records", summary: "Get a record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] });
+  }
 
   // The single-record GET is the hottest read: its JSON text is kept in `singles` until
   // anything is written (auth and the flock check still run on every request).
-  routes.get(
-    "/:flock/:type/:id",
-    documented({ tag: "records", summary: "Get a record", auth: "key", ok: { status: 200, description: "the record", schema: "Envelope" }, errors: [403, 404] }),
-    ...guard,
-    async (c) => {
+  async function getRecord(c: Context<AppEnv, "/:flock/:type/:id">) {
     const { flock, type, id } = c.req.param();
     const gen = singles.generation();
     if (gen === undefined) {
@@ -109,13 +116,10 @@ export function createRecordRoutes(
     const cut = entry.indexOf("\n");
     // What `c.json` sends, without serializing again.
     return c.body(entry.slice(cut + 1), 200, { ..._JSON_TYPE, ETag: entry.slice(0, cut) });
-  });
+  }
 
-  // PATCH is accepted wherever PUT updates (contract, compatibility).
-  routes.on(
-    ["PUT", "PATCH"],
-    "/:flock/:type/:id",
-    documented({
+  function describeUpdateRecord(): MiddlewareHandler {
+    return documented({
       tag: "records",
       summary: "Update a record (JSON fields), or upload files (multipart file parts)",
       description:
@@ -125,9 +129,11 @@ export function createRecordRoutes(
       body: { schema: "RecordFields", media: ["application/json"], files: true },
       ok: { status: 200, description: "the changed fields (JSON), or the file update {errors, updates} (multipart, see FileUpdate)", schema: "ChangedFields" },
       errors: [400, 403, 404, 409],
-    }),
-    ...guard,
-    async (c) => {
+    });
+  }
+
+  // PATCH is accepted wherever PUT updates (contract, compatibility).
+  async function updateRecord(c: Context<AppEnv, "/:flock/:type/:id">) {
     const { flock, type, id } = c.req.param();
     const kind = bodyKind(c);
     if (kind === "multipart") {
@@ -139,18 +145,16 @@ export function createRecordRoutes(
     const patch = await readJsonObject(c);
     const { changed } = await actingEngine(c, engine).update(flock, type, id, patch, expectedVersion === undefined ? {} : { expectedVersion });
     return c.json(changed);
-  });
+  }
 
-  routes.delete(
-    "/:flock/:type/:id",
-    documented({ tag: "records", summary: "Delete a record (restorable)", auth: "key", ok: { status: 200, description: "the record, state deleted", schema: "Envelope" }, errors: [403, 404, 409] }),
-    ...guard,
-    async (c) => {
+  function describeDeleteRecord(): MiddlewareHandler {
+    return documented({ tag: "records", summary: "Delete a record (restorable)", auth: "key", ok: { status: 200, description: "the record, state deleted", schema: "Envelope" }, errors: [403, 404, 409] });
+  }
+
+  async function deleteRecord(c: Context<AppEnv, "/:flock/:type/:id">) {
     const { flock, type, id } = c.req.param();
     return c.json(await engine.toSingle(await actingEngine(c, engine).delete(flock, type, id)));
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

@@ -9,9 +9,10 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { notFound } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { AppEnv } from "../http/env.js";
+import type { RouteChain } from "./bind.js";
 import { documented } from "../openapi/describe.js";
 
 /** The files of swagger-ui-dist the page loads, with their types; nothing else is served. */
@@ -25,52 +26,60 @@ const ASSETS: Readonly<Record<string, string>> = {
  * document of the whole app.
  *
  * @example
- * app.route("/api", createReferenceRoutes(() => openApiDocument(app)));
+ * const routes = referenceRoutes(() => openApiDocument(app)); route(app, "GET", "/api/openapi.json", routes.getOpenapiJson);
  */
-export function createReferenceRoutes(document: () => Promise<OpenAPIV3_1.Document>): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
+export function referenceRoutes(document: () => Promise<OpenAPIV3_1.Document>): Readonly<Record<"getOpenapiJson" | "getDocs" | "getDocsAssetsFile", RouteChain>> {
   const assets = new Map<string, Promise<Uint8Array>>();
 
-  routes.get(
-    "/openapi.json",
-    documented({ tag: "reference", summary: "This OpenAPI 3.1 document", auth: "none", ok: { status: 200, description: "the document", media: ["application/json"] }, errors: [] }),
-    async (c) => c.json(await document()),
-  );
+  return {
+    getOpenapiJson: [describeGetOpenapiJson(), getOpenapiJson],
+    getDocs: [describeGetDocs(), getDocs],
+    getDocsAssetsFile: [describeGetDocsAssetsFile(), getDocsAssetsFile],
+  } as const;
 
-  routes.get(
-    "/docs",
-    documented({ tag: "reference", summary: "The interactive API reference (HTML)", auth: "none", ok: { status: 200, description: "the page", media: ["text/html"] }, errors: [] }),
-    (c) => c.html(_PAGE, 200, { "Content-Security-Policy": _CSP }),
-  );
+  function describeGetOpenapiJson(): MiddlewareHandler {
+    return documented({ tag: "reference", summary: "This OpenAPI 3.1 document", auth: "none", ok: { status: 200, description: "the document", media: ["application/json"] }, errors: [] });
+  }
 
-  routes.get(
-    "/docs/assets/:file",
-    documented({
+  async function getOpenapiJson(c: Context<AppEnv, "/openapi.json">) {
+    return c.json(await document());
+  }
+
+  function describeGetDocs(): MiddlewareHandler {
+    return documented({ tag: "reference", summary: "The interactive API reference (HTML)", auth: "none", ok: { status: 200, description: "the page", media: ["text/html"] }, errors: [] });
+  }
+
+  function getDocs(c: Context<AppEnv, "/docs">) {
+    return c.html(_PAGE, 200, { "Content-Security-Policy": _CSP });
+  }
+
+  function describeGetDocsAssetsFile(): MiddlewareHandler {
+    return documented({
       tag: "reference",
       summary: "A file of the interactive reference (Swagger UI, served locally)",
       auth: "none",
       ok: { status: 200, description: "the file", media: ["text/javascript", "text/css"] },
       errors: [404],
-    }),
-    async (c) => {
-      const file = c.req.param("file");
-      if (file === "init.js") return c.body(_INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
-      const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-      if (!type) throw notFound("not found", `no reference asset ${JSON.stringify(file.slice(0, 80))}`);
-      let bytes = assets.get(file);
-      if (!bytes) {
-        bytes = readFile(join(_distDir(), file)).then((b) => new Uint8Array(b));
-        assets.set(file, bytes);
-        bytes.catch(() => assets.delete(file));
-      }
-      const body = await bytes;
-      return c.body(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer, 200, {
-        "Content-Type": type,
-        "Cache-Control": "public, max-age=3600",
-      });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function getDocsAssetsFile(c: Context<AppEnv, "/docs/assets/:file">) {
+    const file = c.req.param("file");
+    if (file === "init.js") return c.body(_INIT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+    if (!type) throw notFound("not found", `no reference asset ${JSON.stringify(file.slice(0, 80))}`);
+    let bytes = assets.get(file);
+    if (!bytes) {
+      bytes = readFile(join(_distDir(), file)).then((b) => new Uint8Array(b));
+      assets.set(file, bytes);
+      bytes.catch(() => assets.delete(file));
+    }
+    const body = await bytes;
+    return c.body(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer, 200, {
+      "Content-Type": type,
+      "Cache-Control": "public, max-age=3600",
+    });
+  }
 }
 
 // --- internal ---

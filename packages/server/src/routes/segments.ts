@@ -30,7 +30,6 @@ import { isActiveSegment, segmentPacket } from "../gateway/segments/packet.js";
 import { newSegmentData } from "../gateway/segments/create.js";
 import { byName, segmentForest, type SegmentTree } from "../gateway/segments/trees.js";
 import { FIXED_SEGMENT_WORDS, VIEW_CONTEXTS } from "../gateway/segments/view-contexts.js";
-import { createFieldsetRoutes } from "./fieldsets.js";
 import { createSegmentMemberRoutes } from "./segment-members.js";
 
 /** `page_size` of `find` when none is given (the vendor gives none). */
@@ -149,9 +148,8 @@ export function createSegmentRoutes(engine: RecordEngine): Hono<AppEnv> {
     },
   );
 
-  // The member paths and fieldsets before the view context, whose `:view_context` would take any word.
+  // The member paths before the view context, whose `:view_context` would take any word.
   routes.route("/", createSegmentMemberRoutes(engine));
-  routes.route("/", createFieldsetRoutes(engine));
 
   routes.get(
     "/:flock/:view_context",

@@ -7,7 +7,7 @@
  * resource type.
  */
 import { badRequest, RecordsError, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import type { LoginFlow } from "../auth/login-flow.js";
 import type { PasswordHasher } from "../auth/passwords.js";
@@ -27,25 +27,32 @@ import { documented } from "../openapi/describe.js";
  * session_expiry, status}`; `DELETE /:flock/user/auth` (the session's token) → 200.
  *
  * @example
- * app.route("/api/v1", createSelfServiceUserRoutes(engine, flow, passwords));
+ * const routes = selfServiceUserRoutes(engine, flow, passwords); route(app, "POST", "/api/v1/:flock/user", routes.postUser);
  */
-export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, passwords: PasswordHasher): Hono<AppEnv> {
+export function selfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, passwords: PasswordHasher) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.post(
-    "/:flock/user",
-    documented({ tag: "auth", summary: "Create a member (self-service) account", auth: "key", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "created", schema: "SelfServiceUserCreated" }, errors: [403, 404, 409] }),
-    createRequireKey(storage, clock), createRequireFlock(storage), async (c) => {
+  return {
+    postUser: [describePostUser(), createRequireKey(storage, clock), createRequireFlock(storage), postUser],
+    postUserAuth: [describePostUserAuth(), postUserAuth],
+    deleteUserAuth: [describeDeleteUserAuth(), createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), deleteUserAuth],
+  } as const;
+
+  function describePostUser(): MiddlewareHandler {
+    return documented({ tag: "auth", summary: "Create a member (self-service) account", auth: "key", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "created", schema: "SelfServiceUserCreated" }, errors: [403, 404, 409] });
+  }
+
+  async function postUser(c: Context<AppEnv, "/:flock/user">) {
     const fields = await readFields(c);
     const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password, passwords);
     return c.json({ email, status: "created", username }, 201);
-  });
+  }
 
-  routes.post(
-    "/:flock/user/auth",
-    documented({ tag: "auth", summary: "Member login: a self-service token", auth: "none", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "the session", schema: "SelfServiceSession" }, errors: [403] }),
-    async (c) => {
+  function describePostUserAuth(): MiddlewareHandler {
+    return documented({ tag: "auth", summary: "Member login: a self-service token", auth: "none", body: { schema: "MemberCredentials", media: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] }, ok: { status: 201, description: "the session", schema: "SelfServiceSession" }, errors: [403] });
+  }
+
+  async function postUserAuth(c: Context<AppEnv, "/:flock/user/auth">) {
     const flock = c.req.param("flock");
     const fields = await readFields(c);
     const missing = ["email", "password"].filter((f) => !fields[f]);
@@ -77,19 +84,18 @@ export function createSelfServiceUserRoutes(engine: RecordEngine, flow: LoginFlo
       },
       201,
     );
-  });
+  }
 
-  routes.delete(
-    "/:flock/user/auth",
-    documented({ tag: "auth", summary: "Member logout: end this self-service session", auth: "selfService", ok: { status: 200, description: "logged out", schema: "LoggedOut" }, errors: [403, 404] }),
-    createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), async (c) => {
+  function describeDeleteUserAuth(): MiddlewareHandler {
+    return documented({ tag: "auth", summary: "Member logout: end this self-service session", auth: "selfService", ok: { status: 200, description: "logged out", schema: "LoggedOut" }, errors: [403, 404] });
+  }
+
+  async function deleteUserAuth(c: Context<AppEnv, "/:flock/user/auth">) {
     // requireKey has already accepted this header, so the token is present.
     const token = bearerToken(c.req.header("authorization"))!;
     await storage.deleteApiKey(hashToken(token));
     return c.json({ status: "logged out" });
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

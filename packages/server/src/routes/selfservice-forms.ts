@@ -15,7 +15,7 @@
  * audit and the change feed see it; every check runs before the first write.
  */
 import { badRequest, notFound, parseRecordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import { readGatewayParams, requiredParam } from "../gateway/params.js";
@@ -37,16 +37,20 @@ const CONTACT_TYPES = ["person", "organisation"] as const;
  * The form response routes; mount under `/selfservice/v2`.
  *
  * @example
- * app.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
+ * const routes = selfServiceFormRoutes(engine); route(app, "POST", "/selfservice/v2/:flock/form_response", routes.postFormResponse);
  */
-export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function selfServiceFormRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
 
-  routes.post(
-    "/:flock/form_response",
-    documented({
+  return {
+    postFormResponse: [describePostFormResponse(), ...guard, postFormResponse],
+    putFormResponseUidAllocate: [describePutFormResponseUidAllocate(), ...guard, putFormResponseUidAllocate],
+    deleteFormResponseUidAllocate: [describeDeleteFormResponseUidAllocate(), ...guard, deleteFormResponseUidAllocate],
+  } as const;
+
+  function describePostFormResponse(): MiddlewareHandler {
+    return documented({
       tag: "forms",
       summary: "Start form responses: quantity empty responses to a form",
       description:
@@ -56,26 +60,25 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
       body: { schema: "FormResponseStartBody", media: _BODY_MEDIA, required: false },
       ok: { status: 200, description: "the responses created", schema: "FormResponsesCreated" },
       errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const flock = c.req.param("flock")!;
-      const params = await readGatewayParams(c);
-      const formRef = _uriParam(requiredParam(params, "form_ref", "the form's URI, /{flock}/form/{id}/"), "form_ref", flock, FORM_TYPES);
-      const quantity = _quantity(params.get("quantity"));
-      const form = await liveRecord(engine, flock, formRef.type, formRef.id);
-      const requester = c.get("user").role === "self-service" ? uriOf(await _callerPerson(engine, c, flock)) : null;
-      const acting = actingEngine(c, engine);
-      // One commit: all the responses are stored, or none (a failure leaves no partial set).
-      const body = { form_ref: uriOf(form), status: "started", contact_ref: null, requested_by_ref: requester };
-      const created = await acting.createMany(flock, RESPONSE_TYPE, Array.from({ length: quantity }, () => ({ ...body })));
-      return c.json({ form_ref: uriOf(form), quantity, form_responses: await Promise.all(created.map((r) => engine.toSingle(r))) });
-    },
-  );
+    });
+  }
 
-  routes.put(
-    "/:flock/form_response/:uid/allocate",
-    documented({
+  async function postFormResponse(c: Context<AppEnv, "/:flock/form_response">) {
+    const flock = c.req.param("flock")!;
+    const params = await readGatewayParams(c);
+    const formRef = _uriParam(requiredParam(params, "form_ref", "the form's URI, /{flock}/form/{id}/"), "form_ref", flock, FORM_TYPES);
+    const quantity = _quantity(params.get("quantity"));
+    const form = await liveRecord(engine, flock, formRef.type, formRef.id);
+    const requester = c.get("user").role === "self-service" ? uriOf(await _callerPerson(engine, c, flock)) : null;
+    const acting = actingEngine(c, engine);
+    // One commit: all the responses are stored, or none (a failure leaves no partial set).
+    const body = { form_ref: uriOf(form), status: "started", contact_ref: null, requested_by_ref: requester };
+    const created = await acting.createMany(flock, RESPONSE_TYPE, Array.from({ length: quantity }, () => ({ ...body })));
+    return c.json({ form_ref: uriOf(form), quantity, form_responses: await Promise.all(created.map((r) => engine.toSingle(r))) });
+  }
+
+  function describePutFormResponseUidAllocate(): MiddlewareHandler {
+    return documented({
       tag: "forms",
       summary: "Allocate a form response to a person or organisation",
       description: "Sets the response's contact_ref to contact_ref (a person or organisation URI of the flock, else 400; an unknown or deleted one 404). A member token reaches only responses it requested or that are allocated to its person (others 404).",
@@ -84,37 +87,34 @@ export function createSelfServiceFormRoutes(engine: RecordEngine): Hono<AppEnv> 
       body: { schema: "FormResponseAllocateBody", media: _BODY_MEDIA, required: false },
       ok: { status: 200, description: "the response, single-record shape", schema: "Envelope" },
       errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const { flock, uid } = c.req.param() as { flock: string; uid: string };
-      const params = await readGatewayParams(c);
-      const contact = _uriParam(requiredParam(params, "contact_ref", "a person's or organisation's URI"), "contact_ref", flock, CONTACT_TYPES);
-      const response = await _reachableResponse(engine, c, flock, uid);
-      const target = await liveRecord(engine, flock, contact.type, contact.id);
-      return c.json(await _allocate(engine, c, response, uriOf(target)));
-    },
-  );
+    });
+  }
 
-  routes.delete(
-    "/:flock/form_response/:uid/allocate",
-    documented({
+  async function putFormResponseUidAllocate(c: Context<AppEnv, "/:flock/form_response/:uid/allocate">) {
+    const { flock, uid } = c.req.param() as { flock: string; uid: string };
+    const params = await readGatewayParams(c);
+    const contact = _uriParam(requiredParam(params, "contact_ref", "a person's or organisation's URI"), "contact_ref", flock, CONTACT_TYPES);
+    const response = await _reachableResponse(engine, c, flock, uid);
+    const target = await liveRecord(engine, flock, contact.type, contact.id);
+    return c.json(await _allocate(engine, c, response, uriOf(target)));
+  }
+
+  function describeDeleteFormResponseUidAllocate(): MiddlewareHandler {
+    return documented({
       tag: "forms",
       summary: "Release a form response: its contact_ref becomes null",
       description: "A member token reaches only responses it requested or that are allocated to its person (others 404).",
       auth: "keyOrSelfService",
       ok: { status: 200, description: "the response, single-record shape", schema: "Envelope" },
       errors: [403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const { flock, uid } = c.req.param() as { flock: string; uid: string };
-      const response = await _reachableResponse(engine, c, flock, uid);
-      return c.json(await _allocate(engine, c, response, null));
-    },
-  );
+    });
+  }
 
-  return routes;
+  async function deleteFormResponseUidAllocate(c: Context<AppEnv, "/:flock/form_response/:uid/allocate">) {
+    const { flock, uid } = c.req.param() as { flock: string; uid: string };
+    const response = await _reachableResponse(engine, c, flock, uid);
+    return c.json(await _allocate(engine, c, response, null));
+  }
 }
 
 // --- internal ---

@@ -6,7 +6,7 @@
  * key of the flock reaches every card.
  */
 import { notFound, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import { loadCard } from "../derived/card-data.js";
@@ -20,14 +20,21 @@ import { documented } from "../openapi/describe.js";
  * The PDF card route; mount under `/selfservice-pdf/v2`.
  *
  * @example
- * app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
+ * const routes = selfServicePdfRoutes(engine); route(app, "GET", "/selfservice-pdf/v2/:flock/member/:id/card", routes.getMemberIdCard);
  */
-export function createSelfServicePdfRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function selfServicePdfRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
 
-  routes.get("/:flock/member/:id/card", documented({ tag: "derived", summary: "A member's card as PDF", description: "A core key, or a self-service token for one of the caller's own memberships (404 for others).", auth: "keyOrSelfService", ok: { status: 200, description: "the card", media: ["application/pdf"] }, errors: [403, 404] }), ...guard, async (c) => {
+  return {
+    getMemberIdCard: [describeGetMemberIdCard(), ...guard, getMemberIdCard],
+  } as const;
+
+  function describeGetMemberIdCard(): MiddlewareHandler {
+    return documented({ tag: "derived", summary: "A member's card as PDF", description: "A core key, or a self-service token for one of the caller's own memberships (404 for others).", auth: "keyOrSelfService", ok: { status: 200, description: "the card", media: ["application/pdf"] }, errors: [403, 404] });
+  }
+
+  async function getMemberIdCard(c: Context<AppEnv, "/:flock/member/:id/card">) {
     const { flock, id } = c.req.param();
     const card = await loadCard(engine, flock, id);
     const user = c.get("user");
@@ -42,6 +49,5 @@ export function createSelfServicePdfRoutes(engine: RecordEngine): Hono<AppEnv> {
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     });
-  });
-  return routes;
+  }
 }

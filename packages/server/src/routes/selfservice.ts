@@ -7,7 +7,7 @@
  * `/selfservice/v2`.
  */
 import { isRecordsError, notFound, parseListQuery, parseRecordUri, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import {
@@ -30,51 +30,57 @@ const LIST_PAGE_SIZE = 500;
  * `DELETE /:flock/reservation/:id?cancellation_reason=...`.
  *
  * @example
- * app.route("/api/v2/selfservice", createSelfServiceRoutes(engine));
- * app.route("/selfservice/v2", createSelfServiceRoutes(engine));
+ * const routes = selfServiceRoutes(engine); route(app, "GET", "/api/v2/selfservice/:flock/reservations", routes.getReservations);
+ * const routes = selfServiceRoutes(engine); route(app, "GET", "/selfservice/v2/:flock/reservations", routes.getReservations);
  */
-export function createSelfServiceRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function selfServiceRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage)] as const;
 
-  routes.get(
-    "/:flock/reservations",
-    documented({ tag: "selfservice", summary: "The caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservations, list form", schema: "ReservationList" }, errors: [403, 404] }),
-    ...guard, async (c) => {
+  return {
+    getReservations: [describeGetReservations(), ...guard, getReservations],
+    getReservationId: [describeGetReservationId(), ...guard, getReservationId],
+    deleteReservationId: [describeDeleteReservationId(), ...guard, deleteReservationId],
+  } as const;
+
+  function describeGetReservations(): MiddlewareHandler {
+    return documented({ tag: "selfservice", summary: "The caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservations, list form", schema: "ReservationList" }, errors: [403, 404] });
+  }
+
+  async function getReservations(c: Context<AppEnv, "/:flock/reservations">) {
     const { flock, person } = await _caller(engine, c);
     const uri = recordUri(flock, "person", person.id);
     return c.json(toReservationList(uri, await _reservationsOf(engine, flock, uri)));
-  });
+  }
 
-  routes.get(
-    "/:flock/reservation/:id",
-    documented({ tag: "selfservice", summary: "One of the caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservation, single form", schema: "Reservation" }, errors: [403, 404] }),
-    ...guard, async (c) => {
+  function describeGetReservationId(): MiddlewareHandler {
+    return documented({ tag: "selfservice", summary: "One of the caller's reservations", auth: "selfService", ok: { status: 200, description: "the reservation, single form", schema: "Reservation" }, errors: [403, 404] });
+  }
+
+  async function getReservationId(c: Context<AppEnv, "/:flock/reservation/:id">) {
     const { flock, person } = await _caller(engine, c);
     const record = await _ownReservation(engine, flock, c.req.param("id"), person);
     return c.json(await _single(engine, record));
-  });
+  }
 
-  routes.delete(
-    "/:flock/reservation/:id",
-    documented({
+  function describeDeleteReservationId(): MiddlewareHandler {
+    return documented({
       tag: "selfservice",
       summary: "Cancel one of the caller's reservations",
       auth: "selfService",
       query: [queryParam("cancellation_reason", "why, kept on the reservation")],
       ok: { status: 200, description: "the reservation, status cancelled", schema: "Reservation" },
       errors: [400, 403, 404, 409],
-    }),
-    ...guard, async (c) => {
+    });
+  }
+
+  async function deleteReservationId(c: Context<AppEnv, "/:flock/reservation/:id">) {
     const { flock, person } = await _caller(engine, c);
     const record = await _ownReservation(engine, flock, c.req.param("id"), person);
     const patch = cancellationPatch(record, c.req.query("cancellation_reason"));
     const { record: cancelled } = await actingEngine(c, engine).update(flock, "reservation", record.id, patch);
     return c.json(await _single(engine, cancelled));
-  });
-
-  return routes;
+  }
 }
 
 // --- internal ---

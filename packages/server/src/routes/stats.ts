@@ -5,7 +5,7 @@
  * names of other tenants' integrations are not a tenant's business.
  */
 import { RecordsError, type Clock, type Storage } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireKey } from "../middleware/auth.js";
@@ -17,19 +17,22 @@ import { documented } from "../openapi/describe.js";
  * [{application, requests, last_seen}]}`; mount under `/api/v1` before `/:flock`.
  *
  * @example
- * app.route("/api/v1", createStatsRoutes(storage, clock, counts));
+ * const routes = statsRoutes(storage, clock, counts); route(app, "GET", "/api/v1/_stats/applications", routes.getStatsApplications);
  */
-export function createStatsRoutes(storage: Storage, clock: Clock, counts: ApplicationCounts): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/_stats/applications",
-    documented({ tag: "admin", summary: "Requests counted per calling application (every process of the service)", auth: "admin", ok: { status: 200, description: "the counts", schema: "ApplicationStats" }, errors: [403] }),
-    createRequireKey(storage, clock),
-    async (c) => {
+export function statsRoutes(storage: Storage, clock: Clock, counts: ApplicationCounts) {
+
+  return {
+    getStatsApplications: [describeGetStatsApplications(), createRequireKey(storage, clock), getStatsApplications],
+  } as const;
+
+  function describeGetStatsApplications(): MiddlewareHandler {
+    return documented({ tag: "admin", summary: "Requests counted per calling application (every process of the service)", auth: "admin", ok: { status: 200, description: "the counts", schema: "ApplicationStats" }, errors: [403] });
+  }
+
+  async function getStatsApplications(c: Context<AppEnv, "/_stats/applications">) {
     if (!isAdmin(c.get("user"))) {
       throw new RecordsError("forbidden", "forbidden", "only an administrator key (access to every flock) may read server statistics");
     }
     return c.json(await counts.snapshot());
-  });
-  return routes;
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { formatTimestamp, listLeases, type Clock, type LeaseInfo, type Storage } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { documented } from "../openapi/describe.js";
 
@@ -39,17 +39,25 @@ const HEALTH_MAX_LEASES = 100;
  * answer.
  *
  * @example
- * app.route("/api/v1", createStatusRoutes(storage, { clock, workers: () => group.names }));
+ * const routes = statusRoutes(storage, { clock, workers: () => group.names }); route(app, "GET", "/api/v1/ping", routes.pingRoute);
  */
-export function createStatusRoutes(storage: Storage, opts: HealthOptions = {}): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/ping",
-    documented({ tag: "status", summary: "Liveness", auth: "none", ok: { status: 200, description: "{\"message\": \"pong\"}", schema: "Message" }, errors: [] }),
-    (c) => c.json({ message: "pong" }));
-  routes.get(
-    "/health",
-    documented({
+export function statusRoutes(storage: Storage, opts: HealthOptions = {}) {
+
+  return {
+    pingRoute: [describePingRoute(), pingRoute],
+    healthRoute: [describeHealthRoute(), healthRoute],
+  } as const;
+
+  function describePingRoute(): MiddlewareHandler {
+    return documented({ tag: "status", summary: "Liveness", auth: "none", ok: { status: 200, description: "{\"message\": \"pong\"}", schema: "Message" }, errors: [] });
+  }
+
+  function pingRoute(c: Context<AppEnv, "/ping">) {
+    return c.json({ message: "pong" });
+  }
+
+  function describeHealthRoute(): MiddlewareHandler {
+    return documented({
       tag: "status",
       summary: "Health: the database answers; this process's workers; who holds the shared work",
       description:
@@ -57,23 +65,23 @@ export function createStatusRoutes(storage: Storage, opts: HealthOptions = {}): 
       auth: "none",
       ok: { status: 200, description: "the service is up", schema: "Health" },
       errors: [],
-    }),
-    async (c) => {
-      const processInfo = { pid: process.pid, workers: [...(opts.workers?.() ?? [])] };
-      let leases: LeaseInfo[];
-      try {
-        await storage.getSetting("health_check");
-        leases = await listLeases(storage, (opts.clock?.now() ?? new Date()).getTime(), HEALTH_MAX_LEASES);
-      } catch {
-        return c.json(
-          { error: "unavailable", error_detail: "the database does not answer", database: { reachable: false }, process: processInfo },
-          503,
-        );
-      }
-      return c.json({ message: "ok", database: { reachable: true }, process: processInfo, leases: leases.map(_lease) });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function healthRoute(c: Context<AppEnv, "/health">) {
+    const processInfo = { pid: process.pid, workers: [...(opts.workers?.() ?? [])] };
+    let leases: LeaseInfo[];
+    try {
+      await storage.getSetting("health_check");
+      leases = await listLeases(storage, (opts.clock?.now() ?? new Date()).getTime(), HEALTH_MAX_LEASES);
+    } catch {
+      return c.json(
+        { error: "unavailable", error_detail: "the database does not answer", database: { reachable: false }, process: processInfo },
+        503,
+      );
+    }
+    return c.json({ message: "ok", database: { reachable: true }, process: processInfo, leases: leases.map(_lease) });
+  }
 }
 
 // --- internal ---

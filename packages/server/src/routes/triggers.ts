@@ -7,7 +7,7 @@
  * `["*"]`, the operator's) see them whole; a flock's staff see them redacted.
  */
 import { triggersView, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -17,18 +17,22 @@ import { documented } from "../openapi/describe.js";
  * The triggers route, for any core key with access to the flock.
  *
  * @example
- * app.route("/api/v1", createTriggerRoutes(engine));
+ * const routes = triggerRoutes(engine); route(app, "GET", "/api/v1/:flock/triggers", routes.getTriggers);
  * // GET /api/v1/demo/triggers/ → {"contact_created": [{"trigger": "contact_created", "action": "send-json-webhook", ...}]}
  */
-export function createTriggerRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function triggerRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get(
-    "/:flock/triggers",
-    documented({ tag: "events", summary: "The flock's configured triggers (read-only)", description: "Webhook URLs are shown in full to administrator keys only.", auth: "key", ok: { status: 200, description: "triggers by name", schema: "TriggerMap" }, errors: [403, 404] }),
-    createRequireKey(storage, clock), createRequireFlock(storage), (c) => {
+
+  return {
+    getTriggers: [describeGetTriggers(), createRequireKey(storage, clock), createRequireFlock(storage), getTriggers],
+  } as const;
+
+  function describeGetTriggers(): MiddlewareHandler {
+    return documented({ tag: "events", summary: "The flock's configured triggers (read-only)", description: "Webhook URLs are shown in full to administrator keys only.", auth: "key", ok: { status: 200, description: "triggers by name", schema: "TriggerMap" }, errors: [403, 404] });
+  }
+
+  function getTriggers(c: Context<AppEnv, "/:flock/triggers">) {
     const flock = c.req.param("flock");
     return c.json(triggersView(engine.context.triggers(flock), flock, { revealUrls: isAdmin(c.get("user")) }));
-  });
-  return routes;
+  }
 }

@@ -7,7 +7,7 @@
  * non-deleted vehicle, ignoring case, spaces and dashes. Mount under `/search/v2`.
  */
 import { badRequest, notFound, type RecordEngine } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { liveRecords } from "../gateway/live-records.js";
 import { readGatewayParams } from "../gateway/params.js";
@@ -31,15 +31,17 @@ export function vehicleNumber(value: string): string {
  * Routes `GET /:flock/car`; mount under `/search/v2`.
  *
  * @example
- * app.route("/search/v2", createVehicleSearchRoutes(engine));
+ * const routes = vehicleSearchRoutes(engine); route(app, "GET", "/search/v2/:flock/car", routes.getCar);
  */
-export function createVehicleSearchRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function vehicleSearchRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
 
-  routes.get(
-    "/:flock/car",
-    documented({
+  return {
+    getCar: [describeGetCar(), createRequireKey(storage, clock), createRequireFlock(storage), getCar],
+  } as const;
+
+  function describeGetCar(): MiddlewareHandler {
+    return documented({
       tag: "search",
       summary: "Vehicles by registration, engine or identifying number",
       description: "The first parameter given, in the order listed, matched against the same-named field of non-deleted vehicle records, ignoring case, spaces and dashes. At least one parameter. 404 unknown resource type when the flock serves no vehicle type.",
@@ -47,25 +49,23 @@ export function createVehicleSearchRoutes(engine: RecordEngine): Hono<AppEnv> {
       query: VEHICLE_KEYS.map((k) => queryParam(k, `match the vehicle's ${k}`)),
       ok: { status: 200, description: "{matched_by, count, results: [single-record shape]}", schema: "VehicleSearch" },
       errors: [400, 403, 404],
-    }),
-    createRequireKey(storage, clock),
-    createRequireFlock(storage),
-    async (c) => {
-      const flock = c.req.param("flock")!;
-      if (!engine.context.typesOf(flock).has(_TYPE)) throw notFound("unknown resource type", `flock ${flock} serves no ${_TYPE} records (config resourceTypes)`);
-      const params = await readGatewayParams(c);
-      const key = VEHICLE_KEYS.find((k) => vehicleNumber(params.get(k) ?? "") !== "");
-      if (!key) throw badRequest("missing search", `send one of ${VEHICLE_KEYS.join(", ")}`);
-      const wanted = vehicleNumber(params.get(key)!);
-      const matches = (await liveRecords(engine, flock, _TYPE)).filter((r) => {
-        const value = r.data[key];
-        return (typeof value === "string" || typeof value === "number") && vehicleNumber(String(value)) === wanted;
-      });
-      const results = await Promise.all(matches.map((r) => engine.toSingle(r)));
-      return c.json({ matched_by: key, count: results.length, results });
-    },
-  );
-  return routes;
+    });
+  }
+
+  async function getCar(c: Context<AppEnv, "/:flock/car">) {
+    const flock = c.req.param("flock")!;
+    if (!engine.context.typesOf(flock).has(_TYPE)) throw notFound("unknown resource type", `flock ${flock} serves no ${_TYPE} records (config resourceTypes)`);
+    const params = await readGatewayParams(c);
+    const key = VEHICLE_KEYS.find((k) => vehicleNumber(params.get(k) ?? "") !== "");
+    if (!key) throw badRequest("missing search", `send one of ${VEHICLE_KEYS.join(", ")}`);
+    const wanted = vehicleNumber(params.get(key)!);
+    const matches = (await liveRecords(engine, flock, _TYPE)).filter((r) => {
+      const value = r.data[key];
+      return (typeof value === "string" || typeof value === "number") && vehicleNumber(String(value)) === wanted;
+    });
+    const results = await Promise.all(matches.map((r) => engine.toSingle(r)));
+    return c.json({ matched_by: key, count: results.length, results });
+  }
 }
 
 // --- internal ---

@@ -1,0 +1,33 @@
+/**
+ * @module routes/bind-gateway-events
+ * The events gateway (/events/v2): orders, summaries, rebasing and exports over booking, bookable and ticket records.
+ */
+import type { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { route, type RouteDeps } from "./bind.js";
+import { eventOrderRoutes } from "./event-orders.js";
+import { createEventRoutes } from "./events.js";
+
+/**
+ * The area's routes: method, path and handler, one a line.
+ *
+ * @example
+ * bindGatewayEvents(staged, deps);
+ */
+export function bindGatewayEvents(app: Hono<AppEnv>, deps: RouteDeps): void {
+  const orders = eventOrderRoutes(deps.engine);
+
+  route(app, "GET", "/events/v2/:flock/booking/:uid/summary", orders.getBookingUidSummary);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/orders", orders.getBookingUidOrders);
+  route(app, "GET", "/events/v2/:flock/person/:uid/orders", orders.getPersonUidOrders);
+  route(app, "GET", "/events/v2/:flock/:resource_type/:uid/order/:euid", orders.getResourceTypeUidOrderEuid);
+  route(app, "DELETE", "/events/v2/:flock/:resource_type/:uid/order/:euid", orders.deleteResourceTypeUidOrderEuid);
+  route(app, "GET", "/events/v2/:flock/:resource_type/:uid/order/:euid/questions", orders.getResourceTypeUidOrderEuidQuestions);
+  route(app, "PUT", "/events/v2/:flock/booking/:uid/rebase/tickets", orders.putBookingUidRebaseTickets);
+  route(app, "PUT", "/events/v2/:flock/booking/:uid/rebase/questions", orders.putBookingUidRebaseQuestions);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/attendance/export", orders.getBookingUidAttendanceExport);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/orders/export", orders.getBookingUidOrdersExport);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/orders/export/meta", orders.getBookingUidOrdersExportMeta);
+  // Events, ticket types, stock and attendance (routes/events: its own table).
+  app.route("/events/v2", createEventRoutes(deps.engine));
+}

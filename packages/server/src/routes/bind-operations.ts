@@ -1,0 +1,42 @@
+/**
+ * @module routes/bind-operations
+ * Liveness and health, discovery, statistics, the manual clock, triggers, the outbox and the change feed (core and administrator keys).
+ */
+import type { Hono } from "hono";
+import type { AppEnv } from "../http/env.js";
+import { route, type RouteDeps } from "./bind.js";
+import { changesRoutes } from "./changes.js";
+import { clockRoutes } from "./clock.js";
+import { discoveryRoutes } from "./discovery.js";
+import { outboxRoutes } from "./outbox.js";
+import { statsRoutes } from "./stats.js";
+import { statusRoutes } from "./status.js";
+import { triggerRoutes } from "./triggers.js";
+
+/**
+ * The area's routes: method, path and handler, one a line.
+ *
+ * @example
+ * bindOperations(staged, deps);
+ */
+export function bindOperations(app: Hono<AppEnv>, deps: RouteDeps): void {
+  const status = statusRoutes(deps.storage, deps.health);
+  const discovery = discoveryRoutes(deps.storage, deps.clock, deps.engine.context.typesOf);
+  const stats = statsRoutes(deps.storage, deps.clock, deps.counts);
+  const clock = clockRoutes(deps.storage, deps.clock, deps.clockAdvancer);
+  const triggers = triggerRoutes(deps.engine);
+  const outbox = outboxRoutes(deps.engine);
+  const changes = changesRoutes(deps.engine, deps.changes);
+
+  route(app, "GET", "/api/v1/ping", status.pingRoute);
+  route(app, "GET", "/api/v1/health", status.healthRoute);
+  route(app, "GET", "/api/v1", discovery.getRoot);
+  route(app, "GET", "/api/v1/:flock", discovery.getRootRoute);
+  route(app, "GET", "/api/v1/_stats/applications", stats.getStatsApplications);
+  route(app, "GET", "/api/v1/_clock", clock.getClock);
+  route(app, "POST", "/api/v1/_clock/advance", clock.postClockAdvance);
+  route(app, "GET", "/api/v1/:flock/triggers", triggers.getTriggers);
+  route(app, "GET", "/api/v1/:flock/outbox", outbox.getOutbox);
+  route(app, "POST", "/api/v1/:flock/outbox/:id/retry", outbox.postOutboxIdRetry);
+  route(app, "GET", "/api/v1/:flock/changes", changes.getChanges);
+}

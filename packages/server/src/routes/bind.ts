@@ -1,0 +1,54 @@
+/**
+ * @module routes/bind
+ * What every area's `bindXxx(app, deps)` is given, and `route()`, the one line of an area's
+ * route table. Each route file returns its routes as named chains (its description, its guards,
+ * its handler); the area's bind function says at which method and path each is served.
+ */
+import type { Clock, RecordEngine, Storage } from "@records-service/core";
+import type { Handler, Hono, MiddlewareHandler } from "hono";
+import type { OpenAPIV3_1 } from "openapi-types";
+import type { LoginFlow } from "../auth/login-flow.js";
+import type { PasswordHasher } from "../auth/passwords.js";
+import type { ClockAdvancer } from "../clock/advance.js";
+import type { InvoiceSettings } from "../gateway/invoices/build.js";
+import type { AppEnv } from "../http/env.js";
+import type { ResponseCache } from "../http/response-cache.js";
+import type { ApplicationCounts } from "../protection/application-counts.js";
+import type { LoginGuard } from "../protection/login-guard.js";
+import type { ChangesRouteOptions } from "./changes.js";
+import type { HealthOptions } from "./status.js";
+
+/** What the areas' routes are built from; `createApp` makes it once. */
+export interface RouteDeps {
+  engine: RecordEngine;
+  storage: Storage;
+  clock: Clock;
+  flow: LoginFlow;
+  loginGuard: LoginGuard;
+  passwords: PasswordHasher;
+  counts: ApplicationCounts;
+  /** The server's secret (signed card and invoice links), read when first needed. */
+  secret: () => Promise<string>;
+  invoiceSettings: InvoiceSettings;
+  /** One single-record response cache for both surfaces: v1 and v2 answer the same text. */
+  singles: ResponseCache;
+  health: HealthOptions;
+  clockAdvancer: ClockAdvancer | undefined;
+  changes: ChangesRouteOptions | undefined;
+  consoleDist: string | undefined;
+  /** The app's OpenAPI document (built from the routes once they are all bound). */
+  document: () => Promise<OpenAPIV3_1.Document>;
+}
+
+/** A route's handlers in order: its description, its guards, its handler. */
+export type RouteChain = readonly (MiddlewareHandler<AppEnv, any> | Handler<AppEnv, any>)[];
+
+/**
+ * Serves `chain` at `method` (or each of several) and `path`.
+ *
+ * @example
+ * route(app, "GET", "/api/v1/:flock/:type", records.listRecords);
+ */
+export function route(app: Hono<AppEnv>, method: string | readonly string[], path: string, chain: RouteChain): void {
+  app.on([method].flat(), path, ...(chain as [MiddlewareHandler<AppEnv, any>]));
+}
