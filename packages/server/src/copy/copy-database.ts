@@ -18,7 +18,7 @@ import {
   type Storage,
   type StoredRecord,
 } from "@records-service/core";
-import type { SqliteSource } from "./sqlite-source.js";
+import type { SqliteCopySource } from "@records-service/sqlite";
 
 /** Options of `copyDatabase`. */
 export interface CopyOptions {
@@ -64,7 +64,7 @@ export interface CopyReport {
  * @example
  * const report = await copyDatabase(openSqliteSource("records.db"), await createPostgresStorage({ url }));
  */
-export async function copyDatabase(source: SqliteSource, target: Storage, opts: CopyOptions = {}): Promise<CopyReport> {
+export async function copyDatabase(source: SqliteCopySource, target: Storage, opts: CopyOptions = {}): Promise<CopyReport> {
   const batch = Math.max(1, opts.batchSize ?? 1000);
   const totals = source.counts();
   const report: CopyReport = {
@@ -179,7 +179,7 @@ async function _missingRecords(engine: RecordEngine, rows: StoredRecord[]): Prom
 }
 
 /** Records per flock, type and state on both sides. */
-async function _compare(source: SqliteSource, target: Storage): Promise<CountCheck[]> {
+async function _compare(source: SqliteCopySource, target: Storage): Promise<CountCheck[]> {
   const checks: CountCheck[] = [];
   for (const c of source.recordCounts()) {
     const q: ListQuery = { filters: [], mode: "AND", states: [c.state as ListQuery["states"][number]], page: 1, pageSize: 0 };
