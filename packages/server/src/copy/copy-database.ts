@@ -19,10 +19,11 @@ import {
   type StoredRecord,
 } from "@records-service/core";
 import type { SqliteCopySource } from "@records-service/sqlite";
+import { FLAG_DEFAULTS } from "../config/schema.js";
 
 /** Options of `copyDatabase`. */
 export interface CopyOptions {
-  /** Records per transaction. Default 1,000. */
+  /** Records per transaction. Default config/schema `FLAG_DEFAULTS.copyBatch` (1,000). */
   batchSize?: number;
   /** Called after each batch with what is done so far (the CLI's progress bar). */
   progress?(p: CopyProgress): void;
@@ -65,7 +66,7 @@ export interface CopyReport {
  * const report = await copyDatabase(openSqliteSource("records.db"), await createPostgresStorage({ url }));
  */
 export async function copyDatabase(source: SqliteCopySource, target: Storage, opts: CopyOptions = {}): Promise<CopyReport> {
-  const batch = Math.max(1, opts.batchSize ?? 1000);
+  const batch = Math.max(1, opts.batchSize ?? FLAG_DEFAULTS.copyBatch);
   const totals = source.counts();
   const report: CopyReport = {
     copied: { flocks: 0, users: 0, apiKeys: 0, settings: 0, records: 0, files: 0, jobs: 0 },
