@@ -13,20 +13,17 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { answerError } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
-import { DEFAULT_KEY_TTL_HOURS } from "./auth/accounts.js";
 import { createLoginFlow } from "./auth/login-flow.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { SELF_SERVICE_SESSION_MS } from "./auth/self-service-users.js";
-import { CONFIG_DEFAULTS } from "./config/schema.js";
 import { storedSecret } from "./derived/card-url.js";
 import { createAccessLog, type LogSink } from "./middleware/access-log.js";
 import { createAttribution } from "./middleware/attribution.js";
-import { DEFAULT_BODY_LIMIT_BYTES } from "./http/limits.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
 import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createSecurityHeaders } from "./middleware/security-headers.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
-import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
+import { createLoginGuard } from "./protection/login-guard.js";
 import type { ChangesRouteOptions } from "./routes/changes.js";
 import type { RouteDeps } from "./routes/bind.js";
 import { bindAuth } from "./routes/bind-auth.js";
@@ -42,18 +39,23 @@ import { bindSegments } from "./routes/bind-segments.js";
 import { bindSelfService } from "./routes/bind-self-service.js";
 import { mountBySpecificity } from "./routes/route-order.js";
 import type { ClockAdvancer } from "./clock/advance.js";
-import type { InvoicingConfig } from "./config/schema.js";
 import { openApiDocument } from "./openapi/document.js";
 import { createMetricsRoutes } from "./metrics/metrics-routes.js";
 import { createRequestMetrics } from "./metrics/request-metrics.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
+import { resolveSettings, type Settings, type SettingsInput } from "./settings.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
   /** The record engine; its context supplies storage and clock. */
   engine: RecordEngine;
-  /** Largest accepted request body, files included. Default 10 MiB; larger bodies get 413. */
-  bodyLimitBytes?: number;
+  /**
+   * The settings (settings.ts): the resolved `Settings` `startServer` also gives the workers,
+   * or some sections (`{ throttle: { unattributedPerMinute: 3 } }`), the rest from the
+   * defaults in config/schema.ts. The app reads `throttle`, `auth.keyTtlHours`, `changes`,
+   * `invoicing`, `http.bodyLimitBytes` (413 past it), `loginGuard` and `changeStreams`.
+   */
+  settings?: Settings | SettingsInput;
   /**
    * Receives one object per request: time, method, path, status, duration_ms, application
    * (the APPLICATION header's label, or null when unattributed), plus error and stack for
@@ -66,12 +68,6 @@ export interface AppOptions {
    * if the database has none), as `startServer` and the CLI use.
    */
   secret?: string;
-  /** Requests without an APPLICATION header allowed per minute and API key (or client address). Default 60. */
-  unattributedPerMinute?: number;
-  /** Limits of the login guard (see protection/login-guard); defaults in `LOGIN_GUARD_DEFAULTS`. Its state lives in the storage. */
-  loginGuard?: Omit<LoginGuardOptions, "clock" | "storage">;
-  /** Lifetime of the API keys `POST /api/v1/auth/` issues, in hours. Default `DEFAULT_KEY_TTL_HOURS` (720: 30 days). */
-  keyTtlHours?: number;
   /**
    * The scrypt cost of new password hashes and of the dummy check for unknown usernames.
    * Default `DEFAULT_SCRYPT_COST` (N = 2^17); tests that are not about hashing pass a cheap one.
@@ -88,8 +84,8 @@ export interface AppOptions {
    * `POST /api/v1/_clock/advance/`. Without it the clock paths answer 404.
    */
   clockAdvancer?: ClockAdvancer;
-  /** The change feed's timings, buffer and shutdown signal (see routes/changes). */
-  changes?: ChangesRouteOptions;
+  /** The change feed's shutdown signal and the releases it awaits; tests fake its timers (see routes/changes). */
+  changes?: Omit<ChangesRouteOptions, "settings">;
   /** The built console to serve at `/console/` (default: `@records-service/console`'s `dist/`). */
   consoleDist?: string;
   /**
@@ -101,8 +97,6 @@ export interface AppOptions {
   metrics?: { metrics: ServiceMetrics; token?: string | undefined };
   /** The workers running in this process, for `GET /api/v1/health/` (default none). */
   workers?: () => readonly string[];
-  /** The flocks' invoicing settings (config `invoicing`), shown in each invoice's `config`. Default: none. */
-  invoicing?: readonly InvoicingConfig[];
 }
 
 /**
@@ -118,13 +112,14 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const app = new Hono<AppEnv>({ strict: false });
 
+  const settings = resolveSettings(opts.settings);
   const counts = opts.applicationCounts ?? createApplicationCounts({ storage, clock });
-  const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
+  const unattributedPerMinute = settings.throttle.unattributedPerMinute;
   const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-  const guard = createLoginGuard({ ...opts.loginGuard, storage, clock });
+  const guard = createLoginGuard({ ...settings.loginGuard, storage, clock });
   const flow = createLoginFlow(engine, guard, {
     passwords,
-    coreKeyTtlMs: (opts.keyTtlHours ?? DEFAULT_KEY_TTL_HOURS) * 3_600_000,
+    coreKeyTtlMs: settings.auth.keyTtlHours * 3_600_000,
     sessionTtlMs: SELF_SERVICE_SESSION_MS,
   });
   let stored: Promise<string> | undefined;
@@ -154,7 +149,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         ),
     }),
   );
-  app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
+  app.use(createBodyLimit(settings.http.bodyLimitBytes));
 
   // The areas, each with its route table first. They bind onto a staging app in any order;
   // mountBySpecificity serves the most specific path first (routes/route-order).
@@ -167,11 +162,11 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     passwords,
     counts,
     secret,
-    invoiceSettings: { secret, invoicing: opts.invoicing ?? [] },
+    invoiceSettings: { secret, invoicing: settings.invoicing },
     singles: createResponseCache(storage),
     health: { clock, ...(opts.workers ? { workers: opts.workers } : {}) },
     clockAdvancer: opts.clockAdvancer,
-    changes: opts.changes,
+    changes: { ...opts.changes, settings },
     consoleDist: opts.consoleDist,
     // The OpenAPI document of every route (each described beside its handler).
     document: () => openApiDocument(app),

@@ -34,7 +34,7 @@ export interface RouteDeps {
   singles: ResponseCache;
   health: HealthOptions;
   clockAdvancer: ClockAdvancer | undefined;
-  changes: ChangesRouteOptions | undefined;
+  changes: ChangesRouteOptions;
   consoleDist: string | undefined;
   /** The app's OpenAPI document (built from the routes once they are all bound). */
   document: () => Promise<OpenAPIV3_1.Document>;

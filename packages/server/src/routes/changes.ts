@@ -16,22 +16,21 @@ import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { assertFlockAccess } from "../auth/access.js";
 import { hashToken } from "../auth/tokens.js";
-import { CONFIG_DEFAULTS } from "../config/schema.js";
 import type { AppEnv } from "../http/env.js";
-import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
+import { changeEventStream, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
 import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { createFeedLeases, type FeedLeasesOptions } from "../protection/feed-leases.js";
+import type { Settings } from "../settings.js";
 
-/** Options of `changesRoutes` (all optional; tests shorten the times and fake the timers). */
+/** Options of `changesRoutes` (all but `settings` optional; tests fake the timers). */
 export interface ChangesRouteOptions {
-  heartbeatMs?: number;
-  stallMs?: number;
-  /** The per-stream send buffer's cap in bytes (`changes.maxBufferBytes`). */
-  maxBufferBytes?: number;
-  /** Open feeds per API key and per flock, across processes (`changes.maxFeedsPerKey`, `maxFeedsPerFlock`). */
-  maxFeedsPerKey?: number;
-  maxFeedsPerFlock?: number;
+  /**
+   * The resolved settings' caps on open feeds (`changes.maxFeedsPerKey`, `maxFeedsPerFlock`,
+   * across processes), the per-stream send buffer (`changes.maxBufferBytes`) and the
+   * stream's heartbeat and stall grace (`changeStreams`).
+   */
+  settings: Pick<Settings, "changes" | "changeStreams">;
   /** With `timers` or in tests: a watcher of the routes' own, looking for commits this often (ms). */
   pollMs?: number;
   timers?: SseTimers;
@@ -62,15 +61,16 @@ const changesQuerySchema = v.strictObject({
  * The change feed route.
  *
  * @example
- * const routes = changesRoutes(engine, { shutdown: controller.signal }); route(app, "GET", "/api/v1/:flock/changes", routes.getChanges);
+ * const routes = changesRoutes(engine, { settings: resolveSettings(), shutdown: controller.signal }); route(app, "GET", "/api/v1/:flock/changes", routes.getChanges);
  */
-export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}) {
+export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions) {
   const { storage, clock } = engine.context;
-  const heartbeatMs = opts.heartbeatMs ?? SSE_DEFAULTS.heartbeatMs;
+  const { changes, changeStreams } = opts.settings;
+  const { heartbeatMs } = changeStreams;
   const leases = createFeedLeases({
     storage,
-    maxPerKey: opts.maxFeedsPerKey ?? CONFIG_DEFAULTS.changes.maxFeedsPerKey,
-    maxPerFlock: opts.maxFeedsPerFlock ?? CONFIG_DEFAULTS.changes.maxFeedsPerFlock,
+    maxPerKey: changes.maxFeedsPerKey,
+    maxPerFlock: changes.maxFeedsPerFlock,
     renewMs: heartbeatMs,
     ttlMs: Math.max(4 * heartbeatMs, 1000),
     ...opts.leases,
@@ -150,8 +150,8 @@ export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = 
     const stream = changeEventStream(feed.follow(), {
       start: feed.after,
       heartbeatMs,
-      stallMs: opts.stallMs ?? SSE_DEFAULTS.stallMs,
-      maxBufferBytes: opts.maxBufferBytes ?? CONFIG_DEFAULTS.changes.maxBufferBytes,
+      stallMs: changeStreams.stallMs,
+      maxBufferBytes: changes.maxBufferBytes,
       done,
       position: feed.position,
       onHeartbeat: () => void check().catch((e: unknown) => e instanceof StreamEndError && stream.end(e.end)),
