@@ -9,6 +9,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { badRequest, fieldValuesKey, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
 import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
+import { orderTerms } from "./order.js";
 
 /**
  * Up to this many deleted records in a collection, a live-only count is the count of every
@@ -68,8 +69,13 @@ export function pagePlan(query: Pick<ListQuery, "page" | "pageSize">, total: num
   return fromEnd < offset ? { limit, offset: fromEnd, fromEnd: true } : { limit, offset, fromEnd: false };
 }
 
-/** The statement of one page of `query`: the equality fast path when it fits, else the WHERE's page. */
+/**
+ * The statement of one page of `query`: in `query.sort`'s order when given (see order.ts),
+ * else the equality fast path when it fits, else the WHERE's page in insertion order.
+ */
 export function pageStatement(compiler: QueryCompiler, cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup, at: PageSpec): SQL {
+  const sort = query.sort;
+  if (sort) return compiler.page(where, at, orderTerms(compiler.dialect, sort, sort.meta ? undefined : fieldId(sort.field), at.fromEnd));
   return compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at);
 }
 
