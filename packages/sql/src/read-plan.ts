@@ -110,7 +110,7 @@ export function inAskedOrder<T>(keys: readonly RecordKey[], found: ReadonlyMap<s
  */
 export function fieldValuesStatement(dialect: SqlDialect, where: SQL, fields: readonly string[], limit: number): SQL {
   const fallback = dialect.dataFieldFallback;
-  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const pick = _picker(dialect);
   const columns = fields.map((f, i) => sql`, ${pick(f)} AS ${sql.raw(`f${i}`)}`);
   if (fallback) columns.push(sql`, CASE WHEN ${fallback} THEN r.data END AS whole`);
   return sql`SELECT r.id${sql.join(columns)} FROM records r WHERE ${where} ORDER BY r.rid LIMIT ${Math.max(0, Math.floor(limit))}`;
@@ -120,7 +120,8 @@ export function fieldValuesStatement(dialect: SqlDialect, where: SQL, fields: re
 export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly string[]): FieldValuesRow {
   if (typeof row.whole === "string") {
     const data = JSON.parse(row.whole) as Record<string, unknown>;
-    return { id: row.id as string, values: fields.map((f) => (Object.hasOwn(data, f) ? data[f] : undefined)) };
+    const picked = (f: string, i: number) => (_META_COLUMNS[f] ? JSON.parse(row[`f${i}`] as string) : Object.hasOwn(data, f) ? data[f] : undefined);
+    return { id: row.id as string, values: fields.map(picked) };
   }
   const values: unknown[] = [];
   for (let i = 0; i < fields.length; i++) {
@@ -140,7 +141,7 @@ export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly 
  */
 export function fieldCountsStatement(dialect: SqlDialect, where: SQL, fields: readonly string[]): SQL {
   const fallback = dialect.dataFieldFallback;
-  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const pick = _picker(dialect);
   const keys = fields.map((f, i) => sql`${pick(f)} AS ${sql.raw(`f${i}`)}`);
   if (fallback) keys.push(sql`CASE WHEN ${fallback} THEN r.rid END AS lone`);
   const whole = fallback ? sql`, min(CASE WHEN ${fallback} THEN r.data END) AS whole` : sql``;
@@ -166,6 +167,19 @@ export function toFieldCountRows(rows: readonly Record<string, unknown>[], field
     else out.set(key, { values, count: n });
   }
   return [...out.values()];
+}
+
+/** The record columns the field-value reads give for the meta field names (as filters do). */
+const _META_COLUMNS: Readonly<Record<string, string | undefined>> = { id: "r.id", created: "r.created", last_updated: "r.last_updated" };
+
+/** A field's value as JSON text: a meta column (hex id, timestamp: nothing to escape), else the data field (NULL where read whole). */
+function _picker(dialect: SqlDialect): (f: string) => SQL {
+  const fallback = dialect.dataFieldFallback;
+  return (f) => {
+    const meta = _META_COLUMNS[f];
+    if (meta) return sql`'"' || ${sql.raw(meta)} || '"'`;
+    return fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f);
+  };
 }
 
 // --- scans ---
