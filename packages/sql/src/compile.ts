@@ -176,7 +176,13 @@ class _Compiler {
   }
 
   page(where: SQL, page: PageSpec, order?: SQL): SQL {
-    const terms = order ?? (page.fromEnd ? sql`r.rid DESC` : sql`r.rid ASC`);
+    if (order) {
+      // The matches are sorted as bare rids and only the page's records are read: sorting
+      // whole rows (their data) past an offset costs several times more.
+      const rids = sql`SELECT r.rid FROM records r WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+      return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE r.rid IN (${rids}) ORDER BY ${order}`;
+    }
+    const terms = page.fromEnd ? sql`r.rid DESC` : sql`r.rid ASC`;
     return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE ${where} ORDER BY ${terms} LIMIT ${page.limit} OFFSET ${page.offset}`;
   }
 
