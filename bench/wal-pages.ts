@@ -34,8 +34,9 @@ for (const r of reader.prepare<[], { name: string; pageno: number }>("SELECT nam
 const update = process.env.OP === "update";
 const ids: string[] = [];
 for (let i = 0; i < 5; i++) ids.push((await engine.create("bench", "person", { ...persons[i]! })).id); // warm-up
-const rounds = 20;
+const rounds = Number(process.env.ROUNDS ?? 20);
 const pages = new Map<string, number>();
+const perRound: { all: number; search: number }[] = [];
 for (let i = 0; i < rounds; i++) {
   reader.pragma("wal_checkpoint(TRUNCATE)");
   if (update) await engine.update("bench", "person", ids[i % ids.length]!, { locality: `L${i}`, job_title: `J${i}` });
@@ -44,17 +45,23 @@ for (let i = 0; i < rounds; i++) {
   const pageSize = wal.readUInt32BE(8);
   const seen = new Set<number>();
   for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) seen.add(wal.readUInt32BE(at));
+  let search = 0;
   for (const p of seen) {
     const name = owner.get(p) ?? "(pages new since the copy: splits, growth)";
     pages.set(name, (pages.get(name) ?? 0) + 1);
+    if (name.startsWith("record_search") || name.startsWith("search_")) search += 1;
   }
+  perRound.push({ all: seen.size, search });
 }
 let total = 0;
 for (const [name, n] of [...pages].sort((a, b) => b[1] - a[1])) {
   console.log(`${(n / rounds).toFixed(1).padStart(6)}  ${name}`);
   total += n;
 }
-console.log(`${(total / rounds).toFixed(1).padStart(6)}  pages a ${update ? "person update" : "person create (with its data event)"}`);
+console.log(`${(total / rounds).toFixed(1).padStart(6)}  pages a ${update ? "person update" : "person create (with its data event)"} (mean)`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`${String(median(perRound.map((r) => r.all))).padStart(6)}  median per round; the search index's pages: median ${median(perRound.map((r) => r.search))}, max ${Math.max(...perRound.map((r) => r.search))}`);
+console.log(`rounds (all/search): ${perRound.map((r) => `${r.all}/${r.search}`).join(" ")}`);
 reader.close();
 await storage.close();
 rmSync(dir, { recursive: true, force: true });
