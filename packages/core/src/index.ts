@@ -90,6 +90,7 @@ export {
 export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";
 export type { SearchResult } from "./search/search.js";
 export { findContacts } from "./search/find.js";
+export { SEARCH_MERGE_BATCH, SEARCH_MERGE_INTERVAL_MS } from "./search/merge.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
 // --- audit: change history from the change log and the data events, provenance ---

@@ -3685,7 +3685,7 @@ export interface components {
             process: {
                 /** @description the process that answered */
                 pid: number;
-                /** @description background workers running in it: outbox, scheduler, tasks */
+                /** @description background workers running in it: outbox, scheduler, tasks, search (and backup when configured) */
                 workers: string[];
             };
         };

@@ -246,6 +246,8 @@ export function createMemoryStorage(): Storage {
       }
       return out;
     },
+    // The reference searches the records themselves: nothing is ever queued.
+    mergeSearchIndex: async () => 0,
     async summarizeTypes(flock): Promise<TypeSummary[]> {
       const byType = new Map<string, TypeSummary>();
       for (const r of records.values()) {
