@@ -9,6 +9,11 @@
  *
  *   node --conditions=source --import tsx bench/wal-pages.ts            # person creates
  *   OP=update node --conditions=source --import tsx bench/wal-pages.ts  # PUT-like updates
+ *
+ * A write queues its searched records for the search index (`search_pending`); their merge
+ * (`mergeSearchIndex`, the search worker's) is measured after the rounds: for batches of 1,
+ * 10, 100 and 250 queued persons, the pages a merge dirties, per person (FTS5's own
+ * segment merges, every few merges, included).
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -26,35 +31,75 @@ mkdirSync(dir, { recursive: true });
 copyFileSync(join(data, process.env.SOURCE ?? "persons-100k-s42.db"), file);
 const storage = createSqliteStorage({ path: file });
 const engine = createRecordEngine({ storage });
-const persons = personBatch(9, 0, 100);
+const persons = personBatch(9, 0, 4000);
 const reader = new Database(file);
 const owner = new Map<number, string>();
 for (const r of reader.prepare<[], { name: string; pageno: number }>("SELECT name, pageno FROM dbstat").all()) owner.set(r.pageno, r.name);
 
 const update = process.env.OP === "update";
+/** Empties the WAL, again until no other connection (the storage's checkpointer) kept it busy. */
+const truncateWal = async () => {
+  for (let i = 0; i < 200; i++) {
+    const [r] = reader.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number }[];
+    if (r && r.busy === 0 && r.log <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the WAL could not be emptied: ${JSON.stringify(reader.pragma("wal_checkpoint(TRUNCATE)"))}`);
+};
 const ids: string[] = [];
 for (let i = 0; i < 5; i++) ids.push((await engine.create("bench", "person", { ...persons[i]! })).id); // warm-up
-const rounds = 20;
+const rounds = Number(process.env.ROUNDS ?? 20);
 const pages = new Map<string, number>();
+const perRound: { all: number; search: number }[] = [];
 for (let i = 0; i < rounds; i++) {
-  reader.pragma("wal_checkpoint(TRUNCATE)");
+  await truncateWal();
   if (update) await engine.update("bench", "person", ids[i % ids.length]!, { locality: `L${i}`, job_title: `J${i}` });
   else await engine.create("bench", "person", { ...persons[10 + i]! });
   const wal = readFileSync(`${file}-wal`);
   const pageSize = wal.readUInt32BE(8);
   const seen = new Set<number>();
   for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) seen.add(wal.readUInt32BE(at));
+  let search = 0;
   for (const p of seen) {
     const name = owner.get(p) ?? "(pages new since the copy: splits, growth)";
     pages.set(name, (pages.get(name) ?? 0) + 1);
+    if (name.startsWith("record_search") || name.startsWith("search_")) search += 1;
   }
+  perRound.push({ all: seen.size, search });
 }
 let total = 0;
 for (const [name, n] of [...pages].sort((a, b) => b[1] - a[1])) {
   console.log(`${(n / rounds).toFixed(1).padStart(6)}  ${name}`);
   total += n;
 }
-console.log(`${(total / rounds).toFixed(1).padStart(6)}  pages a ${update ? "person update" : "person create (with its data event)"}`);
+console.log(`${(total / rounds).toFixed(1).padStart(6)}  pages a ${update ? "person update" : "person create (with its data event)"} (mean)`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`${String(median(perRound.map((r) => r.all))).padStart(6)}  median per round; the search index's pages: median ${median(perRound.map((r) => r.search))}, max ${Math.max(...perRound.map((r) => r.search))}`);
+console.log(`rounds (all/search): ${perRound.map((r) => `${r.all}/${r.search}`).join(" ")}`);
+
+// The merges the search worker makes of what the writes queued.
+while ((await storage.mergeSearchIndex(1000)) === 1000);
+const walPages = () => {
+  const wal = readFileSync(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const seen = new Set<number>();
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) seen.add(wal.readUInt32BE(at));
+  return seen.size;
+};
+let at = 10 + rounds;
+const merged: string[] = [];
+for (const batch of [1, 10, 100, 250]) {
+  let pagesIn = 0;
+  const merges = batch === 250 ? 6 : 12;
+  for (let r = 0; r < merges; r++) {
+    for (let i = 0; i < batch; i++) await engine.create("bench", "person", { ...persons[at++ % persons.length]! });
+    await truncateWal();
+    await storage.mergeSearchIndex(1000);
+    pagesIn += walPages();
+  }
+  merged.push(`${batch}: ${(pagesIn / merges / batch).toFixed(2)}`);
+}
+if (!update) console.log(`merging the queue (persons per merge: pages per person, over 12 merges, 6 of 250): ${merged.join(", ")}`);
 reader.close();
 await storage.close();
 rmSync(dir, { recursive: true, force: true });

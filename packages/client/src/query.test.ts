@@ -11,6 +11,8 @@ describe("query", () => {
     { name: "a smart date on a meta field", build: () => query().where("created", "gte", "last month"), expected: "created__gte=last+month" },
     { name: "a Date", build: () => query().where("created", "lt", new Date("2026-01-02T03:04:05.678Z")), expected: "created__lt=2026-01-02T03%3A04%3A05.678000" },
     { name: "mode and paging, last setting wins", build: () => query().mode("OR").page(2).pageSize(10).pageSize(50), expected: "mode=OR&page=2&page_size=50" },
+    { name: "newest first", build: () => query().sort("last_name").sort("created", true), expected: "sort=-created" },
+    { name: "by a field", build: () => query<PersonData>().sort("last_name"), expected: "sort=last_name" },
     { name: "deleted only", build: () => query().includeDeleted(true), expected: "include_deleted=Y&state=deleted" },
   ])("$name", ({ build, expected }) => {
     expect(build().toSearchParams().toString()).toBe(expected);

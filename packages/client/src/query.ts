@@ -102,6 +102,14 @@ export class Query<D = Record<string, unknown>> {
     return only ? q.#set("state", "deleted") : q;
   }
 
+  /**
+   * The list's order: by `field`, `descending` for the other way (`sort("created", true)`:
+   * newest first). Without it, creation order. Records without a value come last either way.
+   */
+  sort<F extends (keyof D & string) | "id" | "created" | "last_updated">(field: F, descending = false): Query<D> {
+    return this.#set("sort", `${descending ? "-" : ""}${field}`);
+  }
+
   /** The page, from 1. */
   page(page: number): Query<D> {
     return this.#set("page", String(page));

@@ -1,16 +1,16 @@
 /**
  * @module query
  * The list view's query: filters (`field__modifier=value`) and the controls (page,
- * page_size, include_deleted), split and joined so the URL, the filter builder and the raw
- * query string stay one and the same.
+ * page_size, include_deleted, sort), split and joined so the URL, the filter builder and
+ * the raw query string stay one and the same.
  */
 import { decodeOr } from "./text.js";
 
 /** Parameters that steer the list rather than filter it (`q` and `order` are the console's own). */
-export const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state", "mode", "q", "order"] as const;
+const CONTROLS = ["page", "page_size", "limit", "include_deleted", "state", "mode", "sort", "q", "order"] as const;
 
 /** The console's own parameters, never sent to the list. */
-export const CONSOLE_PARAMS = ["q", "order"] as const;
+const CONSOLE_PARAMS = ["q", "order"] as const;
 
 /** The modifiers offered (v1), `eq` written as the bare field. */
 export const MODIFIERS = ["eq", "ne", "startswithi", "startswith", "contains", "gt", "gte", "lt", "lte", "or", "and", "none"] as const;
@@ -65,26 +65,23 @@ export function isDateLike(field: string, sample: unknown): boolean {
   return typeof sample === "string" && /^\d{4}-\d{2}-\d{2}/.test(sample);
 }
 
-/** `params` as the list API takes them: the console's own parameters left out. */
+/**
+ * The list's order as the API's `sort` (`last_name`, `-created`), or undefined for the
+ * service's own (oldest first). `order=newest`, from links made before the API could sort,
+ * is newest first.
+ *
+ * @example
+ * sortOf(new URLSearchParams("order=newest")) // "-created"
+ */
+export function sortOf(params: URLSearchParams): string | undefined {
+  return params.get("sort") || (params.get("order") === "newest" ? "-created" : undefined);
+}
+
+/** `params` as the list API takes them: the console's own parameters left out, the order as `sort`. */
 export function apiParams(params: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams(params);
   for (const k of CONSOLE_PARAMS) out.delete(k);
+  const sort = sortOf(params);
+  if (sort) out.set("sort", sort);
   return out;
-}
-
-/**
- * Newest first, over the whole list: the list is in insertion order, so page `page` of
- * `size` newest first is the slice `[from, to)` of the oldest-first list, read from at most
- * two of its pages (`pages`), then reversed.
- *
- * @example
- * newestSlice(103, 1, 25) // { from: 78, to: 103, pages: [4, 5] }
- */
-export function newestSlice(total: number, page: number, size: number): { from: number; to: number; pages: number[] } {
-  const to = Math.max(0, total - (page - 1) * size);
-  const from = Math.max(0, to - size);
-  if (to === 0) return { from: 0, to: 0, pages: [] };
-  const first = Math.floor(from / size) + 1;
-  const last = Math.floor((to - 1) / size) + 1;
-  return { from, to, pages: first === last ? [first] : [first, last] };
 }

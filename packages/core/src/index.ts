@@ -22,8 +22,8 @@ export { isRecordId, createIdSource, createSequentialIds } from "./ids.js";
 export type { IdSource } from "./ids.js";
 
 // --- query: types, parser, smart dates, limits, evaluator, entries ---
-export { MODIFIERS, V2_ONLY_MODIFIERS } from "./model/query.js";
-export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage } from "./model/query.js";
+export { META_FIELDS, MODIFIERS, V2_ONLY_MODIFIERS } from "./model/query.js";
+export type { Modifier, MetaField, FilterValue, Filter, RecordState, ListQuery, ListPage, ListSort } from "./model/query.js";
 export { parseListQuery } from "./query/parse.js";
 export type { ParseOptions } from "./query/parse.js";
 export { resolveSmartDate, SMART_DATES } from "./query/smart-dates.js";
@@ -90,6 +90,7 @@ export {
 export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";
 export type { SearchResult } from "./search/search.js";
 export { findContacts } from "./search/find.js";
+export { SEARCH_MERGE_BATCH, SEARCH_MERGE_INTERVAL_MS } from "./search/merge.js";
 export type { FindRule, FindResult } from "./search/find.js";
 
 // --- audit: change history from the change log and the data events, provenance ---

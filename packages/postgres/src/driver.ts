@@ -112,6 +112,9 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     scanRecords: scan,
     summarizeTypes: reader.summarizeTypes,
     searchRecords: createSearcher(pool, catalog),
+    // The index is kept in each write's transaction: GIN's own pending list batches its
+    // entries (fastupdate; docs/performance.md), so nothing is ever queued here.
+    mergeSearchIndex: async () => 0,
     apply: (changes: ChangeSet) => write((c, ids) => applyChanges(c, ids, changes)),
     deleteRecords: (flock, type, ids) => write((c) => purgeRecords(c, catalog, flock, type, ids)),
     claimDueJobs: (now, limit, claim) => claimDueJobs(pool, now, limit, claim),

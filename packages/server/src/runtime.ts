@@ -68,7 +68,7 @@ export interface ServerOptions {
    * the manual clock worker in place of the scheduler and outbox workers.
    */
   clock?: Clock;
-  /** Background workers to run beside the HTTP API. Default `DEFAULT_WORKERS` (outbox, scheduler, tasks, backup). */
+  /** Background workers to run beside the HTTP API. Default `DEFAULT_WORKERS` (outbox, scheduler, tasks, search, backup). */
   workers?: readonly WorkerFactory[];
   /**
    * Triggers beside the config file's, written as config entries (`{flock, trigger, action,

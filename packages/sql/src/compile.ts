@@ -55,11 +55,12 @@ export interface QueryCompiler {
   /** One filter as a predicate over `records r`. */
   filter(filter: Filter, fieldId: FieldIdLookup, form?: FilterForm): SQL;
   /**
-   * One page of matches in insertion order. With `fromEnd`, the rows are read backwards
+   * One page of matches in insertion order, or in `order` (ORDER BY terms from `orderTerms`,
+   * already read backwards when `fromEnd`). With `fromEnd`, the rows are read backwards
    * (`offset` then counts from the last match), for pages past the middle of a long list;
    * the caller reverses them.
    */
-  page(where: SQL, page: PageSpec): SQL;
+  page(where: SQL, page: PageSpec, order?: SQL): SQL;
   /**
    * One page of a query whose only filter is equality with one value (the commonest list
    * question), or undefined for any other query. The page walks that value's index
@@ -104,7 +105,7 @@ export function createQueryCompiler(dialect: SqlDialect): QueryCompiler {
     states: (states) => c.states(states),
     filters: (query, fieldId, form = "set") => c.filters(query, fieldId, form),
     filter: (filter, fieldId, form = "set") => c.filter(filter, fieldId, form),
-    page: (where, page) => c.page(where, page),
+    page: (where, page, order) => c.page(where, page, order),
     equalityPage: (cid, query, fieldId, page) => c.equalityPage(cid, query, fieldId, page),
     count: (where) => sql`SELECT count(*) AS n FROM records r WHERE ${where}`,
     matchCount: (query, fieldId) => c.matchCount(query, fieldId),
@@ -194,9 +195,15 @@ class _Compiler {
     return this.dataFilter(filter, fid, form, fieldId);
   }
 
-  page(where: SQL, page: PageSpec): SQL {
-    const order = page.fromEnd ? sql`DESC` : sql`ASC`;
-    return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE ${where} ORDER BY r.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  page(where: SQL, page: PageSpec, order?: SQL): SQL {
+    if (order) {
+      // The matches are sorted as bare rids and only the page's records are read: sorting
+      // whole rows (their data) past an offset costs several times more.
+      const rids = sql`SELECT r.rid FROM records r WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+      return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE r.rid IN (${rids}) ORDER BY ${order}`;
+    }
+    const terms = page.fromEnd ? sql`r.rid DESC` : sql`r.rid ASC`;
+    return sql`SELECT ${ROW_COLUMNS} FROM records r WHERE ${where} ORDER BY ${terms} LIMIT ${page.limit} OFFSET ${page.offset}`;
   }
 
   equalityPage(cid: number, query: ListQuery, fieldId: FieldIdLookup, page: PageSpec): SQL | undefined {

@@ -105,6 +105,7 @@ const parsedQuery = fc
     states: fc.constantFrom(undefined, "include", "deleted"),
     pageSize: fc.integer({ min: 1, max: 8 }),
     page: fc.integer({ min: 1, max: 6 }),
+    sort: fc.option(fc.tuple(fc.constantFrom(...FILTER_FIELDS), fc.boolean()), { nil: undefined }),
   })
   .map((q): ListQuery | undefined => {
     const p = new URLSearchParams();
@@ -114,6 +115,7 @@ const parsedQuery = fc
     if (q.states === "deleted") p.set("state", "deleted");
     p.set("page_size", String(q.pageSize));
     p.set("page", String(q.page));
+    if (q.sort) p.set("sort", `${q.sort[1] ? "-" : ""}${q.sort[0]}`);
     try {
       return parseListQuery(p, { surface: "v2", now: NOW });
     } catch {
@@ -143,7 +145,11 @@ const directQuery = fc.record({
   states: fc.constantFrom<ListQuery["states"]>(["updated"], ["deleted"], ["updated", "deleted"], []),
   page: fc.integer({ min: 1, max: 4 }),
   pageSize: fc.integer({ min: 1, max: 10 }),
-});
+  sort: fc.option(
+    fc.record({ field: fc.constantFrom(...FILTER_FIELDS), descending: fc.boolean() }).map((o) => ({ ...o, meta: ["id", "created", "last_updated"].includes(o.field) })),
+    { nil: undefined },
+  ),
+}).map(({ sort, ...q }): ListQuery => (sort ? { ...q, sort } : q));
 
 /**
  * Declares the property tests for one adapter.
@@ -213,6 +219,10 @@ export function runQueryPropertyTests(opts: QueryPropertyTestOptions): void {
             };
             const got = await storage.listRecords(FLOCK, TYPE, q);
             expect(got.records.map((r) => r.id)).toEqual(evaluateList(final, q).records.map((r) => r.id));
+            // Sorted by the field, the order is code point order (core's sortRecords) on every adapter.
+            const sorted: ListQuery = { ...q, filters: [], sort: { field, meta: field === "created", descending: modifier.startsWith("l") } };
+            const all = await storage.listRecords(FLOCK, TYPE, sorted);
+            expect(all.records.map((r) => r.id)).toEqual(evaluateList(final, sorted).records.map((r) => r.id));
           } finally {
             await storage.close();
           }

@@ -9,6 +9,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { badRequest, fieldValuesKey, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
 import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
+import { orderTerms } from "./order.js";
 
 /**
  * Up to this many deleted records in a collection, a live-only count is the count of every
@@ -68,8 +69,13 @@ export function pagePlan(query: Pick<ListQuery, "page" | "pageSize">, total: num
   return fromEnd < offset ? { limit, offset: fromEnd, fromEnd: true } : { limit, offset, fromEnd: false };
 }
 
-/** The statement of one page of `query`: the equality fast path when it fits, else the WHERE's page. */
+/**
+ * The statement of one page of `query`: in `query.sort`'s order when given (see order.ts),
+ * else the equality fast path when it fits, else the WHERE's page in insertion order.
+ */
 export function pageStatement(compiler: QueryCompiler, cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup, at: PageSpec): SQL {
+  const sort = query.sort;
+  if (sort) return compiler.page(where, at, orderTerms(compiler.dialect, sort, sort.meta ? undefined : fieldId(sort.field), at.fromEnd));
   return compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at);
 }
 
@@ -104,7 +110,7 @@ export function inAskedOrder<T>(keys: readonly RecordKey[], found: ReadonlyMap<s
  */
 export function fieldValuesStatement(dialect: SqlDialect, where: SQL, fields: readonly string[], limit: number): SQL {
   const fallback = dialect.dataFieldFallback;
-  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const pick = _picker(dialect);
   const columns = fields.map((f, i) => sql`, ${pick(f)} AS ${sql.raw(`f${i}`)}`);
   if (fallback) columns.push(sql`, CASE WHEN ${fallback} THEN r.data END AS whole`);
   return sql`SELECT r.id${sql.join(columns)} FROM records r WHERE ${where} ORDER BY r.rid LIMIT ${Math.max(0, Math.floor(limit))}`;
@@ -114,7 +120,8 @@ export function fieldValuesStatement(dialect: SqlDialect, where: SQL, fields: re
 export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly string[]): FieldValuesRow {
   if (typeof row.whole === "string") {
     const data = JSON.parse(row.whole) as Record<string, unknown>;
-    return { id: row.id as string, values: fields.map((f) => (Object.hasOwn(data, f) ? data[f] : undefined)) };
+    const picked = (f: string, i: number) => (_META_COLUMNS[f] ? JSON.parse(row[`f${i}`] as string) : Object.hasOwn(data, f) ? data[f] : undefined);
+    return { id: row.id as string, values: fields.map(picked) };
   }
   const values: unknown[] = [];
   for (let i = 0; i < fields.length; i++) {
@@ -134,7 +141,7 @@ export function toFieldValuesRow(row: Record<string, unknown>, fields: readonly 
  */
 export function fieldCountsStatement(dialect: SqlDialect, where: SQL, fields: readonly string[]): SQL {
   const fallback = dialect.dataFieldFallback;
-  const pick = (f: string) => (fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f));
+  const pick = _picker(dialect);
   const keys = fields.map((f, i) => sql`${pick(f)} AS ${sql.raw(`f${i}`)}`);
   if (fallback) keys.push(sql`CASE WHEN ${fallback} THEN r.rid END AS lone`);
   const whole = fallback ? sql`, min(CASE WHEN ${fallback} THEN r.data END) AS whole` : sql``;
@@ -160,6 +167,19 @@ export function toFieldCountRows(rows: readonly Record<string, unknown>[], field
     else out.set(key, { values, count: n });
   }
   return [...out.values()];
+}
+
+/** The record columns the field-value reads give for the meta field names (as filters do). */
+const _META_COLUMNS: Readonly<Record<string, string | undefined>> = { id: "r.id", created: "r.created", last_updated: "r.last_updated" };
+
+/** A field's value as JSON text: a meta column (hex id, timestamp: nothing to escape), else the data field (NULL where read whole). */
+function _picker(dialect: SqlDialect): (f: string) => SQL {
+  const fallback = dialect.dataFieldFallback;
+  return (f) => {
+    const meta = _META_COLUMNS[f];
+    if (meta) return sql`'"' || ${sql.raw(meta)} || '"'`;
+    return fallback ? sql`CASE WHEN ${fallback} THEN NULL ELSE ${dialect.dataField(f)} END` : dialect.dataField(f);
+  };
 }
 
 // --- scans ---

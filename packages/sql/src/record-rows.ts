@@ -38,9 +38,11 @@ export function recordFromRow(row: RecordRow, flock: string, type: string, decod
   };
 }
 
-/** The names of the data fields a query filters on (the field ids a compile needs). */
-export function filterFields(query: Pick<ListQuery, "filters">): string[] {
-  return query.filters.filter((f) => !f.meta).map((f) => f.field);
+/** The names of the data fields a query filters or sorts on (the field ids a compile needs). */
+export function filterFields(query: Pick<ListQuery, "filters" | "sort">): string[] {
+  const fields = query.filters.filter((f) => !f.meta).map((f) => f.field);
+  if (query.sort && !query.sort.meta) fields.push(query.sort.field);
+  return fields;
 }
 
 // --- internal ---

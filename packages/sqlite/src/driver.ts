@@ -26,7 +26,7 @@ import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
 import { createRecordReader, parseRows } from "./read.js";
 import { createScanner } from "./scan.js";
-import { backfillSearch, createSearcher } from "./search.js";
+import { backfillSearch, createSearcher, createSearchMerger } from "./search.js";
 import { createOutboxStore } from "./outbox.js";
 import { createGroupCommit } from "./group-commit.js";
 import { createApplier } from "./write.js";
@@ -77,7 +77,10 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const purge = createRecordPurger(db, catalog);
   // Records written before the search index existed get their rows now (once; cheap after).
   if (!opts.readonly) backfillSearch(db.$client);
-  const search = createSearcher(db.$client, catalog);
+  // Merging touches nothing any cache holds: it leaves this connection's change generation.
+  const merger = createSearchMerger(db.$client);
+  const mergeSearch = (limit: number) => watch.unwatched(() => merger(limit));
+  const search = createSearcher(db.$client, catalog, opts.readonly ? undefined : mergeSearch);
   const limits = createLimitStore(db.$client);
 
   return {
@@ -112,6 +115,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
     searchRecords: _async(search),
+    mergeSearchIndex: _async(mergeSearch),
     // A group that met a busy database runs again change set by change set, as every write does.
     apply: (changes: ChangeSet) =>
       grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy, afterBusy: true }) : Promise.reject(e))),

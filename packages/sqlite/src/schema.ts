@@ -153,6 +153,16 @@ export const recordRefs = sqliteTable(
   (t) => [primaryKey({ columns: [t.target, t.rid] }), index("record_refs_rid_idx").on(t.rid)],
 );
 
+/**
+ * The search index's queue (issue 24): the rid of every person or organisation written since
+ * the last merge, added by `apply` in the write's transaction (one row on the table's last
+ * page, instead of an FTS5 segment per transaction) and moved into `record_search` in
+ * batches by `mergeSearchIndex` (search.ts). A rid whose record is gone is simply dropped.
+ */
+export const searchPending = sqliteTable("search_pending", {
+  rid: integer("rid").primaryKey(),
+});
+
 /** Records per collection and state, kept by `apply`, so totals and summaries need no scan. */
 export const collectionCounts = sqliteTable(
   "collection_counts",
@@ -269,6 +279,7 @@ export const schema = {
   recordValues,
   recordRefs,
   collectionCounts,
+  searchPending,
   files,
   outbox,
   changeHeads,

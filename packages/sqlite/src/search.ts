@@ -1,25 +1,39 @@
 /**
  * @module search
  * The search index of one connection: `record_search`, an FTS5 table whose rowid is the
- * record's `rid`. `indexer` keeps it inside `apply`'s transaction; `search` answers
- * `Storage.searchRecords` from it; `backfillSearch` adds the rows
- * of records written before the index existed.
+ * record's `rid`. A small write queues its records' rids in `search_pending` (one page)
+ * instead of writing an FTS5 segment in its transaction (10-37 pages); `createSearchMerger`
+ * moves queued records into the index in batches (the search worker every
+ * `SEARCH_MERGE_INTERVAL_MS`, and every search before it answers, so a search sees every
+ * acknowledged write); a large change set (an import's) indexes its records itself, its
+ * segment being cheap per record. `search` answers `Storage.searchRecords`;
+ * `backfillSearch` adds the rows of records written before the index existed.
  */
-import { SEARCH_TYPES, searchDocument, type StoredRecord } from "@records-service/core";
+import { SEARCH_MERGE_BATCH, SEARCH_TYPES, searchDocument, type StoredRecord } from "@records-service/core";
 import type Database from "better-sqlite3";
 import type { Catalog } from "./catalog.js";
 import { toStoredRecord, type RecordRow } from "./read.js";
 
+/**
+ * Searched records in one change set from which it indexes them in its own transaction
+ * rather than queueing them: at 100k persons an FTS5 segment costs ~11 pages for one
+ * record, ~0.5 a record for 100 (docs/performance.md, "Search off the write's pages").
+ */
+export const SEARCH_DIRECT_MIN = 100;
+
 /** What `apply` calls for each record it wrote (rid known). */
 export interface SearchIndexer {
-  /** Replaces the record's index row (or removes it: deleted, or not a searched type). */
+  /** Replaces the record's index row now (or removes it: deleted, or not a searched type). */
   put(rid: number, record: StoredRecord, inserted: boolean): void;
+  /** Queues a searched record for the next merge (other types are not indexed). */
+  queue(rid: number, record: StoredRecord): void;
 }
 
 /** The indexer of one connection. */
 export function createSearchIndexer(client: Database.Database): SearchIndexer {
   const del = client.prepare("DELETE FROM record_search WHERE rowid = ?");
   const ins = client.prepare("INSERT INTO record_search (rowid, body) VALUES (?, ?)");
+  const enqueue = client.prepare("INSERT OR IGNORE INTO search_pending (rid) VALUES (?)");
   return {
     put(rid, record, inserted) {
       if (!SEARCH_TYPES.includes(record.type)) return;
@@ -27,7 +41,42 @@ export function createSearchIndexer(client: Database.Database): SearchIndexer {
       const doc = searchDocument(record);
       if (doc !== undefined) ins.run(rid, doc);
     },
+    queue(rid, record) {
+      if (SEARCH_TYPES.includes(record.type)) enqueue.run(rid);
+    },
   };
+}
+
+/**
+ * `Storage.mergeSearchIndex` of one connection: up to `limit` queued records, oldest rid
+ * first, each index row replaced from the record as it is now (removed when the record is
+ * deleted or gone), and their queue rows removed, in one IMMEDIATE transaction. An empty
+ * queue is one read, no lock. Several processes may merge at once: the queue is read inside
+ * the write lock, so each entry is merged by one of them.
+ */
+export function createSearchMerger(client: Database.Database): (limit: number) => number {
+  const any = client.prepare<[], number>("SELECT 1 FROM search_pending LIMIT 1").pluck();
+  const next = client.prepare<[number], Partial<RecordRow> & { rid: number; flock: string | null; type: string | null }>(
+    `SELECT p.rid, c.flock, c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
+     FROM search_pending p LEFT JOIN records r ON r.rid = p.rid LEFT JOIN collections c ON c.cid = r.cid
+     ORDER BY p.rid LIMIT ?`,
+  );
+  const del = client.prepare("DELETE FROM record_search WHERE rowid = ?");
+  const ins = client.prepare("INSERT INTO record_search (rowid, body) VALUES (?, ?)");
+  const done = client.prepare("DELETE FROM search_pending WHERE rid = ?");
+  const step = client.transaction((limit: number) => {
+    const rows = next.all(limit);
+    for (const row of rows) {
+      del.run(row.rid);
+      done.run(row.rid);
+      if (row.flock === null || row.type === null) continue; // purged since it was queued
+      // undefined: deleted, or not a searched type.
+      const doc = searchDocument(toStoredRecord(row as RecordRow, row.flock, row.type));
+      if (doc !== undefined) ins.run(row.rid, doc);
+    }
+    return rows.length;
+  });
+  return (limit) => (limit <= 0 || any.get() === undefined ? 0 : step.immediate(Math.floor(limit)));
 }
 
 /**
@@ -42,13 +91,16 @@ export const SEARCH_STATEMENT = `SELECT r.id, r.state, r.data, r.display_value A
 
 /**
  * `Storage.searchRecords`: the live records of `types` in `flock` whose document has every
- * term as a word prefix, best first (bm25), at most `limit`.
+ * term as a word (or word prefix), in rid order, at most `limit`. What is queued is merged
+ * first (`merge`: every batch; nothing when the queue is empty), so the answer holds every
+ * acknowledged write; without `merge` (a read-only connection) it answers the index as merged.
  */
-export function createSearcher(client: Database.Database, catalog: Catalog) {
+export function createSearcher(client: Database.Database, catalog: Catalog, merge?: (limit: number) => number) {
   const stmt = client.prepare<[string, string, number], RecordRow & { type: string }>(SEARCH_STATEMENT);
   return (flock: string, types: readonly string[], terms: readonly string[], limit: number, prefix: boolean): StoredRecord[] => {
     const cids = types.map((t) => catalog.collectionId(flock, t)).filter((c): c is number => c !== undefined);
     if (cids.length === 0 || terms.length === 0 || limit <= 0) return [];
+    if (merge) while (merge(SEARCH_MERGE_BATCH) === SEARCH_MERGE_BATCH);
     return stmt.all(searchMatch(terms, prefix), JSON.stringify(cids), limit).map((row) => toStoredRecord(row, flock, row.type));
   };
 }

@@ -1,11 +1,12 @@
 /**
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
- * their optimistic version check, keeps `record_values`, `record_refs`, the search index
- * and `collection_counts` in step, stores (or removes) files, queues outbox jobs and logs each
+ * their optimistic version check, keeps `record_values`, `record_refs` and
+ * `collection_counts` in step, queues its searched records for the search index (or, a
+ * large change set, indexes them itself: see search.ts), stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { changeOf, conflict, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, SEARCH_TYPES, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { createChangeLog, type ChangeLog } from "./changes.js";
@@ -13,7 +14,7 @@ import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
-import { createSearchIndexer } from "./search.js";
+import { createSearchIndexer, SEARCH_DIRECT_MIN } from "./search.js";
 
 /** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
 export type Applier = (changes: ChangeSet) => void;
@@ -111,6 +112,10 @@ export function createApplier(
     version: r.version,
   });
 
+  /** Into the search index now (a large change set) or through its queue. */
+  let searchNow = false;
+  const searchPut = (rid: number, r: StoredRecord, inserted: boolean): void => (searchNow ? search.put(rid, r, inserted) : search.queue(rid, r));
+
   const insert = (r: StoredRecord, counts: _Counts, logged: PendingChange[]): void => {
     // Ids are unique across the store, whatever the flock and type.
     if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
@@ -118,7 +123,7 @@ export function createApplier(
     const rid = Number(_unique(() => insRecord.run({ cid, id: r.id, ...recordParams(r) }), r).lastInsertRowid);
     for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
-    search.put(rid, r, true);
+    searchPut(rid, r, true);
     counts.add(cid, r.state, 1);
     logged.push(changeOf({ kind: "insert", record: r }));
   };
@@ -149,7 +154,7 @@ export function createApplier(
       delRefs.run(old.rid);
       writeRefs(old.rid, r.data);
     }
-    if (changed || old.state !== r.state) search.put(old.rid, r, false);
+    if (changed || old.state !== r.state) searchPut(old.rid, r, false);
     if (old.state !== r.state) {
       counts.add(cid, old.state, -1);
       counts.add(cid, r.state, 1);
@@ -174,6 +179,7 @@ export function createApplier(
   const run = client.transaction((changes: ChangeSet) => {
     const counts = new _Counts();
     const logged: PendingChange[] = [];
+    searchNow = (changes.records ?? []).filter((w) => SEARCH_TYPES.includes(w.record.type)).length >= SEARCH_DIRECT_MIN;
     for (const w of changes.records ?? []) {
       if (w.kind === "insert") insert(w.record, counts, logged);
       else update(w, counts, logged);

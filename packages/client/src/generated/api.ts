@@ -3685,7 +3685,7 @@ export interface components {
             process: {
                 /** @description the process that answered */
                 pid: number;
-                /** @description background workers running in it: outbox, scheduler, tasks */
+                /** @description background workers running in it: outbox, scheduler, tasks, search (and backup when configured) */
                 workers: string[];
             };
         };
@@ -5181,6 +5181,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -6663,6 +6665,8 @@ export interface operations {
                 include_deleted?: "Y" | "N";
                 /** @description How several field filters combine: AND (default) or OR. */
                 mode?: "AND" | "OR";
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -6964,6 +6968,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -7706,6 +7712,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -7822,6 +7830,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -8047,6 +8057,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -8166,6 +8178,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -8603,6 +8617,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -9571,6 +9587,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -11141,6 +11159,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -11883,6 +11903,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -11999,6 +12021,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -12224,6 +12248,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -12343,6 +12369,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };
@@ -12679,6 +12707,8 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1 to 1500 (default 25). */
                 page_size?: number;
+                /** @description The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); a data field or one of `id`, `created`, `last_updated`. Without it, the order records were created in. A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400. */
+                sort?: string;
                 /** @description With include_deleted=Y, `deleted` returns only deleted records. */
                 state?: string;
             };

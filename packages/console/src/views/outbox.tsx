@@ -7,6 +7,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../api.js";
 import { useChanges, type Live } from "../live.js";
+import { displayOf } from "../format.js";
 import { encodePart, textOf } from "../text.js";
 import { NoActiveTriggerWarning } from "./triggers.js";
 import { useLoad } from "./use-load.js";
@@ -78,7 +79,7 @@ export function Outbox({ flock, live }: { flock: string; live: Live }) {
                 <td>{textOf(j.trigger)}</td>
                 <td>{textOf(j.action)}</td>
                 <td class="num">{textOf(j.attempts)}</td>
-                <td>{textOf(j.next_attempt_at)}</td>
+                <td>{displayOf(j.next_attempt_at)}</td>
                 <td>
                   {j.last_status ? `${textOf(j.last_status)} ` : ""}
                   {textOf(j.last_error)}

@@ -3,7 +3,7 @@
  * A type's records: the search box (persons and organisations), the filter builder and the
  * raw query string (all write the URL, so a view can be shared), oldest or newest first,
  * include deleted, paging; the columns a person chose (kept per type, whatever the rows
- * hold), sortable on the page; rows selected for a bulk action; the filtered list exported
+ * hold), each sorting the whole list (the API's `sort`, in the URL); rows selected for a bulk action; the filtered list exported
  * as CSV or XLSX; and the page refreshed live when a record of the type changes anywhere.
  */
 import { PERSON_FIELDS } from "@records-service/core";
@@ -12,7 +12,7 @@ import { api } from "../api.js";
 import { displayOf, labelOf } from "../format.js";
 import { useChanges, type Live } from "../live.js";
 import { chooseColumns, chosenColumns } from "../prefs.js";
-import { apiParams, filtersOf, isDateLike, MODIFIERS, newestSlice, rawQueryOf, SMART_DATES, withFilters, withRawQuery, type FilterRow } from "../query.js";
+import { apiParams, filtersOf, isDateLike, MODIFIERS, rawQueryOf, SMART_DATES, sortOf, withFilters, withRawQuery, type FilterRow } from "../query.js";
 import { hrefOf, navigate } from "../route.js";
 import { NewRecordLink } from "./record-new.js";
 import { encodePart, textOf } from "../text.js";
@@ -37,13 +37,14 @@ interface ListAnswer {
   pages: number;
   results: ListElement[];
 }
-type Sort = { field: string; dir: 1 | -1 } | undefined;
+/** The sort that newest first is. */
+const NEWEST = "-created";
 
 /** The person list's columns until some are chosen. */
-export const PERSON_COLUMNS = ["first_name", "last_name", "email", "tags"];
+const PERSON_COLUMNS = ["first_name", "last_name", "email", "tags"];
 
 export function RecordList(props: { flock: string; type: string; params: URLSearchParams; live: Live }) {
-  // Keyed by type: the columns, the selection and the sort belong to one list.
+  // Keyed by type: the columns and the selection belong to one list.
   return <List key={`${props.flock}/${props.type}`} {...props} />;
 }
 
@@ -53,7 +54,7 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
   const { value, error, reload } = useLoad(() => _load(flock, type, params), [flock, type, query]);
   const [changed, setChanged] = useState<Set<string>>(new Set());
   const [columns, setColumns] = useState<string[]>(() => chosenColumns(flock, type) ?? (type === "person" ? PERSON_COLUMNS : []));
-  const [sort, setSort] = useState<Sort>(undefined);
+  const sort = sortOf(params);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const names = useMemberNames(flock, type, value?.results);
   useChanges(live, (c) => {
@@ -61,8 +62,6 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
     setChanged((s) => new Set(s).add(c.uri.split("/")[3]!));
     reload();
   });
-  // A new order (oldest or newest first) is the server's; a page sort set before would hide it.
-  useEffect(() => setSort(undefined), [params.get("order")]);
   // A type without a schema: its first records' fields, once, then kept as if chosen.
   useEffect(() => {
     if (columns.length === 0 && value && value.results.length > 0 && !chosenColumns(flock, type)) {
@@ -78,6 +77,7 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
     if (v === null || v === "") p.delete(name);
     else p.set(name, v);
     if (name !== "page") p.delete("page");
+    if (name === "sort") p.delete("order"); // the old spelling of newest first
     go(p);
   };
   const choose = (next: string[]) => {
@@ -85,7 +85,8 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
     chooseColumns(flock, type, next);
   };
   const candidates = type === "person" ? Object.keys(PERSON_FIELDS) : _union(columns, (value?.results ?? []).flatMap((r) => Object.keys(r.data)));
-  const rows = _sorted(value?.results ?? [], sort);
+  const rows = value?.results ?? [];
+  const onSort = (next: string | undefined) => setControl("sort", next ?? null);
   const page = value?.page ?? 1;
   const pageIds = rows.map((r) => r.id);
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
@@ -111,15 +112,16 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
           <div class="row controls">
             <label>
               Order
-              <select value={params.get("order") === "newest" ? "newest" : "oldest"} onChange={(e) => setControl("order", e.currentTarget.value === "newest" ? "newest" : null)}>
-                <option value="oldest">Oldest first</option>
-                <option value="newest">Newest first</option>
+              <select value={sort ?? ""} onChange={(e) => setControl("sort", e.currentTarget.value || null)}>
+                <option value="">Oldest first</option>
+                <option value={NEWEST}>Newest first</option>
+                {sort && sort !== NEWEST && <option value={sort}>{_orderLabel(sort)}</option>}
               </select>
             </label>
             <label>
               Per page{" "}
               <select value={params.get("page_size") ?? "25"} onChange={(e) => setControl("page_size", e.currentTarget.value)}>
-                {["10", "25", "50", "100"].map((n) => (
+                {_union(["10", "25", "50", "100"], [params.get("page_size") ?? "25"]).map((n) => (
                   <option key={n}>{n}</option>
                 ))}
               </select>
@@ -148,12 +150,13 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
                   <th scope="col" class="pick">
                     <input type="checkbox" aria-label="Select every record on this page" checked={allOnPage} onChange={(e) => toggle(pageIds, e.currentTarget.checked)} />
                   </th>
-                  <SortHeader field="display_value" label="Record" sort={sort} onSort={setSort} />
+                  {/* A person's name sorts by its sortable form (surname first); other titles are not fields. */}
+                  {type === "person" ? <SortHeader field="sortable_name" label="Record" sort={sort} onSort={onSort} /> : <th scope="col">Record</th>}
                   {columns.map((c) => (
-                    <SortHeader key={c} field={c} label={labelOf(c)} sort={sort} onSort={setSort} optional />
+                    <SortHeader key={c} field={c} label={labelOf(c)} sort={sort} onSort={onSort} optional />
                   ))}
-                  <SortHeader field="state" label="State" sort={sort} onSort={setSort} />
-                  <SortHeader field="last_updated" label="Last updated" sort={sort} onSort={setSort} optional />
+                  <th scope="col">State</th>
+                  <SortHeader field="last_updated" label="Last updated" sort={sort} onSort={onSort} optional />
                 </tr>
               </thead>
               <tbody>
@@ -191,11 +194,12 @@ function List({ flock, type, params, live }: { flock: string; type: string; para
   );
 }
 
-function SortHeader({ field, label, sort, onSort, optional }: { field: string; label: string; sort: Sort; onSort: (s: Sort) => void; optional?: boolean }) {
-  const dir = sort?.field === field ? sort.dir : 0;
+/** A column header that sorts the whole list by `field`: ascending, then descending, then off. */
+function SortHeader({ field, label, sort, onSort, optional }: { field: string; label: string; sort: string | undefined; onSort: (s: string | undefined) => void; optional?: boolean }) {
+  const dir = sort === field ? 1 : sort === `-${field}` ? -1 : 0;
   return (
     <th scope="col" class={optional ? "opt" : undefined} aria-sort={dir === 1 ? "ascending" : dir === -1 ? "descending" : undefined}>
-      <button type="button" class="sort" onClick={() => onSort(dir === 1 ? { field, dir: -1 } : dir === -1 ? undefined : { field, dir: 1 })}>
+      <button type="button" class="sort" onClick={() => onSort(dir === 1 ? `-${field}` : dir === -1 ? undefined : field)}>
         {label}
         <span aria-hidden="true">{dir === 1 ? " ▲" : dir === -1 ? " ▼" : ""}</span>
       </button>
@@ -335,38 +339,17 @@ function RawQuery({ params, onApply }: { params: URLSearchParams; onApply: (raw:
 
 // --- internal ---
 
-/** A page of the list: as the list answers it, or newest first (reading the pages from the end). */
+/** A page of the list, in the order asked for: one request, whatever the order. */
 async function _load(flock: string, type: string, params: URLSearchParams): Promise<ListAnswer> {
-  const base = `/${encodePart(flock)}/${encodePart(type)}/`;
   const q = apiParams(params);
-  if (params.get("order") !== "newest") return api<ListAnswer>(`${base}${q.size ? `?${q}` : ""}`);
-  const size = Number(q.get("page_size") ?? q.get("limit") ?? 25) || 25;
-  const page = Math.max(1, Number(q.get("page") ?? 1) || 1);
-  const at = (p: number, n: number) => {
-    const pq = new URLSearchParams(q);
-    pq.delete("limit");
-    pq.set("page", String(p));
-    pq.set("page_size", String(n));
-    return api<ListAnswer>(`${base}?${pq}`);
-  };
-  const { total } = await at(1, 1);
-  const slice = newestSlice(total, page, size);
-  const read: ListElement[] = [];
-  for (const p of slice.pages) read.push(...(await at(p, size)).results);
-  const offset = ((slice.pages[0] ?? 1) - 1) * size;
-  const results = read.slice(slice.from - offset, slice.to - offset).reverse();
-  return { total, page, page_size: size, pages: Math.ceil(total / size), results };
+  return api<ListAnswer>(`/${encodePart(flock)}/${encodePart(type)}/${q.size ? `?${q}` : ""}`);
 }
 
-function _sorted(rows: readonly ListElement[], sort: Sort): ListElement[] {
-  if (!sort) return [...rows];
-  const key = (r: ListElement): unknown => (sort.field === "display_value" ? r.display_value : sort.field === "state" ? r.state : sort.field === "last_updated" ? r.last_updated : r.data[sort.field]);
-  return [...rows].sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (typeof x === "number" && typeof y === "number") return (x - y) * sort.dir;
-    return displayOf(x).localeCompare(displayOf(y), undefined, { numeric: true, sensitivity: "base" }) * sort.dir;
-  });
+/** The order menu's words for a column sort: "By last name, A to Z". */
+function _orderLabel(sort: string): string {
+  const down = sort.startsWith("-");
+  const field = down ? sort.slice(1) : sort;
+  return `By ${(field === "sortable_name" ? "name" : labelOf(field)).toLowerCase()}, ${down ? "Z to A" : "A to Z"}`;
 }
 
 function _union(a: readonly string[], b: readonly string[]): string[] {

@@ -1,8 +1,8 @@
 /**
  * @module views/record-view
  * One record: its envelope, its fields in the record editor (typed widgets; references by
- * the name of the record they name, files with downloads), the data events about it, the
- * member card link of a member; delete, restore and obfuscate behind a confirmation that
+ * the name of the record they name, files with downloads), the data events about it (a
+ * person's are in their story), the member card link of a member; delete, restore and obfuscate behind a confirmation that
  * says what each does. Loads again when the record changes elsewhere; the editor decides
  * what that does to an edit in progress (nothing typed is lost). Any stored value shows as
  * text (textOf, decodeOr): nothing a record holds can make the page throw, and each field
@@ -13,6 +13,7 @@ import { api, ApiError, apiVersioned } from "../api.js";
 import { useChanges, type Live } from "../live.js";
 import { hrefOf } from "../route.js";
 import { session } from "../session.js";
+import { displayOf } from "../format.js";
 import { decodeOr, encodePart, textOf } from "../text.js";
 import { titleOf } from "./fields/describe.js";
 import { PersonStory } from "./person-story.js";
@@ -41,18 +42,13 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
     return { record: body, version };
   }, [base]);
   const uri = `/${flock}/${type}/${id}/`;
-  const events = useLoad(
-    () => api<{ results: EventElement[] }>(`/${encodePart(flock)}/data_event/?context_ref=${encodePart(uri)}&page_size=50`),
-    [uri],
-  );
+  const person = type === "person";
   useChanges(live, (c) => {
     if (c.uri === uri) record.reload();
-    if (c.resource_type === "data_event") events.reload();
   });
   const r = record.value?.record;
   const [pending, setPending] = useState(0);
   const [tab, setTab] = useState<"details" | "story">("details");
-  const person = type === "person";
   return (
     <section>
       <p>
@@ -68,9 +64,13 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
             <dt>State</dt>
             <dd>{r.meta.state}</dd>
             <dt>Created</dt>
-            <dd>{r.meta.created}</dd>
+            <dd>
+              <time dateTime={textOf(r.meta.created)}>{displayOf(r.meta.created)}</time>
+            </dd>
             <dt>Last updated</dt>
-            <dd>{r.meta.last_updated}</dd>
+            <dd>
+              <time dateTime={textOf(r.meta.last_updated)}>{displayOf(r.meta.last_updated)}</time>
+            </dd>
           </dl>
           {type === "member" && <CardLink flock={flock} id={id} />}
           <Actions base={base} state={r.meta.state} pending={pending} onDone={record.reload} />
@@ -95,17 +95,35 @@ export function RecordView({ flock, type, id, live }: { flock: string; type: str
           )}
         </>
       )}
+      {/* A person's data events are in their story (with the rest of it): listed once. */}
+      {!person && <DataEvents flock={flock} uri={uri} live={live} />}
+    </section>
+  );
+}
+
+/** The data events about a record (`context_ref` is its URI), each linked, with when it fires. */
+function DataEvents({ flock, uri, live }: { flock: string; uri: string; live: Live }) {
+  const events = useLoad(
+    () => api<{ results: EventElement[] }>(`/${encodePart(flock)}/data_event/?context_ref=${encodePart(uri)}&page_size=50`),
+    [uri],
+  );
+  useChanges(live, (c) => {
+    if (c.resource_type === "data_event") events.reload();
+  });
+  return (
+    <>
       <h2>Data events about it</h2>
+      {events.error && <p class="error" role="alert">{events.error}</p>}
       {events.value && events.value.results.length === 0 && <p>None.</p>}
       <ul>
         {events.value?.results.map((e) => (
           <li key={e.id}>
             <a href={hrefOf([flock, "data_event", e.id])}>{textOf(e.data.name) || textOf(e.display_value) || e.id}</a>{" "}
-            <span class="muted">{textOf(e.data.fire_at)}</span>
+            <span class="muted">{displayOf(e.data.fire_at)}</span>
           </li>
         ))}
       </ul>
-    </section>
+    </>
   );
 }
 

@@ -5,12 +5,11 @@
  * both groups); a record without a value is in the `null` group.
  */
 import { badRequest } from "../errors.js";
-import { META_FIELDS } from "../model/query.js";
 import { FIELD_NAME_RE } from "../schema/input.js";
 import type { EngineContext } from "../records/types.js";
-import type { StoredRecord } from "../model/record.js";
 import type { ScanQuery } from "../storage/record-store.js";
-import { scanEach } from "./scan-each.js";
+import { requireFlockAndType } from "../records/guards.js";
+import { MAX_AGGREGATE_RECORDS, scanEach, tooManyRecords } from "./scan-each.js";
 
 /** The most groups (or distinct values) one answer lists: the largest first. */
 const MAX_GROUPS = 1000;
@@ -43,19 +42,29 @@ export async function groupCount(
   query: ScanQuery,
   period?: GroupPeriod,
 ): Promise<{ results: GroupCount[]; groups: number }> {
-  const whole = _fieldReader(field);
-  // A period cuts dates and timestamps (`2026-03-14T…` → `2026-03`); other values group as they are.
-  const read = period ? (r: StoredRecord) => _cut(whole(r), _PERIOD_LENGTH[period]) : whole;
+  const cut = period ? (v: unknown) => _cut(v, _PERIOD_LENGTH[period]) : (v: unknown) => v;
   const counts = new Map<string, GroupCount>();
-  await scanEach(ctx, flock, type, query, (r) => {
-    for (const value of _distinctValues(read(r))) {
+  const add = (stored: unknown, n: number) => {
+    for (const value of _distinctValues(cut(stored))) {
       const key = JSON.stringify(value);
       const g = counts.get(key);
-      if (g) g.count += 1;
-      else counts.set(key, { value, count: 1 });
+      if (g) g.count += n;
+      else counts.set(key, { value, count: n });
     }
-    return true;
-  });
+  };
+  if (field === "state") {
+    await scanEach(ctx, flock, type, query, (r) => (add(r.state, 1), true));
+  } else {
+    // Counted in the database, one row per stored value: no record is read whole.
+    if (!FIELD_NAME_RE.test(field)) throw badRequest("invalid field", `${JSON.stringify(field)} is not a field name`);
+    await requireFlockAndType(ctx, flock, type);
+    let seen = 0;
+    for (const row of await ctx.storage.countFieldValues(flock, type, query, [field])) {
+      seen += row.count;
+      if (seen > MAX_AGGREGATE_RECORDS) throw tooManyRecords(type);
+      add(row.values[0], row.count);
+    }
+  }
   const all = [...counts.values()].sort((a, b) => b.count - a.count || _order(a.value, b.value));
   return { results: all.slice(0, MAX_GROUPS), groups: all.length };
 }
@@ -106,16 +115,6 @@ const _DATE_START_RE = /^\d{4}-\d{2}-\d{2}/;
 function _cut(value: unknown, length: number): unknown {
   if (typeof value === "string") return _DATE_START_RE.test(value) ? value.slice(0, length) : value;
   return Array.isArray(value) ? value.map((e) => _cut(e, length)) : value;
-}
-
-/** How to read a field: a data field, or a record's own `created`/`last_updated`/`id`/`state`. */
-function _fieldReader(field: string): (r: StoredRecord) => unknown {
-  if (field === "state") return (r) => r.state;
-  if ((META_FIELDS as readonly string[]).includes(field)) {
-    return (r) => (field === "id" ? r.id : field === "created" ? r.created : r.lastUpdated);
-  }
-  if (!FIELD_NAME_RE.test(field)) throw badRequest("invalid field", `${JSON.stringify(field)} is not a field name`);
-  return (r) => (Object.hasOwn(r.data, field) ? r.data[field] : undefined);
 }
 
 /** A value's groups: each distinct list entry, the scalar itself, or `[null]` when unset. */

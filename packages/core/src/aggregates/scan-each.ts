@@ -4,14 +4,14 @@
  * `Storage.scanRecords`, up to `MAX_AGGREGATE_RECORDS`: the aggregates of one request
  * never walk an unbounded number of records.
  */
-import { badRequest } from "../errors.js";
+import { badRequest, type RecordsError } from "../errors.js";
 import { requireFlockAndType } from "../records/guards.js";
 import type { EngineContext } from "../records/types.js";
 import type { StoredRecord } from "../model/record.js";
 import type { ScanQuery } from "../storage/record-store.js";
 
-/** The most records one group-by, distinct or look-up request may read. */
-const MAX_AGGREGATE_RECORDS = 100_000;
+/** The most records one group-by, distinct or look-up request may read (or count). */
+export const MAX_AGGREGATE_RECORDS = 100_000;
 /** Records read per step (and the data one step may hold, as for a list page). */
 const STEP = 1000;
 const STEP_DATA_LENGTH = 4 * 1_048_576;
@@ -36,14 +36,14 @@ export async function scanEach(
   do {
     const step = await ctx.storage.scanRecords(flock, type, query, after, STEP, STEP_DATA_LENGTH);
     for (const r of step.records) {
-      if (++seen > MAX_AGGREGATE_RECORDS) {
-        throw badRequest(
-          "too many records",
-          `more than ${MAX_AGGREGATE_RECORDS} ${type} records match; narrow the request with the list filters`,
-        );
-      }
+      if (++seen > MAX_AGGREGATE_RECORDS) throw tooManyRecords(type);
       if (!visit(r)) return;
     }
     after = step.cursor;
   } while (after !== null);
+}
+
+/** The 400 of an aggregate over more than `MAX_AGGREGATE_RECORDS` matches. */
+export function tooManyRecords(type: string): RecordsError {
+  return badRequest("too many records", `more than ${MAX_AGGREGATE_RECORDS} ${type} records match; narrow the request with the list filters`);
 }

@@ -205,7 +205,7 @@ export function createMemoryStorage(): Storage {
       for (const [r] of _inOrder()) {
         if (out.length >= limit) break;
         if (r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
-        out.push({ id: r.id, values: fields.map((f) => (Object.hasOwn(r.data, f) ? structuredClone(r.data[f]) : undefined)) });
+        out.push({ id: r.id, values: fields.map((f) => structuredClone(_fieldValue(r, f))) });
       }
       return out;
     },
@@ -215,7 +215,7 @@ export function createMemoryStorage(): Storage {
       const groups = new Map<string, { values: unknown[]; count: number }>();
       for (const [r] of _inOrder()) {
         if (r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
-        const values = fields.map((f) => (Object.hasOwn(r.data, f) ? r.data[f] : undefined));
+        const values = fields.map((f) => _fieldValue(r, f));
         const key = fieldValuesKey(values);
         const seen = groups.get(key);
         if (seen) seen.count++;
@@ -246,6 +246,8 @@ export function createMemoryStorage(): Storage {
       }
       return out;
     },
+    // The reference searches the records themselves: nothing is ever queued.
+    mergeSearchIndex: async () => 0,
     async summarizeTypes(flock): Promise<TypeSummary[]> {
       const byType = new Map<string, TypeSummary>();
       for (const r of records.values()) {
@@ -491,6 +493,14 @@ function* _ofType(records: Iterable<StoredRecord>, flock: string, type: string):
   for (const r of records) if (r.flock === flock && r.type === type) yield r;
 }
 
+
+/** A field's value for the field-value reads: the meta names are the record's columns, as in filters. */
+function _fieldValue(r: StoredRecord, field: string): unknown {
+  if (field === "id") return r.id;
+  if (field === "created") return r.created;
+  if (field === "last_updated") return r.lastUpdated;
+  return Object.hasOwn(r.data, field) ? r.data[field] : undefined;
+}
 
 function _copy<T>(v: T): T {
   return structuredClone(v);

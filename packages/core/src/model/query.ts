@@ -79,6 +79,23 @@ export interface Filter {
 
 export type RecordState = "updated" | "deleted";
 
+/**
+ * The order of a list (`sort=field` / `sort=-field`); without it a list is in insertion order.
+ * A meta field orders by the record's own column. A data field orders by its value's
+ * entries (`toEntries`): first the records with a number entry, by their least number;
+ * then those with another entry, by their least lower-cased text (`Entry.folded`) in code
+ * point order (UTF-8 byte order, what both databases compare); last those with no entry
+ * (absent, null, empty list). `descending` reverses the order within the first two parts,
+ * not the parts; ties keep insertion order (reversed when descending). core's
+ * `sortRecords` is the reference.
+ */
+export interface ListSort {
+  field: string;
+  /** True for `id`, `created`, `last_updated`. */
+  meta: boolean;
+  descending: boolean;
+}
+
 /** A parsed list request: what to match and which page to return. */
 export interface ListQuery {
   filters: Filter[];
@@ -92,6 +109,8 @@ export interface ListQuery {
   /** 1-based. */
   page: number;
   pageSize: number;
+  /** The order of the matches; insertion order when absent. */
+  sort?: ListSort;
   /**
    * When set, the most the page's records may hold, counted in page order as the length of
    * each one's data as JSON text (UTF-16 code units) plus `LIST_ELEMENT_MIN_OVERHEAD`: an

@@ -6,6 +6,7 @@
  */
 import type { StoredRecord } from "../model/record.js";
 import { toEntries, type Entry } from "./entries.js";
+import { sortRecords } from "./sort-order.js";
 import type { Filter, FilterValue, ListPage, ListQuery } from "../model/query.js";
 
 /**
@@ -29,7 +30,7 @@ export function matchesQuery(record: StoredRecord, query: ListQuery): boolean {
 
 /**
  * The page of matching records, in iteration order (the caller passes them in creation
- * order), and the total number of matches.
+ * order) or by `query.sort`, and the total number of matches.
  *
  * @example
  * evaluateList(allRecords, { filters: [], mode: "AND", states: ["updated"], page: 2, pageSize: 25 })
@@ -38,6 +39,10 @@ export function matchesQuery(record: StoredRecord, query: ListQuery): boolean {
 export function evaluateList(records: Iterable<StoredRecord>, query: ListQuery): ListPage<StoredRecord> {
   const start = (query.page - 1) * query.pageSize;
   const end = start + query.pageSize;
+  if (query.sort) {
+    const matches = [...records].filter((r) => matchesQuery(r, query));
+    return { total: matches.length, records: sortRecords(matches, query.sort).slice(start, end) };
+  }
   const page: StoredRecord[] = [];
   let total = 0;
   for (const record of records) {

@@ -9,6 +9,7 @@ import { badRequest } from "../errors.js";
 import { formatTimestamp } from "../time.js";
 import { MAX_FILTERS, MAX_VALUE_LENGTH, MAX_VALUES_PER_FILTER } from "./limits.js";
 import { parseControls } from "./parse-controls.js";
+import { parseSort } from "./parse-sort.js";
 import { resolveSmartDate } from "./smart-dates.js";
 import { quoteForMessage as q, splitFilterKey } from "./split-key.js";
 import {
@@ -34,7 +35,7 @@ export interface ParseOptions {
 }
 
 /** The parameter names that steer the list rather than filter it. */
-const CONTROL_PARAMS: readonly string[] = ["mode", "include_deleted", "state", "page", "page_size", "limit"];
+const CONTROL_PARAMS: readonly string[] = ["mode", "include_deleted", "state", "page", "page_size", "limit", "sort"];
 
 /**
  * Parses list query parameters (e.g. a `URLSearchParams`) into a `ListQuery`.
@@ -44,6 +45,7 @@ const CONTROL_PARAMS: readonly string[] = ["mode", "include_deleted", "state", "
  *   { surface: "v1", now: clock.now() })
  * // { filters: [{ field: "last_name", op: "eq", ... }, { field: "tags", op: "and", values: [a, b] }],
  * //   mode: "AND", states: ["updated"], page: 1, pageSize: 10 }
+ * // (with `sort=-created`, also sort: { field: "created", meta: true, descending: true })
  */
 export function parseListQuery(params: Iterable<[string, string]>, opts: ParseOptions): ListQuery {
   const controls = new Map<string, string>();
@@ -85,7 +87,8 @@ export function parseListQuery(params: Iterable<[string, string]>, opts: ParseOp
     if (MULTI_VALUE.has(op)) gathered.set(groupKey, filter);
   }
 
-  return { filters, ...parseControls(controls) };
+  const sort = parseSort(controls.get("sort"), opts.isKnownField);
+  return { filters, ...parseControls(controls), ...(sort ? { sort } : {}) };
 }
 
 // --- internal ---

@@ -87,14 +87,15 @@ export interface RecordStore {
    * The records of `type` in `flock` matching `query` (filters, mode and states, as for
    * `listRecords`), in insertion order, at most `limit`, each as its id and the stored
    * values of the data fields `fields` (names of `FIELD_NAME_RE`; undefined where the
-   * record has no such field), without reading or returning the rest of the record: a list
+   * record has no such field; `id`, `created` and `last_updated` name the record's own
+   * columns, as in filters), without reading or returning the rest of the record: a list
    * that must order or count many records by a few fields reads only those fields.
    * Adapters pick the values out of the stored data in the database.
    */
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
   /**
    * The records of `type` in `flock` matching `query` (as for `listFieldValues`) grouped by
-   * the stored values of the data fields `fields` (names of `FIELD_NAME_RE`): one row per
+   * the stored values of the data fields `fields` (as for `listFieldValues`): one row per
    * distinct combination, with how many matches hold it, ordered by each group's first
    * match in insertion order. Values are compared as stored JSON (absent and null apart; an
    * object whose keys come in another order is another group). Adapters group and count in

@@ -40,7 +40,7 @@ export function normalizeLookup(query: unknown, opts: LookupOptions = {}): Looku
     if (!_allowedKey(key, opts)) {
       throw badRequest(
         "invalid query",
-        `query key ${JSON.stringify(key)} is not accepted: a task visits every match, so paging does not apply` +
+        `query key ${JSON.stringify(key)} is not accepted: a task visits every match, so paging and order do not apply` +
           (opts.allowStates ? "" : ", and only live records are changed (no include_deleted or state)"),
       );
     }
@@ -74,7 +74,7 @@ export function parseLookup(lookup: LookupQuery, type: string, now: Date): ScanQ
 
 // --- internal ---
 
-const _PAGING = ["page", "page_size", "limit"];
+const _PAGING = ["page", "page_size", "limit", "sort"];
 const _STATES = ["include_deleted", "state"];
 
 function _allowedKey(key: string, opts: LookupOptions): boolean {

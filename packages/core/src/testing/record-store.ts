@@ -7,6 +7,7 @@ import type { Harness } from "./harness.js";
 import { describeDedupeKeys } from "./records-dedupe.js";
 import { describeFieldValues } from "./records-field-values.js";
 import { describeListing } from "./records-list.js";
+import { describeSorting } from "./records-sort.js";
 import { describeDeleteRecords } from "./records-purge.js";
 import { describeScan } from "./records-scan.js";
 import { describeRecords } from "./records-write.js";
@@ -15,6 +16,7 @@ import { describeRecords } from "./records-write.js";
 export function describeRecordStore(h: Harness): void {
   describeRecords(h);
   describeListing(h);
+  describeSorting(h);
   describeScan(h);
   describeFieldValues(h);
   describeDeleteRecords(h);

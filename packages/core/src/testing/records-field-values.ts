@@ -113,6 +113,19 @@ export function describeFieldValues(h: Harness): void {
       expect(await s.countFieldValues(F1, "nothing", _q([]), ["tag"])).toEqual([]);
     });
 
+    h.it("reads id, created and last_updated from the record itself, as filters do", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const at = (n: number) => ({ created: `2026-0${n}-01T10:00:00.000000`, lastUpdated: `2026-0${n}-02T10:00:00.000000` });
+      // A data field of the same name does not count: the name means the column.
+      await insertAll(s, [rec(1, { created: "x" }, at(1)), rec(2, { tag: "\u0000" }, at(2)), rec(3, {}, at(1))]);
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["created", "tag"])).toEqual([
+        { values: ["2026-01-01T10:00:00.000000", undefined], count: 2 },
+        { values: ["2026-02-01T10:00:00.000000", "\u0000"], count: 1 },
+      ]);
+      expect(await s.listFieldValues(F1, "thing", _q([]), ["id", "last_updated"], 10)).toEqual([1, 2, 3].map((n) => ({ id: testId(n), values: [testId(n), at(n === 3 ? 1 : n).lastUpdated] })));
+    });
+
     h.it("refuses a name that is not a field name", async () => {
       const s = h.storage();
       await seedFlocks(s);

@@ -2,8 +2,8 @@
  * @module cli/jobs
  * `records-service jobs [--db PATH] [--status S] [--flock ID] [--limit N]`: the outbox
  * for operators, one line per job, newest first (a job a process is attempting shows when
- * its claim lapses), then the workers' leases held at the moment (the scheduler's run, the
- * tasks being run), each with its holder and lapse time.
+ * its claim lapses), then the workers' leases held at the moment (the scheduler's run,
+ * the search index's merging, the tasks being run), each with its holder and lapse time.
  */
 import { listLeases, type LeaseInfo, type OutboxJob } from "@records-service/core";
 import type { Command } from "./args.js";

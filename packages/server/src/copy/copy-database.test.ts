@@ -193,6 +193,7 @@ const _UNDO: Record<string, string> = {
   "0006_search": "DROP TABLE record_search;",
   "0007_change_attribution": "DROP INDEX changes_record_idx; ALTER TABLE changes DROP COLUMN actor; ALTER TABLE changes DROP COLUMN application;",
   "0008_change_feed_type": "DROP INDEX changes_type_idx;",
+  "0009_search_pending": "DROP TABLE search_pending;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {

@@ -3,7 +3,7 @@
  * The list operation's query parameters, described from core's own tables (the modifiers,
  * the v2-only ones, the smart dates, the page limits), so the document follows the parser.
  */
-import { DEFAULT_PAGE_SIZE, MAX_FILTERS, MAX_PAGE_SIZE, MODIFIERS, SMART_DATES, V2_ONLY_MODIFIERS } from "@records-service/core";
+import { DEFAULT_PAGE_SIZE, MAX_FILTERS, MAX_PAGE_SIZE, META_FIELDS, MODIFIERS, SMART_DATES, V2_ONLY_MODIFIERS } from "@records-service/core";
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { Surface } from "../http/surface.js";
 import { queryParam } from "./describe.js";
@@ -57,5 +57,13 @@ export function listQueryParams(surface: Surface): OpenAPIV3_1.ParameterObject[]
       maximum: MAX_PAGE_SIZE,
     }),
     queryParam("limit", "Another name for page_size.", { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE }),
+    queryParam(
+      "sort",
+      "The order of the list: one field name, `-` in front for descending (`sort=last_name`, `sort=-created` for newest first); " +
+        `a data field or one of ${META_FIELDS.map((f) => `\`${f}\``).join(", ")}. Without it, the order records were created in. ` +
+        "A data field orders records with a number first (by it), then those with text (case ignored), then those without a value, " +
+        "in either direction; a list by its least entry; ties keep creation order. A bad name or an unknown person field answers 400.",
+      { type: "string", pattern: "^-?[A-Za-z_][A-Za-z0-9_]*$" },
+    ),
   ];
 }

@@ -134,7 +134,7 @@ export const COMPONENT_SCHEMAS = {
       database: v.object({ reachable: v.boolean() }),
       process: v.object({
         pid: v.pipe(v.number(), v.description("the process that answered")),
-        workers: v.pipe(v.array(str), v.description("background workers running in it: outbox, scheduler, tasks")),
+        workers: v.pipe(v.array(str), v.description("background workers running in it: outbox, scheduler, tasks, search (and backup when configured)")),
       }),
       leases: v.array(
         v.object({

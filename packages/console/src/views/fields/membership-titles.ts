@@ -23,7 +23,7 @@ export function idOfUri(uri: string): string | undefined {
  * The names of the persons `uris` name, by id: one look-up request (at most 100 ids a
  * request, so a page of 100 rows is one request).
  */
-export async function personNames(flock: string, uris: readonly string[]): Promise<Map<string, string>> {
+async function personNames(flock: string, uris: readonly string[]): Promise<Map<string, string>> {
   const ids = [...new Set(uris.map(idOfUri).filter((id): id is string => !!id))];
   const names = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 100) {
@@ -48,7 +48,7 @@ export function membershipTitle(type: string, data: Record<string, unknown>, dis
  * The titles of memberships by id (plan and member), for references to them: the
  * memberships in one list request, their members' names in one look-up.
  */
-export async function membershipTitles(flock: string, type: string, ids: readonly string[]): Promise<Map<string, string>> {
+async function membershipTitles(flock: string, type: string, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)].slice(0, 100);
   const titles = new Map<string, string>();
   if (!unique.length) return titles;
