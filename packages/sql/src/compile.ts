@@ -4,10 +4,10 @@
  * in the database: the one compiler of both adapters, with the few differences of SQLite
  * and PostgreSQL taken from a `SqlDialect` (dialects.ts). Every data filter is a predicate
  * on `r.rid` answered by an index of `record_values` (`fid, text` / `fid, folded` /
- * `fid, num`); meta filters compare the record's own columns. `folded` is stored only where
- * it differs from `text` (index-rows.ts), so a case-insensitive filter reads two ranges. The meaning is core's
- * reference evaluator (`matchesFilter`): positive modifiers ask "some entry matches",
- * `ne` / `none` ask "no entry equals".
+ * `fid, num`); meta filters compare the record's own columns. `folded` is stored only
+ * where it differs from `text` (index-rows.ts), so a case-insensitive filter reads two
+ * ranges. The meaning is core's reference evaluator (`matchesFilter`): positive modifiers
+ * ask "some entry matches", `ne` / `none` ask "no entry equals".
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Filter, FilterValue, ListQuery, RecordState } from "@records-service/core";
@@ -270,7 +270,7 @@ class _Compiler {
       case "startswith":
         return plain.map((t) => this.prefixRange(this.text, t));
       case "startswithi":
-        return _lowered(plain).map((t) => (t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t)!)));
+        return _lowered(plain).map((t) => (t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t) ?? this.d.true)));
       case "gt":
       case "gte":
       case "lt":
