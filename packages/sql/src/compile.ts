@@ -169,8 +169,28 @@ class _Compiler {
 
   filters(query: Pick<ListQuery, "filters" | "mode">, fieldId: FieldIdLookup, form: FilterForm): SQL | undefined {
     if (query.filters.length === 0) return undefined;
+    if (query.mode === "OR" && form === "set" && query.filters.length > 1) {
+      const union = this.ridUnion(query.filters, fieldId);
+      if (union) return union;
+    }
     const each = query.filters.map((f) => this.filter(f, fieldId, form));
     return sql`(${sql.join(each, query.mode === "OR" ? sql` OR ` : sql` AND `)})`;
+  }
+
+  /**
+   * `r.rid IN` the union of the filters' matches when `record_values` alone can say each
+   * (else undefined). SQLite plans an OR of `rid IN` subqueries as a walk of the whole
+   * collection testing each record against every subquery; one `rid IN` of the union
+   * looks each match up by rid.
+   */
+  private ridUnion(filters: readonly Filter[], fieldId: FieldIdLookup): SQL | undefined {
+    const sets: _RidSet[] = [];
+    for (const f of filters) {
+      const set = this.ridSet(f, fieldId);
+      if (!set) return undefined;
+      sets.push(set);
+    }
+    return this.d.ridInSet(_setSql(_combine("UNION", sets), true));
   }
 
   filter(filter: Filter, fieldId: FieldIdLookup, form: FilterForm): SQL {
@@ -178,7 +198,7 @@ class _Compiler {
     const fid = fieldId(filter.field);
     // A field no record of the collection has: no entries, so only the negative modifiers match.
     if (fid === undefined) return _isNegative(filter) || _isVacuous(filter) ? this.d.true : this.d.false;
-    return this.dataFilter(filter, fid, form);
+    return this.dataFilter(filter, fid, form, fieldId);
   }
 
   page(where: SQL, page: PageSpec): SQL {
@@ -234,7 +254,7 @@ class _Compiler {
     return _combine(f.op === "and" || f.op === "andlist" ? "INTERSECT" : "UNION", conds.map(at));
   }
 
-  private dataFilter(f: Filter, fid: number, form: FilterForm): SQL {
+  private dataFilter(f: Filter, fid: number, form: FilterForm, fieldId: FieldIdLookup): SQL {
     const has = (cond: _Cond) => this.hasEntry(fid, cond, form);
     if (f.op === "ne" || f.op === "none") {
       const texts = _texts(f.values);
@@ -242,6 +262,10 @@ class _Compiler {
     }
     const conds = this.entryConditions(f) ?? [];
     if (f.op === "and" || f.op === "andlist") return this.all(conds.map(has));
+    if (form === "set" && conds.length > 1) {
+      const set = this.ridSet(f, fieldId);
+      if (set) return this.d.ridInSet(_setSql(set, true));
+    }
     return this.any(conds.map(has));
   }
 
@@ -427,19 +451,25 @@ class _Compiler {
   }
 }
 
+/** The sets under `op`; a part that is itself an `op` compound is spread (both operators are associative). */
 function _combine(op: "UNION" | "INTERSECT", parts: _RidSet[]): _RidSet {
-  return parts.length === 1 ? parts[0]! : { op, parts };
+  const flat = parts.flatMap((p) => ("op" in p && p.op === op ? p.parts : [p]));
+  return flat.length === 1 ? flat[0]! : { op, parts: flat };
 }
 
-/** A compound SELECT of rids; a nested compound is wrapped so each operator applies to its own parts. */
-function _setSql(set: _RidSet): SQL {
+/**
+ * A compound SELECT of rids; a nested compound is wrapped so each operator applies to its
+ * own parts. `forIn`: the rids are only tested for membership (`rid IN`), so the outer
+ * union may keep duplicates (`UNION ALL`, no sort to remove them).
+ */
+function _setSql(set: _RidSet, forIn = false): SQL {
   if ("fid" in set) {
     return set.cond
       ? sql`SELECT rid FROM record_values WHERE fid = ${set.fid} AND ${set.cond}`
       : sql`SELECT rid FROM record_values WHERE fid = ${set.fid}`;
   }
   const members = set.parts.map((p) => ("fid" in p ? _setSql(p) : sql`SELECT rid FROM (${_setSql(p)}) AS s`));
-  return sql.join(members, sql.raw(` ${set.op} `));
+  return sql.join(members, sql.raw(forIn && set.op === "UNION" ? " UNION ALL " : ` ${set.op} `));
 }
 
 function _isNegative(f: Filter): boolean {

@@ -34,6 +34,13 @@ SEARCH record_values USING COVERING INDEX record_values_fid_text_idx (fid=? AND 
   { qs: "created__gte=2025-01-01T05:33:00", sqlite: "records_cid_created_idx (cid=? AND created>?)", postgres: "records_cid_created_idx" },
   { qs: "last_updated__lt=2025-01-01T00:00:10", sqlite: "records_cid_last_updated_idx (cid=? AND last_updated<?)", postgres: "records_cid_last_updated_idx" },
   { qs: "last_name=Name3&tags=t1&mode=OR", sqlite: "record_values_fid_text_idx (fid=? AND text=?)", postgres: "record_values_fid_text_idx" },
+  // Filters OR'd are one set of rids, each match then looked up by rid (not every record of
+  // the collection tested against each filter).
+  {
+    qs: "last_name__startswith=Name12&last_name__startswith=Name34&mode=OR",
+    sqlite: "records_cid_state_idx (cid=? AND state=? AND rowid=?)",
+    postgres: "record_values_fid_text_idx",
+  },
   // Substring filters read one field's index range (either index starts with the field), not the table.
   { qs: "last_name__contains=me1234", sqlite: "COVERING INDEX record_values_fid_text_idx (fid=?)", postgres: /record_values_fid_(text|folded)_idx/ },
   {
