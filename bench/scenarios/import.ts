@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { createRecordEngine, systemClock } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { exportRecords } from "../../packages/server/src/bulk-io/export-records.js";
-import { IMPORT_BATCH_SIZE, importRecords } from "../../packages/server/src/bulk-io/import-records.js";
+import { importRecords } from "../../packages/server/src/bulk-io/import-records.js";
+import { FLAG_DEFAULTS } from "../../packages/server/src/config/schema.js";
 import { readNdjson } from "../../packages/server/src/bulk-io/read-rows.js";
 import { round3 } from "../lib/measure.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
@@ -39,7 +40,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
       const same = (await _collect(exportRecords(storage, dataset.flock, { type: "person" }))) === exported;
       return [
         {
-          scenario: `import: persons/s from NDJSON into an empty file (--no-events, batches of ${IMPORT_BATCH_SIZE})`,
+          scenario: `import: persons/s from NDJSON into an empty file (--no-events, batches of ${FLAG_DEFAULTS.importBatch})`,
           ours: round3(report.created / seconds),
           baseline: null,
           unit: "rec/s",

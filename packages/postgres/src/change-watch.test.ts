@@ -25,7 +25,19 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
   let db: TestDatabase;
   let server: Storage;
   let cli: Storage;
-  const steady = (s: Storage) => until(() => s.changeGeneration()! === s.changeGeneration()!);
+  /**
+   * Settled: the generation held still for a quiet spell, so no notification of an earlier
+   * write is still on its way (two reads in a row would always agree; a loaded machine
+   * delivers a notification late).
+   */
+  const steady = async (s: Storage, quietMs = 250) => {
+    for (let tries = 0; tries < 40; tries++) {
+      const before = s.changeGeneration()!;
+      await new Promise((r) => setTimeout(r, quietMs));
+      if (s.changeGeneration()! === before) return;
+    }
+    throw new Error("the change generation never settled");
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();

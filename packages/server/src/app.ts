@@ -13,20 +13,17 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { describeError, errorResponse } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
-import { DEFAULT_KEY_TTL_HOURS } from "./auth/accounts.js";
 import { createLoginFlow } from "./auth/login-flow.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { SELF_SERVICE_SESSION_MS } from "./auth/self-service-users.js";
-import { CONFIG_DEFAULTS } from "./config/schema.js";
 import { storedSecret } from "./derived/card-url.js";
 import { createAccessLog, type LogSink } from "./middleware/access-log.js";
 import { createAttribution } from "./middleware/attribution.js";
-import { DEFAULT_BODY_LIMIT_BYTES } from "./http/limits.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
 import { createFreshReads } from "./middleware/fresh-reads.js";
 import { createSecurityHeaders } from "./middleware/security-headers.js";
 import { createApplicationCounts, type ApplicationCounts } from "./protection/application-counts.js";
-import { createLoginGuard, type LoginGuardOptions } from "./protection/login-guard.js";
+import { createLoginGuard } from "./protection/login-guard.js";
 import { createAuthRoutes } from "./routes/auth.js";
 import { createAggregateRoutes } from "./routes/aggregates.js";
 import { createAuditRoutes, createProvenanceRoutes } from "./routes/audit.js";
@@ -66,18 +63,23 @@ import { createTriggerRoutes } from "./routes/triggers.js";
 import { createReferenceRoutes } from "./routes/reference.js";
 import { createClockRoutes } from "./routes/clock.js";
 import type { ClockAdvancer } from "./clock/advance.js";
-import type { InvoicingConfig } from "./config/schema.js";
 import { openApiDocument } from "./openapi/document.js";
 import { createMetricsRoutes } from "./metrics/metrics-routes.js";
 import { createRequestMetrics } from "./metrics/request-metrics.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
+import { resolveSettings, type Settings, type SettingsInput } from "./settings.js";
 
 /** Options of `createApp`. Only `engine` is required. */
 export interface AppOptions {
   /** The record engine; its context supplies storage and clock. */
   engine: RecordEngine;
-  /** Largest accepted request body, files included. Default 10 MiB; larger bodies get 413. */
-  bodyLimitBytes?: number;
+  /**
+   * The settings (settings.ts): the resolved `Settings` `startServer` also gives the workers,
+   * or some sections (`{ throttle: { unattributedPerMinute: 3 } }`), the rest from the
+   * defaults in config/schema.ts. The app reads `throttle`, `auth.keyTtlHours`, `changes`,
+   * `invoicing`, `http.bodyLimitBytes` (413 past it), `loginGuard` and `changeStreams`.
+   */
+  settings?: Settings | SettingsInput;
   /**
    * Receives one object per request: time, method, path, status, duration_ms, application
    * (the APPLICATION header's label, or null when unattributed), plus error and stack for
@@ -90,12 +92,6 @@ export interface AppOptions {
    * if the database has none), as `startServer` and the CLI use.
    */
   secret?: string;
-  /** Requests without an APPLICATION header allowed per minute and API key (or client address). Default 60. */
-  unattributedPerMinute?: number;
-  /** Limits of the login guard (see protection/login-guard); defaults in `LOGIN_GUARD_DEFAULTS`. Its state lives in the storage. */
-  loginGuard?: Omit<LoginGuardOptions, "clock" | "storage">;
-  /** Lifetime of the API keys `POST /api/v1/auth/` issues, in hours. Default `DEFAULT_KEY_TTL_HOURS` (720: 30 days). */
-  keyTtlHours?: number;
   /**
    * The scrypt cost of new password hashes and of the dummy check for unknown usernames.
    * Default `DEFAULT_SCRYPT_COST` (N = 2^17); tests that are not about hashing pass a cheap one.
@@ -112,8 +108,8 @@ export interface AppOptions {
    * `POST /api/v1/_clock/advance/`. Without it the clock paths answer 404.
    */
   clockAdvancer?: ClockAdvancer;
-  /** The change feed's timings, buffer and shutdown signal (see routes/changes). */
-  changes?: ChangesRouteOptions;
+  /** The change feed's shutdown signal and the releases it awaits; tests fake its timers (see routes/changes). */
+  changes?: Omit<ChangesRouteOptions, "settings">;
   /** The built console to serve at `/console/` (default: `@records-service/console`'s `dist/`). */
   consoleDist?: string;
   /**
@@ -125,8 +121,6 @@ export interface AppOptions {
   metrics?: { metrics: ServiceMetrics; token?: string | undefined };
   /** The workers running in this process, for `GET /api/v1/health/` (default none). */
   workers?: () => readonly string[];
-  /** The flocks' invoicing settings (config `invoicing`), shown in each invoice's `config`. Default: none. */
-  invoicing?: readonly InvoicingConfig[];
 }
 
 /**
@@ -142,13 +136,14 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
   const app = new Hono<AppEnv>({ strict: false });
 
+  const settings = resolveSettings(opts.settings);
   const counts = opts.applicationCounts ?? createApplicationCounts({ storage, clock });
-  const unattributedPerMinute = opts.unattributedPerMinute ?? CONFIG_DEFAULTS.throttle.unattributedPerMinute;
+  const unattributedPerMinute = settings.throttle.unattributedPerMinute;
   const passwords = opts.passwordCost ? createPasswordHasher(opts.passwordCost) : defaultPasswordHasher();
-  const guard = createLoginGuard({ ...opts.loginGuard, storage, clock });
+  const guard = createLoginGuard({ ...settings.loginGuard, storage, clock });
   const flow = createLoginFlow(engine, guard, {
     passwords,
-    coreKeyTtlMs: (opts.keyTtlHours ?? DEFAULT_KEY_TTL_HOURS) * 3_600_000,
+    coreKeyTtlMs: settings.auth.keyTtlHours * 3_600_000,
     sessionTtlMs: SELF_SERVICE_SESSION_MS,
   });
   let stored: Promise<string> | undefined;
@@ -178,7 +173,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         }),
     }),
   );
-  app.use(createBodyLimit(opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES));
+  app.use(createBodyLimit(settings.http.bodyLimitBytes));
 
   // Order matters where paths overlap: `/ping`, `/health`, `/auth`, `/_stats` and `/_clock` come before
   // `/:flock`; `/:flock/user` and `/selfservice` before the generic `/:flock/:type` routes.
@@ -201,7 +196,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Triggers (read-only, from the engine's trigger provider) and the outbox (administrators).
   app.route("/api/v1", createTriggerRoutes(engine));
   app.route("/api/v1", createOutboxRoutes(engine));
-  app.route("/api/v1", createChangesRoutes(engine, opts.changes));
+  app.route("/api/v1", createChangesRoutes(engine, { ...opts.changes, settings }));
   app.route("/api/v1", createCardLinkRoutes(engine, secret));
   // Before the generic record routes, so `bulk_action` is not taken for a resource type.
   app.route("/api/v1", createBulkRoutes(engine));
@@ -216,7 +211,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/selfservice/v2", createSelfServiceRoutes(engine));
   app.route("/selfservice/v2", createSelfServiceFormRoutes(engine));
   app.route("/selfservice-pdf/v2", createSelfServicePdfRoutes(engine));
-  app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
+  app.route("/selfservice-pdf/v2", createFinancePdfRoutes(engine, { secret, invoicing: settings.invoicing }));
   app.route("/api/v2", createContactRoutes(engine));
   app.route("/api/v2", createContactTypeRoutes(engine, "v2"));
   app.route("/api/v2", createAggregateRoutes(engine, "v2"));
@@ -234,7 +229,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   app.route("/events/v2", createEventRoutes(engine));
   app.route("/events/v2", createEventOrderRoutes(engine));
   app.route("/segments/v2", createSegmentRoutes(engine));
-  app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: opts.invoicing ?? [] }));
+  app.route("/invoices/v2", createInvoiceRoutes(engine, { secret, invoicing: settings.invoicing }));
   // Issue 21, P3: the internal paths served, the vehicle search, and the documented 501s.
   app.route("/search/v2", createVehicleSearchRoutes(engine));
   app.route("/internal/v2", createMembershipExtrasRoutes(engine));

@@ -41,6 +41,7 @@ export { type LoginGuard, type LoginGuardOptions } from "./protection/login-guar
 
 // --- running a server ---
 export { startServer, type ServerOptions, type RunningServer } from "./runtime.js";
+export { /** @public documented in docs/architecture.md */ resolveSettings, type Settings, type SettingsInput } from "./settings.js";
 
 // OpenAPI document and the manual clock (emulator mode)
 export { serverOpenApiDocument } from "./openapi/server-document.js";

@@ -17,6 +17,7 @@ import { createApplicationCounts } from "./protection/application-counts.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { ConfigError, flockResourceTypes, parseConfig } from "./config.js";
 import { CONFIG_DEFAULTS, type Config } from "./config/schema.js";
+import { settingsOf } from "./settings.js";
 import { storedSecret } from "./config/secret.js";
 import { storedConfigToConfig } from "./config/stored.js";
 import type { LogSink } from "./middleware/access-log.js";
@@ -55,7 +56,7 @@ export interface ServerOptions {
   config?: Config;
   /** Where `config` came from, as `config show` names it (the file path). Default `library`. */
   configSource?: string;
-  /** How often the process checks for a configuration applied by another (ms). Default `CONFIG_CHECK_MS`. */
+  /** How often the process checks for a configuration applied by another (ms). Default: the settings' `configCheckMs` (2 s). */
   configCheckMs?: number;
   /** Receives one object per request (the access log); none: no access log. */
   log?: LogSink;
@@ -164,29 +165,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         triggers: triggerProvider(triggers.triggers),
         flockResourceTypes: flockResourceTypes(config),
       });
-      const workerContext = { storage, engine, config, clock, secret, out, db: opts.db };
+      // One resolved settings object for this configuration: the app and the workers read the same values.
+      const settings = settingsOf(config);
+      const workerContext = { storage, engine, settings, templates: config.templates, clock, secret, out, db: opts.db };
       const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
       const app = createApp({
         ...(metrics ? { metrics: { metrics, token: metricsConfig.port === undefined ? metricsConfig.token : undefined } } : {}),
         workers: workerNames,
         ...(driver ? { clockAdvancer: driver.advancer } : {}),
-        changes: {
-          shutdown: shutdown.signal,
-          releases,
-          maxFeedsPerKey: config.changes.maxFeedsPerKey,
-          maxFeedsPerFlock: config.changes.maxFeedsPerFlock,
-          maxBufferBytes: config.changes.maxBufferBytes,
-        },
+        changes: { shutdown: shutdown.signal, releases },
         engine,
+        settings,
         applicationCounts: counts,
         secret,
-        unattributedPerMinute: config.throttle.unattributedPerMinute,
-        keyTtlHours: config.auth.keyTtlHours,
-        invoicing: config.invoicing,
         ...(opts.passwordCost ? { passwordCost: opts.passwordCost } : {}),
         ...(opts.log ? { log: opts.log } : {}),
       });
-      return { app, workerContext, driver, triggers: triggers.triggers, workers: _workers(opts.workers ?? DEFAULT_WORKERS, driver) };
+      return { app, settings, workerContext, driver, triggers: triggers.triggers, workers: _workers(opts.workers ?? DEFAULT_WORKERS, driver) };
     };
     let current = build(start.config, start.secret);
     // The listener asks the service in force at each request, so a reload swaps it in place.
@@ -227,7 +222,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const watch = watchAppliedConfig({
       storage,
       token: start.token,
-      ...(opts.configCheckMs !== undefined ? { intervalMs: opts.configCheckMs } : {}),
+      intervalMs: opts.configCheckMs ?? current.settings.configCheckMs,
       out,
       reload: async (stored) => {
         const config = storedConfigToConfig(stored);

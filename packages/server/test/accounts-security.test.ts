@@ -134,7 +134,7 @@ describe("creating a member in flock B reveals nothing outside B and cannot bloc
 
 describe("keys and sessions have lifetimes and end with the password", () => {
   it("a core key lasts auth.keyTtlHours (default 720 h), then answers 401", async () => {
-    for (const [ttlHours, options] of [[720, {}], [2, { keyTtlHours: 2 }]] as const) {
+    for (const [ttlHours, options] of [[720, {}], [2, { settings: { auth: { keyTtlHours: 2 } } }]] as const) {
       const t = await createTestApp(options);
       const { key } = await coreLogin(t, "alice", PASSWORD);
       t.clock.advance(ttlHours * 3_600_000 - 1000);
@@ -206,7 +206,7 @@ describe("login protection that cannot be flushed", () => {
   });
 
   it("a made-up Bearer token per login does not buy a fresh throttle window", async () => {
-    const t = await createV2TestApp({ unattributedPerMinute: 3 });
+    const t = await createV2TestApp({ settings: { throttle: { unattributedPerMinute: 3 } } });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await t.call("POST", "/api/v1/auth/", {

@@ -11,7 +11,7 @@ const LIMIT = 3;
 const PATH = "/api/v1/alpha/person/";
 
 async function setup() {
-  return createV2TestApp({ unattributedPerMinute: LIMIT });
+  return createV2TestApp({ settings: { throttle: { unattributedPerMinute: LIMIT } } });
 }
 
 describe("throttling unattributed requests", () => {

@@ -147,7 +147,7 @@ describe("body size limit", () => {
   const big = (n: number) => JSON.stringify({ title: "x".repeat(n) });
 
   it("accepts a body at the limit", async () => {
-    const t = await createTestApp({ bodyLimitBytes: 1000 });
+    const t = await createTestApp({ settings: { http: { bodyLimitBytes: 1000 } } });
     const body = big(1000 - big(0).length);
     expect(body.length).toBe(1000);
     const res = await t.call("POST", "/api/v1/alpha/journal/", { key, body, headers: jsonHeader });
@@ -159,7 +159,7 @@ describe("body size limit", () => {
     ["understated Content-Length", (body: string) => ({ body, headers: { ...jsonHeader, "content-length": "10" } })],
     ["streamed without a length", (body: string) => ({ body: _stream(body), headers: jsonHeader })],
   ])("answers 413 one byte over the limit (%s), changing nothing", async (_name, make) => {
-    const t = await createTestApp({ bodyLimitBytes: 1000 });
+    const t = await createTestApp({ settings: { http: { bodyLimitBytes: 1000 } } });
     const before = await snapshot(t.storage);
     const res = await t.call("POST", "/api/v1/alpha/journal/", { key, ...make(big(1000 - big(0).length + 1)) });
     expect(res.status).toBe(413);

@@ -33,7 +33,7 @@ const settle = async () => {
 
 describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
   const ticks = fakeTimers();
-  const setup = setupOn(name, { changes: { pollMs: 5, maxFeedsPerKey: 2, maxFeedsPerFlock: 3, timers: ticks.timers } });
+  const setup = setupOn(name, { changes: { pollMs: 5, timers: ticks.timers }, settings: { changes: { maxFeedsPerKey: 2, maxFeedsPerFlock: 3 } } });
   const run = adapterAvailable(name) ? it : it.skip;
 
   run("a key past maxFeedsPerKey gets 429 in the error shape; closing a feed frees its place", async () => {
@@ -85,7 +85,7 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
 
   run("a heartbeat while an event waits for room never announces that event's id as the position", async () => {
     const tiny = fakeTimers();
-    const t = await setupOn(name, { changes: { pollMs: 5, maxBufferBytes: 100, timers: tiny.timers } })();
+    const t = await setupOn(name, { changes: { pollMs: 5, timers: tiny.timers }, settings: { changes: { maxBufferBytes: 100 } } })();
     await seed(t, "alpha", "journal", { n: 1 });
     const res = await feed(t, "/api/v1/alpha/changes/?since=0");
     // Unread: the opening position fits, the event (larger than the room left) waits.
@@ -103,7 +103,7 @@ describe.each(EVERY_ADAPTER)("change feed limits (%s)", (name) => {
   run("shutdown can await the places its streams give back, and they are free once settled", async () => {
     const releases = new Set<Promise<void>>();
     const shutdown = new AbortController();
-    const t = await setupOn(name, { changes: { pollMs: 5, maxFeedsPerKey: 2, timers: fakeTimers().timers, shutdown: shutdown.signal, releases } })();
+    const t = await setupOn(name, { changes: { pollMs: 5, timers: fakeTimers().timers, shutdown: shutdown.signal, releases }, settings: { changes: { maxFeedsPerKey: 2 } } })();
     const a = await feed(t, "/api/v1/alpha/changes/");
     const b = await feed(t, "/api/v1/alpha/changes/");
     expect([a.status, b.status]).toEqual([200, 200]);

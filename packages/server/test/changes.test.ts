@@ -141,7 +141,7 @@ describe("GET /api/v1/{flock}/changes/", () => {
 
   it("a client that leaves the buffer full is cut off with what was buffered, and resumes without gap", async () => {
     const clock = fakeTimers();
-    const t = await createTestApp({ changes: { pollMs: 1, maxBufferBytes: 600, timers: clock.timers } });
+    const t = await createTestApp({ changes: { pollMs: 1, timers: clock.timers }, settings: { changes: { maxBufferBytes: 600 } } });
     for (let n = 0; n < 40; n++) await seed(t, "alpha", "journal", { n });
     const res = await feed(t, "/api/v1/alpha/changes/?since=0");
     const first = readSse(res.body!);

@@ -244,10 +244,11 @@ describe("GET /api/v2/{flock}/member/{id}/card/?signature=", () => {
   });
 
   it("memberCardUrl refuses an unknown flock or member", async () => {
+    const BASE = "https://records.example.org";
     const storage = createMemoryStorage();
-    await expect(memberCardUrl(storage, { flock: "alpha", memberId: "0123456789abcdef01234567" })).rejects.toThrow("unknown flock");
+    await expect(memberCardUrl(storage, { flock: "alpha", memberId: "0123456789abcdef01234567", baseUrl: BASE })).rejects.toThrow("unknown flock");
     const t = await createV2TestApp();
-    await expect(memberCardUrl(t.storage, { flock: "alpha", memberId: "0123456789abcdef01234567" })).rejects.toThrow("unknown member");
-    await expect(memberCardUrl(t.storage, { flock: "alpha", memberId: "../x" })).rejects.toThrow("unknown member");
+    await expect(memberCardUrl(t.storage, { flock: "alpha", memberId: "0123456789abcdef01234567", baseUrl: BASE })).rejects.toThrow("unknown member");
+    await expect(memberCardUrl(t.storage, { flock: "alpha", memberId: "../x", baseUrl: BASE })).rejects.toThrow("unknown member");
   });
 });

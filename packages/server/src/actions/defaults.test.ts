@@ -1,6 +1,7 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine, validateTriggers, type ActionRunContext } from "@records-service/core";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
+import { settingsOf } from "../settings.js";
 import { createDefaultActionHandlers } from "./defaults.js";
 
 function runContext(url: string): ActionRunContext {
@@ -28,7 +29,7 @@ describe("createDefaultActionHandlers", () => {
     const config = parseConfig({ webhooks });
     let sent = 0;
     const fetch = (async () => ((sent += 1), new Response("ok"))) as typeof globalThis.fetch;
-    const handlers = createDefaultActionHandlers({ storage, engine: createRecordEngine({ storage, clock }), config, clock, secret: "s".repeat(16), out: () => {} }, { fetch });
+    const handlers = createDefaultActionHandlers({ storage, engine: createRecordEngine({ storage, clock }), settings: settingsOf(config), templates: [], clock, secret: "s".repeat(16), out: () => {} }, { fetch });
     const webhook = handlers.find((h) => h.action === "send-json-webhook")!;
     const outcome = await webhook.run(runContext("https://10.0.0.1/hook"));
     expect(outcome.ok).toBe(delivered);

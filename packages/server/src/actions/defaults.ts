@@ -20,8 +20,8 @@ export interface DefaultActionOptions {
 export function createDefaultActionHandlers(ctx: WorkerContext, opts: DefaultActionOptions = {}): ActionHandler[] {
   return [
     ...createWebhookActions({
-      allowInsecureUrls: ctx.config.webhooks.allowInsecureUrls,
-      allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets,
+      allowInsecureUrls: ctx.settings.webhooks.allowInsecureUrls,
+      allowPrivateTargets: ctx.settings.webhooks.allowPrivateTargets,
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     }),
     // The email actions: the config's templates, SMTP when `mail` is set.

@@ -3,10 +3,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createUser, DISABLED_PASSWORD_HASH, login, normalizeUsername, revokeAccount } from "./accounts.js";
 import { createPasswordHasher, hashPassword, verifyPassword } from "./passwords.js";
 import { hashToken } from "./tokens.js";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
 
 const clock = createFakeClock("2026-01-15T10:00:00.000Z");
 const passwords = createPasswordHasher({ N: 16, r: 1, p: 1 });
 const PW = "a long password";
+/** The settings' default key lifetime, 30 days. */
+const KEY_TTL_MS = CONFIG_DEFAULTS.auth.keyTtlHours * 3_600_000;
 let storage: Storage;
 
 const create = (u: Parameters<typeof createUser>[2]) => createUser(storage, clock, u, passwords);
@@ -110,7 +113,7 @@ describe("createUser: self-service users", () => {
     expect(change).toMatchObject({ disabledCore: true, revoked: 1 });
     expect(await storage.getApiKey(k)).toBeUndefined();
     expect(await storage.getUser("ada")).toMatchObject({ role: "core", flocks: [], passwordHash: DISABLED_PASSWORD_HASH });
-    expect(await login(storage, clock, "ada", PW, { passwords })).toBeUndefined();
+    expect(await login(storage, clock, "ada", PW, { passwords, keyTtlMs: KEY_TTL_MS })).toBeUndefined();
     // Applying the same declaration again changes nothing more.
     expect(await create({ username: "ada", password: PW, flocks: ["demo"], role: "self-service" })).toMatchObject({ disabledCore: false, revoked: 0 });
   });
@@ -133,7 +136,7 @@ describe("login", () => {
   });
 
   it("issues a key whose hash (only) is stored, expiring after the key lifetime", async () => {
-    const k = await login(storage, clock, "ada@example.org", PW, { passwords });
+    const k = await login(storage, clock, "ada@example.org", PW, { passwords, keyTtlMs: KEY_TTL_MS });
     expect(k).toMatch(/^[0-9a-f]{64}$/);
     expect(await storage.getApiKey(k!)).toBeUndefined();
     expect(await storage.getApiKey(hashToken(k!))).toMatchObject({ username: "ada@example.org", expires: "2026-02-14T10:00:00.000000" });
@@ -142,15 +145,15 @@ describe("login", () => {
   });
 
   it("matches the username without case or surrounding spaces, with a different key each time", async () => {
-    const a = await login(storage, clock, " ADA@example.ORG", PW, { passwords });
-    const b = await login(storage, clock, "ada@example.org", PW, { passwords });
+    const a = await login(storage, clock, " ADA@example.ORG", PW, { passwords, keyTtlMs: KEY_TTL_MS });
+    const b = await login(storage, clock, "ada@example.org", PW, { passwords, keyTtlMs: KEY_TTL_MS });
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(a).not.toBe(b);
   });
 
   it("never logs a member account in, even with its stored key as username", async () => {
     await create({ username: "ada@example.org", password: "a member password", flocks: ["demo"], role: "self-service" });
-    expect(await login(storage, clock, "demo ada@example.org", "a member password", { passwords })).toBeUndefined();
+    expect(await login(storage, clock, "demo ada@example.org", "a member password", { passwords, keyTtlMs: KEY_TTL_MS })).toBeUndefined();
   });
 
   it.each([
@@ -161,7 +164,7 @@ describe("login", () => {
     ["huge password", "ada@example.org", "p".repeat(10_000)],
     ["the right password with more after the longest accepted", "ada@example.org", PW + " ".repeat(1024)],
   ])("returns undefined for %s", async (_name, username, password) => {
-    expect(await login(storage, clock, username, password, { passwords })).toBeUndefined();
+    expect(await login(storage, clock, username, password, { passwords, keyTtlMs: KEY_TTL_MS })).toBeUndefined();
   });
 });
 

@@ -20,9 +20,6 @@ export { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, normaliz
 export const ROLES = ["core", "self-service"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** How long a core API key lasts unless config `auth.keyTtlHours` says otherwise: 30 days. */
-export const DEFAULT_KEY_TTL_HOURS = 720;
-
 /** The stored hash of a disabled account: not a hash, so no password ever matches it. */
 export const DISABLED_PASSWORD_HASH = "disabled";
 
@@ -103,8 +100,8 @@ export async function revokeAccount(storage: Storage, account: string): Promise<
 /** Options of `login`. */
 export interface LoginOptions {
   passwords?: PasswordHasher;
-  /** Lifetime of the key; default `DEFAULT_KEY_TTL_HOURS`. */
-  keyTtlMs?: number;
+  /** Lifetime of the key (ms): the settings' `auth.keyTtlHours` in milliseconds. */
+  keyTtlMs: number;
 }
 
 /**
@@ -113,13 +110,13 @@ export interface LoginOptions {
  * through auth/login-flow instead.
  *
  * @example
- * const key = await login(storage, clock, "ada@example.org", "a long password"); // 64 hex chars, or undefined
+ * const key = await login(storage, clock, "ada@example.org", "a long password", { keyTtlMs: 720 * 3_600_000 }); // 64 hex chars, or undefined
  */
-export async function login(storage: Storage, clock: Clock, username: string, password: string, opts: LoginOptions = {}): Promise<string | undefined> {
+export async function login(storage: Storage, clock: Clock, username: string, password: string, opts: LoginOptions): Promise<string | undefined> {
   const passwords = opts.passwords ?? defaultPasswordHasher();
   const { ok, user } = await checkCredentials(storage, passwords, { kind: "core", username }, password);
   if (!ok || !user) return undefined;
-  return (await issueToken(storage, clock, user.username, opts.keyTtlMs ?? DEFAULT_KEY_TTL_HOURS * 3_600_000)).token;
+  return (await issueToken(storage, clock, user.username, opts.keyTtlMs)).token;
 }
 
 // --- internal ---

@@ -29,6 +29,7 @@ import {
   type RecordWrite,
   type StoredRecord,
 } from "@records-service/core";
+import { FLAG_DEFAULTS } from "../config/schema.js";
 import { SERVICE_WRITTEN_TYPES } from "../routes/records.js";
 import { rowParts } from "./envelope-line.js";
 import type { ImportRow } from "./read-rows.js";
@@ -41,7 +42,7 @@ export interface ImportOptions {
   events?: boolean;
   /** Update records whose id is stored (else they are skipped). Default false. */
   update?: boolean;
-  /** Rows per transaction. Default 1000. */
+  /** Rows per transaction. Default config/schema `FLAG_DEFAULTS.importBatch` (5,000: why there). */
   batchSize?: number;
   /** Told after every batch. */
   onProgress?(progress: ImportProgress): void;
@@ -71,12 +72,6 @@ export interface ImportReport extends ImportProgress {
   unqueued: Record<string, number>;
 }
 
-/**
- * Rows per transaction unless told otherwise. 5,000 persons share one commit's index pages:
- * 3,200 persons/s into an empty file against 1,900 with 1,000 (docs/performance.md); the
- * write lock is held about a second per batch.
- */
-export const IMPORT_BATCH_SIZE = 5000;
 
 /**
  * Imports `rows` into `flock`. Throws 404 for an unknown flock or a type the engine does not
@@ -97,7 +92,7 @@ export async function importRecords(
   const defaultType = opts.type ?? "person";
   if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
   _checkType(ctx.resourceTypes, defaultType);
-  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? IMPORT_BATCH_SIZE));
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? FLAG_DEFAULTS.importBatch));
   const report: ImportReport = { read: 0, created: 0, updated: 0, skipped: 0, refused: 0, refusals: [], unqueued: {} };
   const refuse = (line: number, reason: string) => {
     report.refused += 1;

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { FLAG_DEFAULTS } from "../config/schema.js";
+import { parseCommand, UsageError } from "./args.js";
 import { DB_FORMS } from "../db-value.js";
 import { USAGE } from "./usage.js";
 
@@ -10,7 +11,7 @@ describe("parseCommand", () => {
       name: "serve with defaults",
       argv: ["serve"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1 },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1 },
     },
     {
       name: "serve with every flag",
@@ -22,19 +23,19 @@ describe("parseCommand", () => {
       name: "serve with --flag=value",
       argv: ["serve", "--port=9000", "-q"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 9000, config: undefined, quiet: true, processes: 1 },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 9000, config: undefined, quiet: true, processes: 1 },
     },
     {
       name: "serve takes HOST and PORT from the environment",
       argv: ["serve"],
       env: { HOST: "::1", PORT: "3000" },
-      expected: { kind: "serve", db: DEFAULT_DB, host: "::1", port: 3000, config: undefined, quiet: false, processes: 1 },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "::1", port: 3000, config: undefined, quiet: false, processes: 1 },
     },
     {
       name: "flags win over the environment; RECORDS_LOG=off is quiet",
       argv: ["serve", "--port", "4000", "--host", "localhost"],
       env: { HOST: "::1", PORT: "3000", RECORDS_LOG: "off" },
-      expected: { kind: "serve", db: DEFAULT_DB, host: "localhost", port: 4000, config: undefined, quiet: true, processes: 1 },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "localhost", port: 4000, config: undefined, quiet: true, processes: 1 },
     },
     {
       name: "serve with --processes",
@@ -46,19 +47,19 @@ describe("parseCommand", () => {
       name: "serve with --processes auto: one per core",
       argv: ["serve", "--processes=auto"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: availableParallelism() },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: availableParallelism() },
     },
     {
       name: "serve --clock manual at a time, or at the start",
       argv: ["serve", "--clock", "manual=2026-01-01T00:00:00Z"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: new Date("2026-01-01T00:00:00Z") } },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: new Date("2026-01-01T00:00:00Z") } },
     },
     {
       name: "serve --clock manual",
       argv: ["serve", "--clock=manual"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined } },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined } },
     },
     {
       name: "flock add with a name",
@@ -82,13 +83,13 @@ describe("parseCommand", () => {
       name: "flock add names the flock after its id by default",
       argv: ["flock", "add", "a-1_b"],
       env: {},
-      expected: { kind: "flock-add", db: DEFAULT_DB, id: "a-1_b", name: "a-1_b" },
+      expected: { kind: "flock-add", db: FLAG_DEFAULTS.db, id: "a-1_b", name: "a-1_b" },
     },
     {
       name: "user add with several flocks",
       argv: ["user", "add", "ada@example.org", "--password", "a long password", "--flock", "a", "--flock", "b", "--role", "self-service"],
       env: {},
-      expected: { kind: "user-add", db: DEFAULT_DB, username: "ada@example.org", password: "a long password", flocks: ["a", "b"], role: "self-service" },
+      expected: { kind: "user-add", db: FLAG_DEFAULTS.db, username: "ada@example.org", password: "a long password", flocks: ["a", "b"], role: "self-service" },
     },
     {
       name: "user add with every flock, default role",
@@ -106,7 +107,7 @@ describe("parseCommand", () => {
       name: "user revoke of a flock's member",
       argv: ["user", "revoke", "ada@example.org", "--flock", "demo"],
       env: {},
-      expected: { kind: "user-revoke", db: DEFAULT_DB, username: "ada@example.org", flock: "demo" },
+      expected: { kind: "user-revoke", db: FLAG_DEFAULTS.db, username: "ada@example.org", flock: "demo" },
     },
     {
       name: "user revoke on DATABASE_URL",
@@ -160,7 +161,7 @@ describe("parseCommand", () => {
       name: "serve --clock manual --allow-existing-data",
       argv: ["serve", "--clock", "manual", "--allow-existing-data"],
       env: {},
-      expected: { kind: "serve", db: DEFAULT_DB, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined }, allowExistingData: true },
+      expected: { kind: "serve", db: FLAG_DEFAULTS.db, host: "127.0.0.1", port: 8080, config: undefined, quiet: false, processes: 1, clock: { kind: "manual", start: undefined }, allowExistingData: true },
     },
     {
       name: "config apply",

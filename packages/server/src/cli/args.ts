@@ -9,17 +9,10 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
 import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
-import { IMPORT_BATCH_SIZE } from "../bulk-io/import-records.js";
-import { CONFIG_DEFAULTS, FLOCK_ID_RE, MAX_BACKUPS_KEPT, RESERVED_FLOCK_IDS } from "../config/schema.js";
+import { CONFIG_DEFAULTS, FLAG_DEFAULTS, FLOCK_ID_RE, MAX_BACKUPS_KEPT, RESERVED_FLOCK_IDS } from "../config/schema.js";
 import { checkDbValue } from "../db-value.js";
-import { DEFAULT_CARD_BASE_URL } from "../derived/card-url.js";
 import { INVOICE_TYPES, type InvoiceType } from "../gateway/invoices/signature.js";
 import { USAGE } from "./usage.js";
-
-/** Where the database lives unless `--db` says otherwise (relative to the working directory). */
-export const DEFAULT_DB = "./data/records.db";
-const DEFAULT_HOST = "127.0.0.1";
-const DEFAULT_PORT = 8080;
 
 /** A bad command line. The message is one line; the CLI exits 2. */
 export class UsageError extends Error {
@@ -140,7 +133,7 @@ function _serve(args: string[], env: CliEnv): Command {
   }, 0).values;
   if (v.help) return { kind: "help", text: USAGE.serve };
   const db = _db(v.db, env);
-  const processes = v.processes === undefined ? 1 : parseProcesses(v.processes);
+  const processes = v.processes === undefined ? FLAG_DEFAULTS.processes : parseProcesses(v.processes);
   if (processes > 1 && db === ":memory:") {
     throw new UsageError("--processes above 1 needs a database the processes share: a SQLite file or a PostgreSQL URL, not :memory:");
   }
@@ -149,8 +142,8 @@ function _serve(args: string[], env: CliEnv): Command {
   if (processes > 1 && clock?.kind === "manual") {
     throw new UsageError("--clock manual runs one process: it cannot be used with --processes above 1");
   }
-  const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : DEFAULT_PORT;
-  const host = v.host ?? (env.HOST || DEFAULT_HOST);
+  const port = v.port !== undefined ? parsePort(v.port, "--port") : env.PORT ? parsePort(env.PORT, "env PORT") : FLAG_DEFAULTS.port;
+  const host = v.host ?? (env.HOST || FLAG_DEFAULTS.host);
   if (host.trim() === "") throw new UsageError("bad host: --host must not be empty");
   return {
     kind: "serve",
@@ -224,7 +217,7 @@ function _cardUrl(args: string[], env: CliEnv): Command {
   }
   if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
   if (!/^[0-9a-f]{24}$/.test(memberId)) throw new UsageError(`bad member id ${JSON.stringify(memberId)}: expected 24 lower-case hex characters`);
-  const baseUrl = v["base-url"] ?? DEFAULT_CARD_BASE_URL;
+  const baseUrl = v["base-url"] ?? FLAG_DEFAULTS.baseUrl;
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
@@ -241,7 +234,7 @@ function _invoiceUrl(args: string[], env: CliEnv): Command {
   if (!FLOCK_ID_RE.test(flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(flock)}: expected 1 to 63 of a-z 0-9 _ -`);
   if (!(INVOICE_TYPES as readonly string[]).includes(invoiceType)) throw new UsageError(`bad invoice type ${JSON.stringify(invoiceType)}: expected ${INVOICE_TYPES.join(", ")}`);
   if (!/^[0-9a-f]{24}$/.test(uid)) throw new UsageError(`bad id ${JSON.stringify(uid)}: expected 24 lower-case hex characters`);
-  const baseUrl = v["base-url"] ?? DEFAULT_CARD_BASE_URL;
+  const baseUrl = v["base-url"] ?? FLAG_DEFAULTS.baseUrl;
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) {
     throw new UsageError(`bad --base-url ${JSON.stringify(baseUrl)}: expected an http:// or https:// origin such as https://records.example.org`);
   }
@@ -273,7 +266,7 @@ function _jobs(args: string[], env: CliEnv): Command {
     throw new UsageError(`bad --status ${JSON.stringify(v.status)}: expected ${_JOB_STATUSES.join(", ")}`);
   }
   if (v.flock !== undefined && !FLOCK_ID_RE.test(v.flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(v.flock)} in --flock`);
-  const limit = v.limit === undefined ? 50 : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
+  const limit = v.limit === undefined ? FLAG_DEFAULTS.jobsLimit : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
   if (!(limit >= 1 && limit <= _JOBS_MAX)) throw new UsageError(`bad --limit ${JSON.stringify(v.limit)}: expected an integer from 1 to ${_JOBS_MAX}`);
   return { kind: "jobs", db: _db(v.db, env), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
 }
@@ -335,7 +328,7 @@ function _copy(args: string[]): Command {
     const problem = checkDbValue(value, flag);
     if (problem !== undefined) throw new UsageError(problem);
   }
-  const batchSize = v.batch === undefined ? 1000 : Number(v.batch);
+  const batchSize = v.batch === undefined ? FLAG_DEFAULTS.copyBatch : Number(v.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
   }
@@ -377,7 +370,7 @@ function _import(args: string[], env: CliEnv): Command {
   if (file === undefined || file === "") throw new UsageError(`missing argument: records-service ${usage}`);
   const flock = _flockOption(v.flock, usage);
   if (v.events && v["no-events"]) throw new UsageError("records-service import: --events and --no-events contradict each other");
-  const batchSize = v.batch === undefined ? IMPORT_BATCH_SIZE : /^\d{1,5}$/.test(v.batch) ? Number(v.batch) : NaN;
+  const batchSize = v.batch === undefined ? FLAG_DEFAULTS.importBatch : /^\d{1,5}$/.test(v.batch) ? Number(v.batch) : NaN;
   if (!(batchSize >= 1 && batchSize <= 10_000)) throw new UsageError(`bad value: --batch must be an integer from 1 to 10000, got ${JSON.stringify(v.batch)}`);
   return {
     kind: "import",
@@ -443,7 +436,7 @@ function _typeOption(value: string | undefined): string | undefined {
  */
 function _db(value: string | undefined, env: CliEnv): string {
   const flag = _nonEmpty(value, "--db");
-  const db = flag ?? (env.DATABASE_URL?.trim() || DEFAULT_DB);
+  const db = flag ?? (env.DATABASE_URL?.trim() || FLAG_DEFAULTS.db);
   const problem = checkDbValue(db, flag !== undefined ? "--db" : "DATABASE_URL");
   if (problem !== undefined) throw new UsageError(problem);
   return db;

@@ -3,13 +3,14 @@ import { describe, expect, it } from "vitest";
 import { cardKey } from "../config/keys.js";
 import { verifyCardSignature } from "../derived/card-signature.js";
 import { memberCardUrl, storedSecret } from "../derived/card-url.js";
-import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { FLAG_DEFAULTS } from "../config/schema.js";
+import { parseCommand, UsageError } from "./args.js";
 
 describe("parseCommand card-url", () => {
   it.each([
     {
       argv: ["card-url", "demo", "0123456789abcdef01234567"],
-      expected: { db: DEFAULT_DB, baseUrl: "http://127.0.0.1:8080" },
+      expected: { db: FLAG_DEFAULTS.db, baseUrl: "http://127.0.0.1:8080" },
     },
     {
       argv: ["card-url", "demo", "0123456789abcdef01234567", "--db", "x.db", "--base-url", "https://records.example.org/"],
@@ -46,6 +47,6 @@ describe("memberCardUrl", () => {
     expect(await storedSecret(storage)).toBe(secret);
     expect(verifyCardSignature(cardKey(secret), "demo", member.id, url.searchParams.get("signature") ?? undefined)).toBe("ok");
     await engine.delete("demo", "member", member.id);
-    await expect(memberCardUrl(storage, { flock: "demo", memberId: member.id })).rejects.toThrow("unknown member");
+    await expect(memberCardUrl(storage, { flock: "demo", memberId: member.id, baseUrl: "https://r.example.org" })).rejects.toThrow("unknown member");
   });
 });

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { createPostgresStorage } from "@records-service/postgres";
 import { copyDatabase, type CopyProgress } from "../copy/copy-database.js";
-import { openSqliteSource } from "../copy/sqlite-source.js";
+import { openSqliteCopySource } from "@records-service/sqlite";
 import { describeDb } from "../storage-open.js";
 import type { Command } from "./args.js";
 import { EXIT_FAILED, EXIT_OK } from "./exit-codes.js";
@@ -19,7 +19,7 @@ export async function runCopy(cmd: Extract<Command, { kind: "copy" }>, io: CliIo
     io.err(`records-service copy: no database at ${cmd.from} (check --from)`);
     return EXIT_FAILED;
   }
-  const source = openSqliteSource(cmd.from);
+  const source = openSqliteCopySource(cmd.from);
   if (source.migrated.length > 0) {
     io.err(
       `records-service copy: ${cmd.from} was written by an older version; copying it as this version's migrations ` +

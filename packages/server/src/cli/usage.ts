@@ -1,24 +1,25 @@
 /**
  * @module cli/usage
- * The `--help` texts, one per command.
+ * The `--help` texts, one per command. The defaults they name are config/schema's.
  */
+import { CONFIG_DEFAULTS, FLAG_DEFAULTS } from "../config/schema.js";
 
 const SERVE = `Usage: records-service serve [--db PATH|:memory:] [--port N] [--host H] [--config FILE] [--processes N|auto] [--quiet] [--clock manual[=ISO] [--allow-existing-data]] [--demo-data]
 
 Serves the Records Service API over HTTP.
 
   --db PATH|URL   SQLite file, created with its folder if missing (default $DATABASE_URL or
-                  ./data/records.db); :memory: keeps everything in memory until the process
+                  ${FLAG_DEFAULTS.db}); :memory: keeps everything in memory until the process
                   ends; postgres://user@host:5432/name uses PostgreSQL (migrated at start).
                   A value that looks like a URL but is not a PostgreSQL one (postgres:/x,
                   postgresql//x, mysql://..., file:...) is refused (exit 2)
-  --port N        TCP port, 0 picks a free one (default $PORT or 8080)
-  --host H        interface to listen on (default $HOST or 127.0.0.1)
+  --port N        TCP port, 0 picks a free one (default $PORT or ${FLAG_DEFAULTS.port})
+  --host H        interface to listen on (default $HOST or ${FLAG_DEFAULTS.host})
   --config FILE   JSON config applied at start (as config apply does): secret, flocks,
                   users, templates, triggers, scheduler, webhooks, throttle, database, mail;
                   without it, the configuration last applied to the database is used
   --processes N   HTTP processes on the one port over the one database (a file or
-                  PostgreSQL, not :memory:), 1 to 256; auto: one per core (default 1).
+                  PostgreSQL, not :memory:), 1 to 256; auto: one per core (default ${FLAG_DEFAULTS.processes}).
                   A process that ends is replaced; access log lines then name their pid
   --quiet, -q     no access log (also: RECORDS_LOG=off)
   --clock manual[=2026-01-01T00:00:00Z]
@@ -59,7 +60,7 @@ const CARD_URL = `Usage: records-service card-url FLOCK MEMBER_ID [--db PATH] [-
 
 Prints the signed card link of a member record (GET /api/v2/FLOCK/member/MEMBER_ID/card/),
 signed with the card key derived from the database's secret. --base-url is the server's
-public origin (default http://127.0.0.1:8080). Fails (exit 1) if the flock or the member
+public origin (default ${FLAG_DEFAULTS.baseUrl}). Fails (exit 1) if the flock or the member
 does not exist.`;
 
 const INVOICE_URL = `Usage: records-service invoice-url FLOCK TYPE UID [--db PATH] [--base-url URL]
@@ -68,7 +69,7 @@ Prints the signed link of an invoice (GET /invoices/v2/FLOCK/TYPE/UID/SIGNATURE)
 opens without a key. TYPE is invoice (an invoice record), membership (a member or
 membership record) or order (any ticket of the order). Signed with the invoice key derived
 from the database's secret. --base-url is the server's public origin (default
-http://127.0.0.1:8080). Fails (exit 1) if the flock or the record does not exist.`;
+${FLAG_DEFAULTS.baseUrl}). Fails (exit 1) if the flock or the record does not exist.`;
 
 const WEBHOOK_SECRET = `Usage: records-service webhook-secret FLOCK [--db PATH] [--config FILE]
 
@@ -84,7 +85,7 @@ their attempts: status, attempts, next attempt, last HTTP status and last error.
 job's trigger is missing or inactive in the applied configuration: it is delivered once
 the trigger is back (records-service config apply); dead means the receiver never
 accepted it within the retry window.
---limit defaults to 50 (at most 1000).`;
+--limit defaults to ${FLAG_DEFAULTS.jobsLimit} (at most 1000).`;
 
 const CONFIG_APPLY = `Usage: records-service config apply FILE [--db PATH]
 
@@ -106,7 +107,7 @@ const COPY = `Usage: records-service copy --from PATH --to postgres://user@host:
 
 Copies a SQLite database into PostgreSQL: flocks, users (member accounts too) and keys
 with their lifetimes, settings (the secret), records with their versions and states, files,
-data events, tasks and outbox jobs, in batches of N records per transaction (default 1000),
+data events, tasks and outbox jobs, in batches of N records per transaction (default ${FLAG_DEFAULTS.copyBatch}),
 with a progress bar on stderr. Login-failure counters are not copied. A file an older
 version wrote is copied as this version's migrations leave it (from a temporary snapshot;
 the file is never changed). The target must be empty; after an interruption, run it again
@@ -129,7 +130,7 @@ to the same records. --include-deleted adds deleted records.
 const IMPORT = `Usage: records-service import FILE|- --flock ID [--type T] [--events|--no-events] [--update] [--db PATH] [--config FILE] [--batch N]
 
 Reads records from FILE (or stdin with -) and writes them into the flock in transactions of
-N rows (default 5000), with a progress bar on stderr. NDJSON (one JSON object a line: an
+N rows (default ${FLAG_DEFAULTS.importBatch}), with a progress bar on stderr. NDJSON (one JSON object a line: an
 export envelope, or the fields of a record) or CSV (a header row of field names; list
 fields' entries joined by ";", or a JSON array for entries that hold a ";"); the format
 comes from the file name (.csv, .ndjson, .jsonl), else from the first character.
@@ -153,7 +154,7 @@ Makes a consistent copy of a SQLite database while servers keep serving it (SQLi
 backup API, from one snapshot), checks it (PRAGMA integrity_check, and the records per
 flock equal the database's at that snapshot), and names it by its UTC time in DIR:
 records-2026-11-28T05-00-00Z.db, one file. Then removes all but the newest N backups
-of that form in DIR (default 7; other files are never touched). Prints the file, its size
+of that form in DIR (default ${CONFIG_DEFAULTS.backup.keep}; other files are never touched). Prints the file, its size
 and the counts. Exit 1 if the copy does not check out (nothing is left behind).
 For a PostgreSQL --db it backs up nothing and prints the pg_dump command to use (exit 2).
 The config file's "backup" section runs it on a schedule (see the README).`;
@@ -161,7 +162,7 @@ The config file's "backup" section runs it on a schedule (see the README).`;
 const RESTORE = `Usage: records-service restore FILE [--db FILE] [--force]
 
 Puts a backup back into the SQLite database --db (default $DATABASE_URL or
-./data/records.db). FILE is checked first (integrity_check, a Records Service database);
+${FLAG_DEFAULTS.db}). FILE is checked first (integrity_check, a Records Service database);
 a target that holds flocks, users or records is refused (exit 2) unless --force is given.
 The pages are written through SQLite's backup API, so a process with the target open
 never sees half of it; stop the servers first all the same. A backup from an older

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
 import { applyConfig } from "../config/apply.js";
 import { formatWebhookKey, webhookKey } from "../config/keys.js";
-import { DEFAULT_DB, parseCommand, UsageError } from "./args.js";
+import { FLAG_DEFAULTS } from "../config/schema.js";
+import { parseCommand, UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
 import { runCli } from "./main.js";
 import { USAGE } from "./usage.js";
@@ -48,7 +49,7 @@ const SECRET = "stored-secret-0123456789";
 
 describe("records-service webhook-secret: command line", () => {
   it.each([
-    { argv: ["webhook-secret", "demo"], expected: { kind: "webhook-secret", flock: "demo", db: DEFAULT_DB, config: undefined } },
+    { argv: ["webhook-secret", "demo"], expected: { kind: "webhook-secret", flock: "demo", db: FLAG_DEFAULTS.db, config: undefined } },
     { argv: ["webhook-secret", "demo", "--db", "x.db", "--config", "c.json"], expected: { kind: "webhook-secret", flock: "demo", db: "x.db", config: "c.json" } },
   ])("parses $argv", ({ argv, expected }) => {
     expect(parseCommand(argv, {})).toEqual(expected);

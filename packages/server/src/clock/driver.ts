@@ -33,7 +33,7 @@ export function createManualClockDriver(ctx: WorkerContext, clock: ManualClock):
   const runScheduler = async (now: Date) => {
     const flocks = await ctx.storage.listFlocks();
     const triggers = flocks.flatMap((f) => ctx.engine.context.triggers(f.identifier));
-    const report = await runSchedulerOnce({ storage: ctx.storage, engine: ctx.engine, triggers }, now);
+    const report = await runSchedulerOnce({ storage: ctx.storage, engine: ctx.engine, triggers, changesRetentionDays: ctx.settings.changes.retentionDays }, now);
     const fired: Record<string, number> = {};
     for (const f of report.flocks) for (const [name, n] of Object.entries(f.fired)) fired[name] = (fired[name] ?? 0) + n;
     return fired;

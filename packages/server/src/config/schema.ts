@@ -1,12 +1,16 @@
 /**
  * @module config/schema
- * The valibot schema of the config file (`serve --config FILE`). Every object is strict, so
- * a misspelt key is refused rather than ignored; every section is optional and the worker
- * sections get their defaults here, so the rest of the server reads one resolved value.
+ * The valibot schema of the config file (`serve --config FILE`), and the one place every
+ * default of a setting lives: the file's (`CONFIG_DEFAULTS`), the tunings an embedder or a
+ * test may pass but no file names (`TUNING_DEFAULTS`), and the command line's
+ * (`FLAG_DEFAULTS`). Every object is strict, so a misspelt key is refused rather than
+ * ignored; every section is optional and gets its defaults here. `settings.ts` turns a parsed
+ * config (or a part of one) into the one resolved `Settings` the app and the workers share.
  */
 import {
   RESERVED_TYPE_NAMES,
   RESOURCE_TYPE_RE,
+  TASK_CHUNK_SIZE,
   TriggerEntrySchema,
   type TriggerConfig,
 } from "@records-service/core";
@@ -15,7 +19,7 @@ import { Eta } from "eta";
 import * as v from "valibot";
 import { CLOCK_SETTING_FORMAT, parseClockSetting } from "../clock/manual-clock.js";
 import { isTaxYearStart } from "../gateway/giving/tax-year.js";
-import { DEFAULT_KEY_TTL_HOURS, MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from "../auth/accounts.js";
 
 /** Flock identifiers: lower-case letters, digits, `_` and `-`, 1 to 63 characters, not starting with `_`/`-`. */
 export const FLOCK_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -29,7 +33,7 @@ export const RESERVED_FLOCK_IDS: readonly string[] = ["auth", "health", "ping", 
 /** Shortest accepted `secret`: HMAC keys shorter than this are guessable. */
 const MIN_SECRET_LENGTH = 16;
 
-/** Defaults of the worker sections, in one place (documented in README.md). */
+/** Defaults of the config file's sections, in one place (documented in README.md's table; config/defaults-doc.test checks it). */
 export const CONFIG_DEFAULTS = {
   /** Every minute, at second 0 (croner syntax, seconds field first). */
   scheduler: { cron: "0 * * * * *" },
@@ -39,7 +43,7 @@ export const CONFIG_DEFAULTS = {
   /** PostgreSQL connections (ignored for a SQLite file): pool size, statement timeout (0 = none). */
   database: { poolSize: 10, statementTimeoutMs: 30_000 },
   /** Core API keys last 30 days; self-service sessions a fixed 24 hours. */
-  auth: { keyTtlHours: DEFAULT_KEY_TTL_HOURS },
+  auth: { keyTtlHours: 720 },
   /**
    * How long a process's hold on shared work (an outbox job's claim, the scheduler's run, a
    * task) lasts without renewal: a killed process's work is taken over after it.
@@ -55,6 +59,87 @@ export const CONFIG_DEFAULTS = {
   metrics: { enabled: false },
   /** Scheduled backups (SQLite files; only with a `backup` section): daily at 03:00 UTC, the newest 7 kept. */
   backup: { cron: "0 0 3 * * *", keep: 7 },
+  /** The system clock (`manual[=ISO]`: the emulator's). */
+  clock: "system",
+  /**
+   * What an `invoicing[]` entry leaves out (none for a flock: all of these): invoices in
+   * pounds on the A4 template, giving statements over the UK's tax year (from 6 April).
+   */
+  invoicing: { default_currency: "gbp", template: "invoice-a4", tax_year_start: "04-06" },
+} as const;
+
+/**
+ * Defaults of the settings no config file names: what an embedder (`createApp`,
+ * `startServer`) or a test may pass to tune the service (see settings.ts `SettingsInput`).
+ */
+export const TUNING_DEFAULTS = {
+  /** Largest accepted request body, files included (413 past it). */
+  http: { bodyLimitBytes: 10 * 1024 * 1024 },
+  /**
+   * The login guard (protection/login-guard), counted in the database: 5 failures of one
+   * account from one address within 15 minutes lock that pair for a minute, doubling with
+   * each further lockout up to 15 minutes; 20 of one account from any address pause it for
+   * a fixed 30 s; 30 from one address over every account lock the address like a pair. An
+   * address the account logged in from within 30 days (the 10 most recent) is spared the
+   * account's and the address's locks.
+   */
+  loginGuard: {
+    maxFailures: 5,
+    maxFailuresPerUser: 20,
+    maxFailuresPerAddress: 30,
+    userLockMs: 30_000,
+    knownAddressMs: 30 * 24 * 60 * 60_000,
+    maxKnownAddresses: 10,
+    windowMs: 15 * 60_000,
+    baseLockMs: 60_000,
+    maxLockMs: 15 * 60_000,
+  },
+  /**
+   * A change feed stream's heartbeat (every 15 s; its place under the caps is renewed with
+   * it) and the grace a client gets to drain a full buffer (30 s) before it is cut off.
+   */
+  changeStreams: { heartbeatMs: 15_000, stallMs: 30_000 },
+  /**
+   * The outbox worker: due jobs (retries) looked for every second besides the nudge after
+   * each commit, 50 claimed per step, 8 attempts at once, 5 s for attempts in flight at stop.
+   */
+  outbox: { pollMs: 1000, batchSize: 50, concurrency: 8, stopGraceMs: 5000 },
+  /**
+   * The task worker: queued tasks looked for every 500 ms while idle, records per chunk (one
+   * transaction each), chunks that may fail unexpectedly before the task is marked failed.
+   */
+  tasks: { pollMs: 500, chunkSize: TASK_CHUNK_SIZE, maxFailures: 3 },
+  /** How often a running process looks for a configuration another applied (ms). */
+  configCheckMs: 2000,
+  /**
+   * `serve --processes N` restarting a crashed process (runtime/restart-backoff): at once
+   * after one that ran 10 s; otherwise from 250 ms, doubling up to 30 s.
+   */
+  restarts: { steadyMs: 10_000, firstMs: 250, maxMs: 30_000 },
+};
+
+/** Defaults of the command line's flags (cli/args), for `serve` and the other commands. */
+export const FLAG_DEFAULTS = {
+  /** `--db`, when `DATABASE_URL` is not set either. */
+  db: "./data/records.db",
+  /** `--host` / `HOST`. */
+  host: "127.0.0.1",
+  /** `--port` / `PORT`. */
+  port: 8080,
+  /** `serve --processes`: one process. */
+  processes: 1,
+  /** `card-url --base-url` and `invoice-url --base-url`: where the links point. */
+  baseUrl: "http://127.0.0.1:8080",
+  /**
+   * `import --batch`: rows per transaction. 5,000 persons share one commit's index pages:
+   * 3,200 persons/s into an empty file against 1,900 with 1,000 (docs/performance.md); the
+   * write lock is held about a second per batch.
+   */
+  importBatch: 5000,
+  /** `copy --batch`: records per PostgreSQL transaction. */
+  copyBatch: 1000,
+  /** `jobs --limit`: jobs listed. */
+  jobsLimit: 50,
 } as const;
 
 /** Shortest `metrics.token`: a bearer token shorter than this is guessable. */
@@ -296,7 +381,7 @@ export const configSchema = v.strictObject({
   /** Per flock: what its invoices say about the issuer (address, contact, payment details). */
   invoicing: v.optional(v.array(invoicingSchema), []),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
-  clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), "system"),
+  clock: v.optional(v.pipe(v.string(), v.check((s) => !("error" in parseClockSetting(s)), `must be ${CLOCK_SETTING_FORMAT}`)), CONFIG_DEFAULTS.clock),
 });
 
 /**

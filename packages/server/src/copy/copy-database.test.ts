@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { updateWrite, type ListQuery, type OutboxJob, type Storage, type StoredFile, type StoredRecord } from "@records-service/core";
 import { createTestDatabase, type TestDatabase } from "@records-service/postgres/testing";
-import { createSqliteStorage, MIGRATIONS_FOLDER, openDatabase, type Db } from "@records-service/sqlite";
+import { createSqliteStorage, MIGRATIONS_FOLDER, openDatabase, openSqliteCopySource, type Db } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { copyDatabase, type CopyProgress } from "./copy-database.js";
-import { openSqliteSource } from "./sqlite-source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "records-copy-"));
 const file = join(dir, "records.db");
@@ -128,7 +127,7 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
 
   it("copies everything; stopped half way and run again, it finishes without writing anything twice", async () => {
     const target = await db.emptyStorage();
-    const source = openSqliteSource(file);
+    const source = openSqliteCopySource(file);
     try {
       const stop = new AbortController();
       const seen: CopyProgress[] = [];
@@ -228,7 +227,7 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older versi
 
     const snapshots = () => readdirSync(tmpdir()).filter((f) => f.startsWith("records-copy-source-")).length;
     const snapshotsBefore = snapshots();
-    const source = openSqliteSource(path);
+    const source = openSqliteCopySource(path);
     const target = await db.emptyStorage();
     try {
       expect(source.migrated).toContain("0003_member_accounts");
@@ -250,7 +249,7 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older versi
     expect(raw.prepare("SELECT expires FROM api_keys WHERE token_hash = ?").get("2".repeat(64))).toEqual({ expires: null });
     raw.close();
     // A file at this version's schema is read as it is.
-    const current = openSqliteSource(file);
+    const current = openSqliteCopySource(file);
     expect(current.migrated).toEqual([]);
     current.close();
   });

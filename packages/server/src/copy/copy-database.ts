@@ -18,11 +18,12 @@ import {
   type Storage,
   type StoredRecord,
 } from "@records-service/core";
-import type { SqliteSource } from "./sqlite-source.js";
+import type { SqliteCopySource } from "@records-service/sqlite";
+import { FLAG_DEFAULTS } from "../config/schema.js";
 
 /** Options of `copyDatabase`. */
 export interface CopyOptions {
-  /** Records per transaction. Default 1,000. */
+  /** Records per transaction. Default config/schema `FLAG_DEFAULTS.copyBatch` (1,000). */
   batchSize?: number;
   /** Called after each batch with what is done so far (the CLI's progress bar). */
   progress?(p: CopyProgress): void;
@@ -64,8 +65,8 @@ export interface CopyReport {
  * @example
  * const report = await copyDatabase(openSqliteSource("records.db"), await createPostgresStorage({ url }));
  */
-export async function copyDatabase(source: SqliteSource, target: Storage, opts: CopyOptions = {}): Promise<CopyReport> {
-  const batch = Math.max(1, opts.batchSize ?? 1000);
+export async function copyDatabase(source: SqliteCopySource, target: Storage, opts: CopyOptions = {}): Promise<CopyReport> {
+  const batch = Math.max(1, opts.batchSize ?? FLAG_DEFAULTS.copyBatch);
   const totals = source.counts();
   const report: CopyReport = {
     copied: { flocks: 0, users: 0, apiKeys: 0, settings: 0, records: 0, files: 0, jobs: 0 },
@@ -179,7 +180,7 @@ async function _missingRecords(engine: RecordEngine, rows: StoredRecord[]): Prom
 }
 
 /** Records per flock, type and state on both sides. */
-async function _compare(source: SqliteSource, target: Storage): Promise<CountCheck[]> {
+async function _compare(source: SqliteCopySource, target: Storage): Promise<CountCheck[]> {
   const checks: CountCheck[] = [];
   for (const c of source.recordCounts()) {
     const q: ListQuery = { filters: [], mode: "AND", states: [c.state as ListQuery["states"][number]], page: 1, pageSize: 0 };

@@ -10,15 +10,12 @@ import { cardUrl } from "./card-signature.js";
 
 export { storedSecret } from "../config/secret.js";
 
-/** Where the CLI's links point unless `--base-url` says otherwise: the default listen address. */
-export const DEFAULT_CARD_BASE_URL = "http://127.0.0.1:8080";
-
 /** What `memberCardUrl` takes. */
 export interface MemberCardUrlOptions {
   flock: string;
   memberId: string;
-  /** The server's public origin; default `http://127.0.0.1:8080`. */
-  baseUrl?: string;
+  /** The server's public origin (the CLI's `--base-url`, default config/schema `FLAG_DEFAULTS.baseUrl`). */
+  baseUrl: string;
 }
 
 /**
@@ -36,5 +33,5 @@ export async function memberCardUrl(storage: Storage, opts: MemberCardUrlOptions
   if (!record || record.state === "deleted") {
     throw notFound("unknown member", `flock ${JSON.stringify(flock)} has no member ${JSON.stringify(memberId.slice(0, 80))}`);
   }
-  return cardUrl(opts.baseUrl ?? DEFAULT_CARD_BASE_URL, await storedSecret(storage), flock, memberId);
+  return cardUrl(opts.baseUrl, await storedSecret(storage), flock, memberId);
 }

@@ -1,12 +1,10 @@
 /**
  * @module http/limits
- * The HTTP server's bounds on request bodies, in one place; the bounds on record data and
+ * The HTTP server's fixed bounds on request bodies, in one place (the whole body's cap is a
+ * setting: config/schema `TUNING_DEFAULTS.http.bodyLimitBytes`); the bounds on record data and
  * list answers are core's (`query/limits`). Each has its own 4xx naming it and the value
  * accepted; docs/decisions.md says why each value was chosen.
  */
-
-/** Default cap on a request body, files included: 10 MiB (`createApp({ bodyLimitBytes })`). */
-export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /**
  * Cap on every body that is not a multipart upload (JSON, form-encoded, anything else):

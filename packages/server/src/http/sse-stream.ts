@@ -66,9 +66,6 @@ export class StreamEndError extends Error {
   }
 }
 
-/** Defaults: a heartbeat every 15 s (the issue's), 30 s of grace for a full buffer of 256 KiB. */
-export const SSE_DEFAULTS = { heartbeatMs: 15_000, stallMs: 30_000, maxBufferBytes: 256 * 1024 } as const;
-
 /** Real timers. */
 const systemTimers: SseTimers = {
   every(ms, fn) {
@@ -96,7 +93,7 @@ const systemTimers: SseTimers = {
  * `shutdown` aborts.
  *
  * @example
- * const { body } = changeEventStream(feed, { ...SSE_DEFAULTS, done });
+ * const { body } = changeEventStream(feed, { heartbeatMs: 15_000, stallMs: 30_000, maxBufferBytes: 256 * 1024, done });
  * return new Response(body, { headers: SSE_HEADERS });
  */
 export function changeEventStream(events: AsyncIterable<ChangeEvent>, opts: SseStreamOptions): SseStream {

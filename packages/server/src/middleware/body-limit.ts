@@ -9,7 +9,7 @@
 import { RecordsError } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js";
+import { MAX_JSON_BODY_BYTES } from "../http/limits.js";
 
 /**
  * Middleware answering 413 (through `app.onError`) when the body exceeds `maxBytes`
@@ -21,7 +21,7 @@ import { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_BODY_BYTES } from "../http/limits.js
  * @example
  * app.use(createBodyLimit(1024 * 1024));
  */
-export function createBodyLimit(maxBytes: number = DEFAULT_BODY_LIMIT_BYTES): MiddlewareHandler<AppEnv> {
+export function createBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
   return async function bodyLimit(c, next) {
     // A GET or HEAD request never carries a body here (a fetch Request cannot hold one, and
     // @hono/node-server drops it), so `raw.body` is null for them. Not asking for it keeps

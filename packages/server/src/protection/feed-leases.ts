@@ -17,10 +17,10 @@ export interface FeedLeasesOptions {
   storage: Storage;
   maxPerKey: number;
   maxPerFlock: number;
-  /** How long a lease counts without renewal (ms). Default 60 s. */
-  ttlMs?: number;
-  /** How often this process renews its leases (ms). Default 15 s (the heartbeat). */
-  renewMs?: number;
+  /** How long a lease counts without renewal (ms); routes/changes makes it four heartbeats. */
+  ttlMs: number;
+  /** How often this process renews its leases (ms): routes/changes renews at every heartbeat. */
+  renewMs: number;
   /** Epoch ms (tests inject it). Default `Date.now`. */
   now?: () => number;
   /** Calls `fn` every `ms` until the returned function is called (tests inject it). */
@@ -48,21 +48,17 @@ export interface FeedLeases {
   held(): number;
 }
 
-/** Defaults: a lease counts for a minute without renewal; renewed at every heartbeat. */
-const FEED_LEASE_DEFAULTS = { ttlMs: 60_000, renewMs: 15_000 } as const;
-
 /**
  * The caps over `opts.storage`.
  *
  * @example
- * const leases = createFeedLeases({ storage, maxPerKey: 8, maxPerFlock: 64 });
+ * const leases = createFeedLeases({ storage, maxPerKey: 8, maxPerFlock: 64, ttlMs: 60_000, renewMs: 15_000 });
  * const lease = await leases.acquire(hashToken(key), "demo"); // 429 past a cap
  * await lease.release();
  */
 export function createFeedLeases(opts: FeedLeasesOptions): FeedLeases {
   const { storage } = opts;
-  const ttlMs = opts.ttlMs ?? FEED_LEASE_DEFAULTS.ttlMs;
-  const renewMs = opts.renewMs ?? FEED_LEASE_DEFAULTS.renewMs;
+  const { ttlMs, renewMs } = opts;
   const now = opts.now ?? Date.now;
   const every = opts.every ?? _every;
   /** This process's leases by row key: lease id -> its lost callbacks. */

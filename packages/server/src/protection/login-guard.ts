@@ -22,8 +22,9 @@
  */
 import { createHash } from "node:crypto";
 import type { Clock, Storage } from "@records-service/core";
+import { TUNING_DEFAULTS } from "../config/schema.js";
 
-/** Options of `createLoginGuard`; every limit has a default. */
+/** Options of `createLoginGuard`; every limit has a default (config/schema `TUNING_DEFAULTS.loginGuard`, documented there). */
 export interface LoginGuardOptions {
   /** Where the counters live (shared by every process on the database). */
   storage: Storage;
@@ -71,18 +72,6 @@ export interface LoginGuard {
 /** How long an account's last successful login is remembered (`lastLogin`): about five years. */
 const LAST_LOGIN_KEEP_MS = 5 * 366 * 24 * 60 * 60_000;
 
-const LOGIN_GUARD_DEFAULTS = {
-  maxFailures: 5,
-  maxFailuresPerUser: 20,
-  maxFailuresPerAddress: 30,
-  userLockMs: 30_000,
-  knownAddressMs: 30 * 24 * 60 * 60_000,
-  maxKnownAddresses: 10,
-  windowMs: 15 * 60_000,
-  baseLockMs: 60_000,
-  maxLockMs: 15 * 60_000,
-} as const;
-
 /**
  * The guard of the login endpoints, over the database's limit rows.
  *
@@ -95,8 +84,8 @@ const LOGIN_GUARD_DEFAULTS = {
  */
 export function createLoginGuard(options: LoginGuardOptions): LoginGuard {
   const { storage, clock, ...limits } = options;
-  const o = { ...LOGIN_GUARD_DEFAULTS, ...limits };
-  for (const name of Object.keys(LOGIN_GUARD_DEFAULTS) as (keyof typeof LOGIN_GUARD_DEFAULTS)[]) _positiveInteger(name, o[name]);
+  const o = { ...TUNING_DEFAULTS.loginGuard, ...limits };
+  for (const name of Object.keys(TUNING_DEFAULTS.loginGuard) as (keyof typeof TUNING_DEFAULTS.loginGuard)[]) _positiveInteger(name, o[name]);
   const now = () => clock.now().getTime();
 
   const read = async (key: string, t: number): Promise<string | undefined> => storage.updateLimit(key, t, () => undefined);

@@ -16,23 +16,22 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { assertFlockAccess } from "../auth/access.js";
 import { hashToken } from "../auth/tokens.js";
-import { CONFIG_DEFAULTS } from "../config/schema.js";
 import type { AppEnv } from "../http/env.js";
 import { errorResponse } from "../http/errors.js";
-import { changeEventStream, SSE_DEFAULTS, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
+import { changeEventStream, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
 import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { createFeedLeases, type FeedLeasesOptions } from "../protection/feed-leases.js";
+import type { Settings } from "../settings.js";
 
-/** Options of `createChangesRoutes` (all optional; tests shorten the times and fake the timers). */
+/** Options of `createChangesRoutes` (all but `settings` optional; tests fake the timers). */
 export interface ChangesRouteOptions {
-  heartbeatMs?: number;
-  stallMs?: number;
-  /** The per-stream send buffer's cap in bytes (`changes.maxBufferBytes`). */
-  maxBufferBytes?: number;
-  /** Open feeds per API key and per flock, across processes (`changes.maxFeedsPerKey`, `maxFeedsPerFlock`). */
-  maxFeedsPerKey?: number;
-  maxFeedsPerFlock?: number;
+  /**
+   * The resolved settings' caps on open feeds (`changes.maxFeedsPerKey`, `maxFeedsPerFlock`,
+   * across processes), the per-stream send buffer (`changes.maxBufferBytes`) and the
+   * stream's heartbeat and stall grace (`changeStreams`).
+   */
+  settings: Pick<Settings, "changes" | "changeStreams">;
   /** With `timers` or in tests: a watcher of the routes' own, looking for commits this often (ms). */
   pollMs?: number;
   timers?: SseTimers;
@@ -63,15 +62,16 @@ const changesQuerySchema = v.strictObject({
  * The change feed route.
  *
  * @example
- * app.route("/api/v1", createChangesRoutes(engine, { shutdown: controller.signal }));
+ * app.route("/api/v1", createChangesRoutes(engine, { settings: resolveSettings(), shutdown: controller.signal }));
  */
-export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOptions = {}): Hono<AppEnv> {
+export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOptions): Hono<AppEnv> {
   const { storage, clock } = engine.context;
-  const heartbeatMs = opts.heartbeatMs ?? SSE_DEFAULTS.heartbeatMs;
+  const { changes, changeStreams } = opts.settings;
+  const { heartbeatMs } = changeStreams;
   const leases = createFeedLeases({
     storage,
-    maxPerKey: opts.maxFeedsPerKey ?? CONFIG_DEFAULTS.changes.maxFeedsPerKey,
-    maxPerFlock: opts.maxFeedsPerFlock ?? CONFIG_DEFAULTS.changes.maxFeedsPerFlock,
+    maxPerKey: changes.maxFeedsPerKey,
+    maxPerFlock: changes.maxFeedsPerFlock,
     renewMs: heartbeatMs,
     ttlMs: Math.max(4 * heartbeatMs, 1000),
     ...opts.leases,
@@ -146,8 +146,8 @@ export function createChangesRoutes(engine: RecordEngine, opts: ChangesRouteOpti
     const stream = changeEventStream(feed.follow(), {
       start: feed.after,
       heartbeatMs,
-      stallMs: opts.stallMs ?? SSE_DEFAULTS.stallMs,
-      maxBufferBytes: opts.maxBufferBytes ?? CONFIG_DEFAULTS.changes.maxBufferBytes,
+      stallMs: changeStreams.stallMs,
+      maxBufferBytes: changes.maxBufferBytes,
       done,
       position: feed.position,
       onHeartbeat: () => void check().catch((e: unknown) => e instanceof StreamEndError && stream.end(e.end)),

@@ -13,7 +13,8 @@ import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import { giftsOf } from "../gateway/giving/gifts.js";
 import { renderGivingStatementPdf } from "../gateway/giving/statement-pdf.js";
-import { DEFAULT_TAX_YEAR_START, taxYear } from "../gateway/giving/tax-year.js";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
+import { taxYear } from "../gateway/giving/tax-year.js";
 import { buildInvoice, type InvoiceSettings } from "../gateway/invoices/build.js";
 import { INVOICE_TEMPLATES, renderInvoicePdf } from "../gateway/invoices/invoice-pdf.js";
 import { invoiceKey, verifyInvoiceSignature, type InvoiceType } from "../gateway/invoices/signature.js";
@@ -59,7 +60,7 @@ export function createFinancePdfRoutes(engine: RecordEngine, settings: InvoiceSe
     async (c) => {
       const { flock, startyear, endyear } = c.req.param() as { flock: string; startyear: string; endyear: string };
       const entry = (settings.invoicing ?? []).find((x) => x.flock === flock);
-      const year = taxYear(startyear, endyear, entry?.tax_year_start ?? DEFAULT_TAX_YEAR_START);
+      const year = taxYear(startyear, endyear, entry?.tax_year_start ?? CONFIG_DEFAULTS.invoicing.tax_year_start);
       const person = await _statementPerson(engine, c, flock);
       const flockName = (await storage.getFlock(flock))?.name ?? flock;
       const { gifts, totals } = await giftsOf(engine, flock, person, year, entry?.default_currency ?? "gbp");

@@ -11,9 +11,6 @@ import type { Storage } from "@records-service/core";
 import { ConfigError } from "../config/issues.js";
 import { appliedConfigToken, readAppliedConfig, type StoredConfig } from "../config/stored.js";
 
-/** How often a process checks for a newly applied configuration. */
-const CONFIG_CHECK_MS = 2000;
-
 /** A running watch. */
 export interface ConfigWatch {
   /** Runs a check now (or waits for the one running); resolves when it is done. */
@@ -31,7 +28,8 @@ export interface ConfigWatch {
 export function watchAppliedConfig(opts: {
   storage: Storage;
   token: string | undefined;
-  intervalMs?: number;
+  /** How often to check (the settings' `configCheckMs`). */
+  intervalMs: number;
   reload: (stored: StoredConfig) => Promise<void>;
   out: (line: string) => void;
 }): ConfigWatch {
@@ -60,7 +58,7 @@ export function watchAppliedConfig(opts: {
     }
   };
   const check = () => (running ??= once().finally(() => (running = undefined)));
-  const timer = setInterval(() => void check(), opts.intervalMs ?? CONFIG_CHECK_MS);
+  const timer = setInterval(() => void check(), opts.intervalMs);
   timer.unref?.();
   return {
     check,

@@ -5,8 +5,10 @@
  * of a replacement that died sooner doubles the wait, from `firstMs` (250 ms) up to `maxMs`
  * (30 s), so a process that cannot start (a bad deploy, a database gone) is retried
  * steadily without spinning a core; a replacement that runs `steadyMs` resets it.
- * Per process slot; pure (the caller passes each process's uptime).
+ * Per process slot; pure (the caller passes each process's uptime). The defaults are
+ * config/schema's `TUNING_DEFAULTS.restarts`.
  */
+import { TUNING_DEFAULTS } from "../config/schema.js";
 
 /** Options of `createRestartBackoff`. */
 export interface RestartBackoffOptions {
@@ -30,9 +32,9 @@ export interface RestartBackoff {
  * backoff.next(0, 200)    // 250, then 500, 1000, ... up to 30 s while it keeps dying at start
  */
 export function createRestartBackoff(opts: RestartBackoffOptions = {}): RestartBackoff {
-  const steadyMs = opts.steadyMs ?? 10_000;
-  const firstMs = opts.firstMs ?? 250;
-  const maxMs = opts.maxMs ?? 30_000;
+  const steadyMs = opts.steadyMs ?? TUNING_DEFAULTS.restarts.steadyMs;
+  const firstMs = opts.firstMs ?? TUNING_DEFAULTS.restarts.firstMs;
+  const maxMs = opts.maxMs ?? TUNING_DEFAULTS.restarts.maxMs;
   const quickCrashes = new Map<number, number>();
   return {
     next(slot, uptimeMs) {

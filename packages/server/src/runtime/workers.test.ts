@@ -1,13 +1,13 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine } from "@records-service/core";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../config.js";
+import { resolveSettings } from "../settings.js";
 import { backupWorker } from "../workers/backup.js";
 import { startWorkers, type WorkerContext, type WorkerFactory } from "./workers.js";
 
 function context(out: string[]): WorkerContext {
   const storage = createMemoryStorage();
   const clock = createFakeClock();
-  return { storage, engine: createRecordEngine({ storage, clock }), config: parseConfig({}), clock, secret: "s", out: (l) => out.push(l) };
+  return { storage, engine: createRecordEngine({ storage, clock }), settings: resolveSettings(), templates: [], clock, secret: "s", out: (l) => out.push(l) };
 }
 
 /** A worker that records its start and stop in `events`. */

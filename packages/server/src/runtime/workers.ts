@@ -7,7 +7,8 @@
  */
 import { hostname } from "node:os";
 import { newLeaseOwner, type Clock, type RecordEngine, type Storage } from "@records-service/core";
-import type { Config } from "../config/schema.js";
+import type { TemplateConfig } from "../config/schema.js";
+import type { Settings } from "../settings.js";
 
 /** A background worker. `stop` must finish or abandon its current step, then resolve. */
 export interface Worker {
@@ -17,11 +18,14 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** What a worker gets to do its job: the same engine and storage the HTTP API uses. */
+/** What a worker gets to do its job: the same engine, storage and settings the HTTP API uses. */
 export interface WorkerContext {
   storage: Storage;
   engine: RecordEngine;
-  config: Config;
+  /** The resolved settings (settings.ts): the very object the app of this configuration was given. */
+  settings: Settings;
+  /** The configuration's email templates (config `templates`), for the email actions. */
+  templates: readonly TemplateConfig[];
   clock: Clock;
   /** The secret in force (config, or generated and stored on first start); signing keys are derived from it (config/keys). */
   secret: string;

@@ -6,6 +6,7 @@ import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { listBackups } from "../backup/names.js";
 import { parseConfig } from "../config.js";
+import { settingsOf } from "../settings.js";
 import type { WorkerContext } from "../runtime/workers.js";
 import { createBackupWorker, runBackupOccurrence } from "./backup.js";
 
@@ -16,7 +17,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 function processOn(db: string, dir: string, out: string[] = []): WorkerContext {
   const storage = createSqliteStorage({ path: db });
   const config = parseConfig({ backup: { dir, keep: 3 } });
-  return { storage, engine: createRecordEngine({ storage }), config, clock: systemClock, secret: "x".repeat(32), out: (l) => out.push(l), db };
+  return { storage, engine: createRecordEngine({ storage }), settings: settingsOf(config), templates: [], clock: systemClock, secret: "x".repeat(32), out: (l) => out.push(l), db };
 }
 
 describe("scheduled backups", () => {
@@ -63,7 +64,7 @@ describe("scheduled backups", () => {
     const dir = join(tmp, "cron", "backups");
     const out: string[] = [];
     const ctx = processOn(db, dir, out);
-    ctx.config = parseConfig({ backup: { dir, cron: "* * * * * *", keep: 2 } });
+    ctx.settings = settingsOf(parseConfig({ backup: { dir, cron: "* * * * * *", keep: 2 } }));
     const worker = createBackupWorker(ctx);
     worker.start();
     // Every second: wait (bounded) for a backup line.

@@ -43,7 +43,7 @@ export const backupWorker: WorkerFactory = (ctx) => createBackupWorker(ctx);
 
 /** Builds the backup worker; `start` schedules it, `stop` waits for a copy in progress. */
 export function createBackupWorker(ctx: WorkerContext, options: BackupWorkerOptions = {}): Worker {
-  const settings = ctx.config.backup;
+  const settings = ctx.settings.backup;
   const now = options.now ?? (() => new Date());
   let job: Cron | undefined;
   let running: Promise<void> | undefined;
@@ -77,11 +77,11 @@ export function createBackupWorker(ctx: WorkerContext, options: BackupWorkerOpti
  * making) it; resolves with the report, or undefined when it was not this process's to make.
  */
 export async function runBackupOccurrence(ctx: WorkerContext, db: string, occurrence: string, now: () => Date): Promise<BackupReport | undefined> {
-  const settings = ctx.config.backup!;
+  const settings = ctx.settings.backup!;
   const held = await withLease(
     ctx.storage,
     BACKUP_LEASE,
-    { ttlMs: ctx.config.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone },
+    { ttlMs: ctx.settings.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone },
     async (lost) => {
       let mine = false;
       const at = ctx.clock.now().getTime();

@@ -1,7 +1,7 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine, validateTriggers } from "@records-service/core";
 import { describe, expect, it, vi } from "vitest";
 import { createWebhookActions } from "../actions/webhook.js";
-import { parseConfig } from "../config.js";
+import { resolveSettings } from "../settings.js";
 import type { WorkerContext } from "../runtime/workers.js";
 import { createOutboxWorkerFactory } from "./outbox.js";
 import { fakeFetch, HOOK, SECRET } from "./outbox-test-helpers.js";
@@ -13,7 +13,7 @@ async function context() {
   const triggers = validateTriggers([{ flock: "demo", trigger: "contact_created", action: "send-json-webhook", url: HOOK }]).triggers;
   const engine = createRecordEngine({ storage, clock, triggers: () => triggers });
   const out: string[] = [];
-  const ctx: WorkerContext = { storage, engine, config: parseConfig({}), clock, secret: SECRET, out: (l) => out.push(l) };
+  const ctx: WorkerContext = { storage, engine, settings: resolveSettings(), templates: [], clock, secret: SECRET, out: (l) => out.push(l) };
   return { ctx, engine, storage, out };
 }
 

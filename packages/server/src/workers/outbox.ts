@@ -15,25 +15,18 @@ import { createDefaultActionHandlers } from "../actions/defaults.js";
 import { createActionRegistry } from "../actions/registry.js";
 import { createPollLoop } from "../runtime/poll-loop.js";
 import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
-import { CONFIG_DEFAULTS } from "../config/schema.js";
+import { CONFIG_DEFAULTS, TUNING_DEFAULTS } from "../config/schema.js";
 import { attemptJob, releasedUpdate, type AttemptDeps, type AttemptResult } from "./outbox-attempt.js";
-
-/** Defaults of the outbox worker. */
-const OUTBOX_DEFAULTS = {
-  /** How often due jobs (retries) are looked for, besides the nudge after each commit. */
-  pollMs: 1000,
-  /** Jobs claimed per step. */
-  batchSize: 50,
-  /** Attempts run at once within a step. */
-  concurrency: 8,
-  /** How long `stop` waits for attempts in flight before aborting them. */
-  stopGraceMs: 5000,
-} as const;
 
 /** Options of `createOutboxWorkerFactory`. */
 export interface OutboxWorkerOptions {
   /** The handlers; default `createDefaultActionHandlers(ctx)`. */
   handlers?: (ctx: WorkerContext) => readonly ActionHandler[];
+  /**
+   * Beside the settings' `outbox` (how often due jobs are looked for besides the nudge after
+   * each commit, jobs claimed per step, attempts at once, the grace `stop` gives attempts in
+   * flight): tests shorten or lengthen one for a single worker.
+   */
   pollMs?: number;
   batchSize?: number;
   concurrency?: number;
@@ -80,10 +73,10 @@ export function createOutboxRunner(
     leaseMs?: number;
   },
 ): OutboxRunner {
-  const batchSize = deps.batchSize ?? OUTBOX_DEFAULTS.batchSize;
+  const batchSize = deps.batchSize ?? TUNING_DEFAULTS.outbox.batchSize;
   const leaseMs = deps.leaseMs ?? CONFIG_DEFAULTS.workers.leaseMs;
   const until = () => formatTimestamp(new Date(deps.clock.now().getTime() + leaseMs));
-  const concurrency = Math.max(1, deps.concurrency ?? OUTBOX_DEFAULTS.concurrency);
+  const concurrency = Math.max(1, deps.concurrency ?? TUNING_DEFAULTS.outbox.concurrency);
   const out = deps.out ?? (() => {});
   const storage = deps.engine.context.storage;
   return {
@@ -195,7 +188,13 @@ async function _eachLimited<T>(items: readonly T[], limit: number, fn: (item: T)
 }
 
 function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): SettlingOutboxWorker {
-  const pollMs = opts.pollMs ?? OUTBOX_DEFAULTS.pollMs;
+  const { outbox } = ctx.settings;
+  const tuning = {
+    pollMs: opts.pollMs ?? outbox.pollMs,
+    batchSize: opts.batchSize ?? outbox.batchSize,
+    concurrency: opts.concurrency ?? outbox.concurrency,
+    stopGraceMs: opts.stopGraceMs ?? outbox.stopGraceMs,
+  };
   const abort = new AbortController();
   const halt = new AbortController();
   const registry = createActionRegistry((opts.handlers ?? createDefaultActionHandlers)(ctx));
@@ -207,20 +206,20 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): SettlingOutboxW
     registry,
     policy: {
       ...DEFAULT_RETRY_POLICY,
-      firstRetryDelayMs: ctx.config.webhooks.firstRetryDelayMs,
-      retryWindowHours: ctx.config.webhooks.retryWindowHours,
+      firstRetryDelayMs: ctx.settings.webhooks.firstRetryDelayMs,
+      retryWindowHours: ctx.settings.webhooks.retryWindowHours,
     },
     random: opts.random ?? Math.random,
     signal: abort.signal,
     halt: halt.signal,
-    batchSize: opts.batchSize ?? OUTBOX_DEFAULTS.batchSize,
-    concurrency: opts.concurrency ?? OUTBOX_DEFAULTS.concurrency,
+    batchSize: tuning.batchSize,
+    concurrency: tuning.concurrency,
     out: ctx.out,
-    leaseMs: ctx.config.workers.leaseMs,
+    leaseMs: ctx.settings.workers.leaseMs,
   });
   let unsubscribe: (() => void) | undefined;
   const loop = createPollLoop({
-    pollMs,
+    pollMs: tuning.pollMs,
     run: () => runner.runOnce(),
     onError: (e) => ctx.out(`outbox: run failed: ${e instanceof Error ? e.message : String(e)}`),
   });
@@ -237,7 +236,7 @@ function _worker(ctx: WorkerContext, opts: OutboxWorkerOptions): SettlingOutboxW
       unsubscribe?.();
       const inFlight = loop.halt();
       if (!inFlight) return;
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, opts.stopGraceMs ?? OUTBOX_DEFAULTS.stopGraceMs).unref());
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, tuning.stopGraceMs).unref());
       await Promise.race([inFlight, grace]);
       abort.abort();
       await inFlight;

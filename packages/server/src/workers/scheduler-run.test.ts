@@ -10,7 +10,11 @@ import {
 } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { CONFIG_DEFAULTS } from "../config/schema.js";
 import { CHANGES_PURGE_LIMITS, LAST_RUN_SETTING_PREFIX, runSchedulerOnce, scheduledTriggers } from "./scheduler-run.js";
+
+/** The settings' default retention of the change feed (7 days). */
+const RETENTION_DAYS = CONFIG_DEFAULTS.changes.retentionDays;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -47,7 +51,7 @@ async function setup(create: () => Storage, start = "2026-03-01T00:00:00.000Z") 
   /** Runs the scheduler at the clock's time and returns the names and URIs it emitted. */
   const run = async () => {
     const before = new Set((await allEvents(s)).map((e) => e.id));
-    await runSchedulerOnce({ storage: s, engine, triggers }, clock.now());
+    await runSchedulerOnce({ storage: s, engine, triggers, changesRetentionDays: RETENTION_DAYS }, clock.now());
     return (await allEvents(s)).filter((e) => !before.has(e.id));
   };
   return { storage: s, clock, engine, run };
@@ -183,7 +187,7 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     await s.createFlock({ identifier: "quiet", name: "Quiet", created: "2026-01-01T00:00:00.000000" });
     await engine.create("quiet", "membership", { end_date: "2026-03-20", auto_renew: false });
     const quiet = validateTriggers([{ flock: "quiet", trigger: "expiring_2wk", ...HOOK }]).triggers;
-    const runWith = (t: typeof triggers) => runSchedulerOnce({ storage: s, engine, triggers: t }, clock.now());
+    const runWith = (t: typeof triggers) => runSchedulerOnce({ storage: s, engine, triggers: t, changesRetentionDays: RETENTION_DAYS }, clock.now());
     await runWith([]);
     clock.advance(10 * DAY); // past the membership's expiring_2wk (2026-03-06), with no trigger
     await runWith([]);
@@ -244,7 +248,7 @@ describe.each(adapters)("runSchedulerOnce (%s)", (_name, create) => {
     const page = await s.readChanges("demo", 0, 10);
     expect(page.purgedThrough).toBe(1);
     expect(page.changes.map((c) => c.id)).toEqual([2]);
-    expect((await runSchedulerOnce({ storage: s, engine, triggers: [] }, clock.now())).changesPurged).toBe(0);
+    expect((await runSchedulerOnce({ storage: s, engine, triggers: [], changesRetentionDays: RETENTION_DAYS }, clock.now())).changesPurged).toBe(0);
   });
 
   it("purges the change feed in transactions of at most a chunk, the whole backlog in one run", async () => {

@@ -34,7 +34,6 @@ import {
   type Storage,
   type TriggerConfig,
 } from "@records-service/core";
-import { CONFIG_DEFAULTS } from "../config/schema.js";
 import { findDueCandidates, findPaidUris, findWrittenSince } from "./due-candidates.js";
 
 /** The setting holding a flock's last run time: `scheduler.last_run:<flock>`. */
@@ -57,8 +56,8 @@ export interface SchedulerRunContext {
   engine: RecordEngine;
   /** Every configured trigger; inactive ones and action-time ones are ignored. */
   triggers: readonly TriggerConfig[];
-  /** The change feed keeps changes this many days (default `CONFIG_DEFAULTS.changes.retentionDays`). */
-  changesRetentionDays?: number;
+  /** The change feed keeps changes this many days (the settings' `changes.retentionDays`). */
+  changesRetentionDays: number;
 }
 
 /** What one run did, per flock. */
@@ -91,7 +90,7 @@ export async function runSchedulerOnce(given: SchedulerRunContext, now: Date): P
     report.purged += n;
     if (n < PURGE_LIMITS.chunk) break;
   }
-  const retentionMs = (ctx.changesRetentionDays ?? CONFIG_DEFAULTS.changes.retentionDays) * 86_400_000;
+  const retentionMs = ctx.changesRetentionDays * 86_400_000;
   const before = formatTimestamp(new Date(now.getTime() - retentionMs));
   for (let i = 0; i < CHANGES_PURGE_LIMITS.chunksPerRun; i += 1) {
     const n = await ctx.storage.purgeChanges(before, CHANGES_PURGE_LIMITS.chunk);

@@ -1,6 +1,7 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine } from "@records-service/core";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
+import { settingsOf } from "../settings.js";
 import type { WorkerContext } from "../runtime/workers.js";
 import { createSchedulerWorker } from "./scheduler.js";
 
@@ -8,7 +9,7 @@ function context(out: string[]): WorkerContext {
   const storage = createMemoryStorage();
   const clock = createFakeClock("2026-03-01T00:00:00.000Z");
   const config = parseConfig({ scheduler: { cron: "* * * * * *" } }); // every second
-  return { storage, engine: createRecordEngine({ storage, clock }), config, clock, secret: "s", out: (l) => out.push(l) };
+  return { storage, engine: createRecordEngine({ storage, clock }), settings: settingsOf(config), templates: [], clock, secret: "s", out: (l) => out.push(l) };
 }
 
 async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {

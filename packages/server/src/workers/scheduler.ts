@@ -43,7 +43,7 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
       const flocks = await ctx.storage.listFlocks();
       const triggers = flocks.flatMap((f) => ctx.engine.context.triggers(f.identifier));
       return runSchedulerOnce(
-        { storage: ctx.storage, engine: ctx.engine, triggers, changesRetentionDays: ctx.config.changes.retentionDays },
+        { storage: ctx.storage, engine: ctx.engine, triggers, changesRetentionDays: ctx.settings.changes.retentionDays },
         now,
       );
     });
@@ -52,7 +52,7 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
   const tick = async () => {
     running = (async () => {
       try {
-        const held = await withLease(ctx.storage, SCHEDULER_LEASE, { ttlMs: ctx.config.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone }, () => run(ctx.clock.now()));
+        const held = await withLease(ctx.storage, SCHEDULER_LEASE, { ttlMs: ctx.settings.workers.leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone }, () => run(ctx.clock.now()));
         // Not acquired: another process is running the scheduler right now.
         if (held.acquired) _describe(held.value, ctx.out);
       } catch (e) {
@@ -64,7 +64,7 @@ export function createSchedulerWorker(ctx: WorkerContext, options: SchedulerWork
   return {
     name: "scheduler",
     start() {
-      job = new Cron(ctx.config.scheduler.cron, { protect: true, timezone: "UTC" }, tick);
+      job = new Cron(ctx.settings.scheduler.cron, { protect: true, timezone: "UTC" }, tick);
     },
     async stop() {
       job?.stop();

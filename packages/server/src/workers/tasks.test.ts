@@ -10,7 +10,7 @@ import {
   type StoredRecord,
 } from "@records-service/core";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../config.js";
+import { resolveSettings } from "../settings.js";
 import type { Worker } from "../runtime/workers.js";
 import { createTaskWorkerFactory, taskLeaseName, type TaskWorkerOptions } from "./tasks.js";
 
@@ -23,7 +23,7 @@ async function setup(storage: Storage = createMemoryStorage()) {
   for (let i = 0; i < 7; i++) await engine.create("demo", "person", { first_name: `P${i}` });
   const out: string[] = [];
   const worker = (opts: TaskWorkerOptions = {}): Worker =>
-    createTaskWorkerFactory({ chunkSize: 2, pollMs: 10_000, ...opts })({ storage, engine, config: parseConfig({}), clock, secret: "s".repeat(32), out: (l) => out.push(l) });
+    createTaskWorkerFactory({ chunkSize: 2, pollMs: 10_000, ...opts })({ storage, engine, settings: resolveSettings(), templates: [], clock, secret: "s".repeat(32), out: (l) => out.push(l) });
   const task = async (id: string) => (await storage.getRecord("demo", "core_event", id))!;
   const people = async () => (await storage.listRecords("demo", "person", { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 100 })).records;
   return { storage, engine, worker, task, people, out };

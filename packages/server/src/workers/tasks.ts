@@ -20,7 +20,6 @@ import {
   findActiveTasks,
   runTaskChunk,
   systemAttribution,
-  TASK_CHUNK_SIZE,
   type ActiveTask,
   type StoredRecord,
   type TaskRegistry,
@@ -29,20 +28,11 @@ import { createPollLoop } from "../runtime/poll-loop.js";
 import { serverTaskRegistry } from "./task-kinds.js";
 import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
 
-/** Defaults of the task worker. */
-const TASK_WORKER_DEFAULTS = {
-  /** How often queued tasks are looked for while idle. */
-  pollMs: 500,
-  /** Records per chunk (one transaction each). */
-  chunkSize: TASK_CHUNK_SIZE,
-  /** Chunks of one task that may fail with an unexpected error before the task is marked failed. */
-  maxFailures: 3,
-} as const;
-
 /** Options of `createTaskWorkerFactory`. */
 export interface TaskWorkerOptions {
   /** The task kinds; default the server's (`serverTaskRegistry`: core's and the segments gateway's). */
   registry?: TaskRegistry;
+  /** Beside the settings' `tasks` (idle poll, records per chunk, failures tolerated): tests change one for a single worker. */
   pollMs?: number;
   chunkSize?: number;
   maxFailures?: number;
@@ -78,10 +68,11 @@ export function taskLeaseName(flock: string, id: string): string {
 const _nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function _worker(ctx: WorkerContext, opts: TaskWorkerOptions): Worker {
-  const pollMs = opts.pollMs ?? TASK_WORKER_DEFAULTS.pollMs;
-  const chunkSize = opts.chunkSize ?? TASK_WORKER_DEFAULTS.chunkSize;
-  const maxFailures = opts.maxFailures ?? TASK_WORKER_DEFAULTS.maxFailures;
-  const leaseMs = ctx.config.workers.leaseMs;
+  const tuning = ctx.settings.tasks;
+  const pollMs = opts.pollMs ?? tuning.pollMs;
+  const chunkSize = opts.chunkSize ?? tuning.chunkSize;
+  const maxFailures = opts.maxFailures ?? tuning.maxFailures;
+  const leaseMs = ctx.settings.workers.leaseMs;
   const pause = opts.pause ?? _nextTurn;
   const runOptions = { chunkSize, registry: opts.registry ?? serverTaskRegistry };
   // A task is logged as its requester's (stored on it); one that names none, as the worker's.

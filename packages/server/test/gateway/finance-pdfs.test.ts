@@ -311,7 +311,7 @@ describe("the giving tax year's first day", () => {
   it("comes from the flock's invoicing entry (tax_year_start), checked like the rest of the config", async () => {
     const config = parseConfig({ invoicing: [{ flock: "alpha", tax_year_start: "01-01" }] });
     const t = await createTestApp();
-    const app = createApp({ engine: t.engine, secret: "s".repeat(32), invoicing: config.invoicing, passwordCost: TEST_PASSWORD_COST });
+    const app = createApp({ engine: t.engine, secret: "s".repeat(32), settings: { invoicing: config.invoicing }, passwordCost: TEST_PASSWORD_COST });
     const ada = (await t.engine.create("alpha", "person", { first_name: "Ada", email: ["member@example.org;home"] })).id;
     const donation = `/alpha/donation/${(await t.engine.create("alpha", "donation", { person_ref: `/alpha/person/${ada}/` })).id}/`;
     for (const date of ["2025-01-01", "2025-12-31", "2026-01-01", "2024-12-31"]) await t.engine.create("alpha", "payment", { donation_ref: donation, amount: 1, payment_date: date });

@@ -16,7 +16,7 @@ import {
 } from "@records-service/core";
 import type { Hono } from "hono";
 import { createApp, type AppOptions } from "../../src/app.js";
-import type { ChangesRouteOptions } from "../../src/routes/changes.js";
+import type { SettingsInput } from "../../src/settings.js";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { hashToken } from "../../src/auth/tokens.js";
 import type { AppEnv } from "../../src/http/env.js";
@@ -74,10 +74,10 @@ export interface CallOptions {
 export async function createTestApp(
   opts: {
     storage?: Storage;
-    bodyLimitBytes?: number;
     triggers?: readonly TriggerConfig[];
-    keyTtlHours?: number;
-    changes?: ChangesRouteOptions;
+    /** Some settings (the rest from config/schema's defaults). */
+    settings?: SettingsInput;
+    changes?: AppOptions["changes"];
     flockResourceTypes?: Record<string, string[]>;
     /** Builds the metrics over this app's storage and clock (see `createServiceMetrics`). */
     metrics?: (storage: Storage, clock: ReturnType<typeof createFakeClock>) => AppOptions["metrics"];
@@ -116,9 +116,8 @@ export async function createTestApp(
   const app = createApp({
     engine,
     log: (line) => logs.push(line),
-    bodyLimitBytes: opts.bodyLimitBytes,
     passwordCost: TEST_PASSWORD_COST,
-    ...(opts.keyTtlHours !== undefined ? { keyTtlHours: opts.keyTtlHours } : {}),
+    ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.changes ? { changes: opts.changes } : {}),
     ...(opts.metrics ? { metrics: opts.metrics(storage, clock) } : {}),
     ...(opts.workers ? { workers: opts.workers } : {}),

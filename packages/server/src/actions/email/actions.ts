@@ -55,9 +55,9 @@ export function createEmailActions(opts: EmailActionOptions): ActionHandler[] {
  * does not compile throws `ConfigError` naming it), SMTP when `mail` is configured.
  */
 export function emailActionsFor(ctx: WorkerContext, opts: { transport?: MailTransport } = {}): ActionHandler[] {
-  const transport = opts.transport ?? (ctx.config.mail ? createSmtpTransport(ctx.config.mail) : undefined);
+  const transport = opts.transport ?? (ctx.settings.mail ? createSmtpTransport(ctx.settings.mail) : undefined);
   return createEmailActions({
-    templates: compileTemplates(ctx.config.templates),
+    templates: compileTemplates(ctx.templates),
     storage: ctx.storage,
     ids: ctx.engine.context.ids,
     ...(transport ? { transport } : {}),

@@ -139,16 +139,7 @@ export function eventPacket(data: BookingData): Record<string, unknown> {
   const cancelled = isCancelled(booking);
   return {
     ...booking.data,
-    uid: booking.id,
-    uri: uriOf(booking),
-    resource_type: "booking",
-    display_value: booking.displayValue,
-    formatted_title: booking.displayValue,
-    created: booking.created,
-    last_updated: booking.lastUpdated,
-    ...eventDates(booking),
-    status: _str(booking.data.status),
-    cancelled,
+    ..._bookingHeader(booking),
     has_cancelled: cancelled,
     bookable_refs: types.map(uriOf),
     ticket_types: Object.fromEntries(entries.map((e) => [e.uri as string, e])),
@@ -184,6 +175,21 @@ export function summaryPacket(data: BookingData): Record<string, unknown> {
 export function summaryFromStock(booking: StoredRecord, types: readonly Pick<StoredRecord, "data">[], stocks: readonly StockCount[]): Record<string, unknown> {
   const prices = types.map((t) => numberOf(t.data.amount) ?? 0);
   const computed: Record<string, unknown> = {
+    ..._bookingHeader(booking),
+    ticketed_event: typeof booking.data.ticketed_event === "boolean" ? booking.data.ticketed_event : types.length > 0,
+    has_available_tickets: stocks.some((s) => s.available === null || s.available > 0),
+    is_sold_out: stocks.length > 0 && stocks.every((s) => s.available === 0),
+    minimum_ticket_price: prices.length > 0 ? Math.min(...prices) : null,
+    maximum_ticket_price: prices.length > 0 ? Math.max(...prices) : null,
+  };
+  const out: Record<string, unknown> = {};
+  for (const f of SUMMARY_FIELDS) out[f] = (Object.hasOwn(computed, f) ? computed[f] : Object.hasOwn(booking.data, f) ? booking.data[f] : undefined) ?? null;
+  return out;
+}
+
+/** The computed fields the event packet and the summary share: identity, title, dates, status. */
+function _bookingHeader(booking: StoredRecord): Record<string, unknown> {
+  return {
     uid: booking.id,
     uri: uriOf(booking),
     resource_type: "booking",
@@ -194,15 +200,7 @@ export function summaryFromStock(booking: StoredRecord, types: readonly Pick<Sto
     ...eventDates(booking),
     status: _str(booking.data.status),
     cancelled: isCancelled(booking),
-    ticketed_event: typeof booking.data.ticketed_event === "boolean" ? booking.data.ticketed_event : types.length > 0,
-    has_available_tickets: stocks.some((s) => s.available === null || s.available > 0),
-    is_sold_out: stocks.length > 0 && stocks.every((s) => s.available === 0),
-    minimum_ticket_price: prices.length > 0 ? Math.min(...prices) : null,
-    maximum_ticket_price: prices.length > 0 ? Math.max(...prices) : null,
   };
-  const out: Record<string, unknown> = {};
-  for (const f of SUMMARY_FIELDS) out[f] = (Object.hasOwn(computed, f) ? computed[f] : Object.hasOwn(booking.data, f) ? booking.data[f] : undefined) ?? null;
-  return out;
 }
 
 /** A number from a stored number or numeric text, else undefined. */

@@ -2,13 +2,11 @@
  * @module gateway/giving/tax-year
  * The tax year of a giving statement (spec v2-gateway section 8, our choice): from
  * `{startyear}-{MM-DD}` to the day before `{endyear}-{MM-DD}`, inclusive, where `MM-DD` is the
- * flock's `invoicing` entry's `tax_year_start`, else `04-06` (the UK's 6 April). The years
+ * flock's `invoicing` entry's `tax_year_start`, else config/schema's default (`04-06`, the
+ * UK's 6 April). The years
  * are four digits and consecutive; anything else is a 400.
  */
 import { badRequest } from "@records-service/core";
-
-/** The UK tax year's first day. */
-export const DEFAULT_TAX_YEAR_START = "04-06";
 
 /** A tax year's first and last day, `YYYY-MM-DD`, both inclusive. */
 export interface TaxYear {
@@ -22,10 +20,10 @@ export interface TaxYear {
  * The tax year `startyear`/`endyear` starting on `start` (`MM-DD`).
  *
  * @example
- * taxYear("2025", "2026") // { startYear: 2025, endYear: 2026, first: "2025-04-06", last: "2026-04-05" }
- * taxYear("2025", "2027") // 400 "bad tax year"
+ * taxYear("2025", "2026", "04-06") // { startYear: 2025, endYear: 2026, first: "2025-04-06", last: "2026-04-05" }
+ * taxYear("2025", "2027", "04-06") // 400 "bad tax year"
  */
-export function taxYear(startyear: string, endyear: string, start: string = DEFAULT_TAX_YEAR_START): TaxYear {
+export function taxYear(startyear: string, endyear: string, start: string): TaxYear {
   const a = _year("startyear", startyear);
   const b = _year("endyear", endyear);
   if (b !== a + 1) throw badRequest("bad tax year", `endyear must be startyear + 1 (a tax year spans two consecutive years): ${a} is followed by ${a + 1}, not ${b}`);

@@ -5,7 +5,7 @@
  * settings. Shared by the JSON routes and the PDF route so both show the same invoice.
  */
 import { formatDate, type RecordEngine } from "@records-service/core";
-import type { InvoicingConfig } from "../../config/schema.js";
+import { CONFIG_DEFAULTS, type InvoicingConfig } from "../../config/schema.js";
 import { invoiceAnswer, INVOICE_CONFIG_KEYS, type InvoiceConfig } from "./invoice.js";
 import { invoiceKey, invoiceSignature, signedInvoicePath, type InvoiceType } from "./signature.js";
 import { pdfResourceType, readInvoiceSource } from "./sources.js";
@@ -55,8 +55,8 @@ function invoicingConfig(flock: string, name: string, all: readonly InvoicingCon
   const mine = all.find((x) => x.flock === flock) as Record<string, unknown> | undefined;
   return {
     flock_name: name,
-    default_currency: (mine?.default_currency as string | undefined) ?? "gbp",
+    default_currency: (mine?.default_currency as string | undefined) ?? CONFIG_DEFAULTS.invoicing.default_currency,
     ...Object.fromEntries(INVOICE_CONFIG_KEYS.map((k) => [k, mine?.[k] ?? null])),
-    template: (mine?.template as string | undefined) ?? "invoice-a4",
+    template: (mine?.template as string | undefined) ?? CONFIG_DEFAULTS.invoicing.template,
   };
 }

@@ -1,21 +1,23 @@
 /**
- * @module copy/sqlite-source
- * Reads everything a SQLite database holds, in the order a copy writes it: the small tables
+ * @module copy-source
+ * The source of `records-service copy`: reads everything a SQLite database holds, in the order a copy writes it: the small tables
  * whole, then records (insertion order), files (by id) and outbox jobs (insertion order) in
  * batches. The file is opened read-only, so a copy never changes its source. A file an
  * older version wrote (migrations pending) is read from a migrated snapshot instead (see
- * `openSqliteSource`): the copy gets what this version's tables hold, e.g. member accounts
+ * `openSqliteCopySource`): the copy gets what this version's tables hold, e.g. member accounts
  * in their flock's namespace and keys with a lifetime, which PostgreSQL has no migration
  * to make from the old rows.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ApiKeyRow, FlockRow, OutboxJob, OutboxStatus, StoredFile, StoredRecord, UserRow } from "@records-service/core";
-import { MIGRATIONS_FOLDER, openDatabase, type Db } from "@records-service/sqlite";
+import type { ApiKeyRow, FlockRow, OutboxJob, StoredFile, StoredRecord, UserRow } from "@records-service/core";
+import { jobFromRow, OUTBOX_COLUMNS, recordFromRow, type OutboxRow, type RecordRow } from "@records-service/sql";
+import { MIGRATIONS_FOLDER, openDatabase, type Db } from "./open.js";
+import type { users } from "./schema.js";
 
-/** The source of a copy. */
-export interface SqliteSource {
+/** The source of a copy: the file's rows as the `Storage` methods take them. */
+export interface SqliteCopySource {
   flocks(): FlockRow[];
   users(): UserRow[];
   apiKeys(): ApiKeyRow[];
@@ -39,9 +41,10 @@ export interface SqliteSource {
  * the snapshot is migrated, and the source reads that; `close()` removes it.
  *
  * @example
- * const source = openSqliteSource("./data/records.db");
+ * const source = openSqliteCopySource("./data/records.db");
+ * const { rows, next } = source.records(0, 500); source.close();
  */
-export function openSqliteSource(path: string): SqliteSource {
+export function openSqliteCopySource(path: string): SqliteCopySource {
   let db = openDatabase({ path, readonly: true }).$client;
   const migrated = _pendingMigrations(db);
   let snapshotDir: string | undefined;
@@ -63,9 +66,9 @@ export function openSqliteSource(path: string): SqliteSource {
   return {
     flocks: () => all<FlockRow>("SELECT identifier, name, created FROM flocks ORDER BY identifier"),
     users: () =>
-      all<{ username: string; passwordHash: string; flocks: string; role: UserRow["role"]; created: string }>(
-        "SELECT username, password_hash AS passwordHash, flocks, role, created FROM users ORDER BY username",
-      ).map((u) => ({ ...u, flocks: JSON.parse(u.flocks) as string[] })),
+      all<typeof users.$inferSelect>("SELECT username, password_hash AS passwordHash, flocks, role, created FROM users ORDER BY username").map(
+        (u) => ({ ...u, flocks: JSON.parse(u.flocks) as string[], role: u.role as UserRow["role"] }),
+      ),
     apiKeys: () =>
       all<ApiKeyRow>("SELECT token_hash AS tokenHash, username, created, expires FROM api_keys ORDER BY token_hash"),
     settings: () => all<{ name: string; value: string }>("SELECT name, value FROM settings ORDER BY name"),
@@ -74,18 +77,8 @@ export function openSqliteSource(path: string): SqliteSource {
       return { records: n("records"), files: n("files"), jobs: n("outbox") };
     },
     records(after, limit) {
-      const rows = all<{
-        rid: number;
-        flock: string;
-        type: string;
-        id: string;
-        state: StoredRecord["state"];
-        data: string;
-        displayValue: string;
-        created: string;
-        lastUpdated: string;
-        version: number;
-      }>(
+      // The adapter's own row shape (`RecordRow`), plus the position and the collection's names.
+      const rows = all<RecordRow & { rid: number; flock: string; type: string }>(
         `SELECT r.rid, c.flock, c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created,
            r.last_updated AS lastUpdated, r.version
          FROM records r JOIN collections c ON c.cid = r.cid WHERE r.rid > ? ORDER BY r.rid LIMIT ?`,
@@ -93,7 +86,7 @@ export function openSqliteSource(path: string): SqliteSource {
         limit,
       );
       return {
-        rows: rows.map(({ rid: _rid, data, ...r }) => ({ ...r, data: JSON.parse(data) as Record<string, unknown> })),
+        rows: rows.map((r) => recordFromRow(r, r.flock, r.type)),
         next: rows.length > 0 ? rows[rows.length - 1]!.rid : after,
       };
     },
@@ -106,31 +99,10 @@ export function openSqliteSource(path: string): SqliteSource {
       ).map((f) => ({ ...f, bytes: new Uint8Array(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength) }));
     },
     jobs(after, limit) {
-      const rows = all<{
-        seq: number;
-        id: string;
-        flock: string;
-        dataEventId: string;
-        trigger: string;
-        action: string;
-        deliveryId: string;
-        status: OutboxStatus;
-        attempts: number;
-        nextAttemptAt: string;
-        firstAttemptAt: string | null;
-        lastError: string | null;
-        lastStatus: number | null;
-        body: string | null;
-        created: string;
-      }>(
-        `SELECT seq, id, flock, data_event_id AS dataEventId, "trigger", action, delivery_id AS deliveryId, status, attempts,
-           next_attempt_at AS nextAttemptAt, first_attempt_at AS firstAttemptAt, last_error AS lastError,
-           last_status AS lastStatus, body, created
-         FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?`,
-        after,
-        limit,
-      );
-      return { rows: rows.map(({ seq: _seq, ...j }) => j), next: rows.length > 0 ? rows[rows.length - 1]!.seq : after };
+      // The outbox's own columns and mapping (`@records-service/sql`), as the adapter's claims read them.
+      const rows = all<OutboxRow & { seq: number }>(`SELECT seq, ${OUTBOX_COLUMNS} FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit);
+      // A claim is the source process's: the copy's workers start unclaimed.
+      return { rows: rows.map((r) => ({ ...jobFromRow(r), claimedUntil: null })), next: rows.length > 0 ? rows[rows.length - 1]!.seq : after };
     },
     recordCounts: () =>
       all<{ flock: string; type: string; state: string; n: number }>(
