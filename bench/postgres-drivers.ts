@@ -168,7 +168,7 @@ function _createStatements(cid: number, fids: Map<string, number>, id: string): 
       "c2",
       sql`INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
           VALUES ${sql.join(
-            rows.map((r) => sql`((SELECT rid FROM records WHERE id = ${id}), ${r.fid}, ${r.kind}, ${cut(r.text)}, NULL, ${cut(r.folded)}, NULL, ${r.num}::float8)`),
+            rows.map((r) => sql`((SELECT rid FROM records WHERE id = ${id}), ${r.fid}, ${r.kind}, ${cut(r.text)}, NULL, ${r.folded === null ? null : cut(r.folded)}, NULL, ${r.num}::float8)`),
             sql`, `,
           )}`,
     ),

@@ -136,7 +136,7 @@ export function openHandPg(url: string): HandPg {
           [cid, records.map((r) => r.id), records.map((r) => JSON.stringify(r.data)), records.map((r) => r.displayValue), records.map((r) => r.created)],
         );
         const rids = new Map(rows.map((r) => [r.id, r.rid]));
-        const v = { rid: [] as string[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], folded: [] as Buffer[], num: [] as (number | null)[] };
+        const v = { rid: [] as string[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], folded: [] as (Buffer | null)[], num: [] as (number | null)[] };
         const refs = { target: [] as string[], rid: [] as string[] };
         for (const r of records) {
           const rid = rids.get(r.id)!;
@@ -149,7 +149,7 @@ export function openHandPg(url: string): HandPg {
               v.kind.push(row.kind);
               // Persons' values are short: no `_long` columns to fill.
               v.text.push(Buffer.from(row.text, "utf8"));
-              v.folded.push(Buffer.from(row.folded, "utf8"));
+              v.folded.push(row.folded === null ? null : Buffer.from(row.folded, "utf8"));
               v.num.push(row.num);
             }
           }

@@ -36,8 +36,9 @@ export const LIST_CASES: ListCase[] = [
     name: "last_name__startswithi",
     params: (s) => `last_name__startswithi=${encodeURIComponent(s.lastNamePrefix.toUpperCase())}`,
     where: (s, f) => ({
-      where: `${_IN_VALUES} folded >= ? AND folded < ?)`,
-      args: [f("last_name"), s.lastNamePrefix, _nextPrefix(s.lastNamePrefix)],
+      // The folded forms stored, and the values that are their own fold (stored without one).
+      where: `${_IN_VALUES} folded >= ? AND folded < ? UNION ALL SELECT rid FROM record_values WHERE fid = ? AND text >= ? AND text < ?)`,
+      args: [f("last_name"), s.lastNamePrefix, _nextPrefix(s.lastNamePrefix), f("last_name"), s.lastNamePrefix, _nextPrefix(s.lastNamePrefix)],
     }),
     target: "<= 1.5",
   },

@@ -38,11 +38,14 @@ const PG_QUERIES: Record<string, (cid: number, s: DatasetSample, f: (field: stri
     order: "v.rid",
   }),
   "last_name__startswithi": async (cid, s, f) => {
-    const args = [await f("last_name"), _bytes(s.lastNamePrefix), _bytes(_nextPrefix(s.lastNamePrefix))];
+    const range = [await f("last_name"), _bytes(s.lastNamePrefix), _bytes(_nextPrefix(s.lastNamePrefix))];
+    const args = [...range, ...range];
+    // The folded forms stored, and the values that are their own fold (stored without one).
+    const both = "folded >= ? AND folded < ? UNION ALL SELECT rid FROM record_values WHERE fid = ? AND text >= ? AND text < ?";
     return {
-      ...plainQuery(cid, `${_IN_VALUES} folded >= ? AND folded < ?)`, args),
+      ...plainQuery(cid, `${_IN_VALUES} ${both})`, args),
       page: `SELECT ${HAND_COLUMNS} FROM records r WHERE r.cid = ? AND r.state = 'updated'
-             AND r.rid = ANY(ARRAY(SELECT rid FROM record_values WHERE fid = ? AND folded >= ? AND folded < ?))`,
+             AND r.rid = ANY(ARRAY(SELECT rid FROM record_values WHERE fid = ? AND ${both}))`,
     };
   },
   "list field filter (tags)": async (cid, s, f) => plainQuery(cid, `${_IN_VALUES} text = ?)`, [await f("tags"), _bytes(s.tag)]),

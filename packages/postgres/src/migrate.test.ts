@@ -63,15 +63,9 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
   });
 
   it("keeps the first data event of a dedupe key doubled before the unique index", async () => {
-    // Migrated up to 0003 only, from a copy of the migrations with a shorter journal.
-    const folder = join(dir, "migrations");
-    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const full = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
-    const at = full.entries.findIndex((e) => e.tag === "0004_claims");
-    writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify({ ...full, entries: full.entries.slice(0, at) }));
     const client = await db.pool.connect();
     try {
-      await migrate(drizzle(client), { migrationsFolder: folder });
+      await _migrateBefore(client, dir, "0004_claims");
       await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('other', 'data_event')");
       const cid = async (flock: string) => (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE flock = $1", [flock])).rows[0]!.cid;
       const ins = async (c: number, id: string, data: unknown) =>
@@ -102,6 +96,76 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
   });
 });
 
+describe.skipIf(!inject("pgAvailable"))("0009_folded_when_different", () => {
+  let db: TestDatabase;
+  const dir = mkdtempSync(join(tmpdir(), "records-pg-migrations-"));
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a folded form only where it differs (long values too), and the case-insensitive filters still find every value", async () => {
+    const long = "x".repeat(1100);
+    const names = ["Lovelace", "lovelace", "straße", "İnce", long, `${long}Y`];
+    const client = await db.pool.connect();
+    try {
+      await _migrateBefore(client, dir, "0009_folded_when_different");
+      const cid = (await client.query<{ cid: number }>("INSERT INTO collections (flock, type) VALUES ('demo', 'person') RETURNING cid")).rows[0]!.cid;
+      const fid = (await client.query<{ fid: number }>("INSERT INTO fields (cid, name) VALUES ($1, 'last_name') RETURNING fid", [cid])).rows[0]!.fid;
+      const cols = (t: string) => {
+        const b = Buffer.from(t, "utf8");
+        return b.length > 1024 ? [b.subarray(0, 1024), b] : [b, null];
+      };
+      for (const [i, n] of names.entries()) {
+        const rid = (
+          await client.query<{ rid: number }>(
+            "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1) RETURNING rid",
+            [cid, String(i + 1).repeat(24), JSON.stringify({ last_name: n })],
+          )
+        ).rows[0]!.rid;
+        await client.query("INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long) VALUES ($1, $2, 0, $3, $4, $5, $6)", [
+          rid,
+          fid,
+          ...cols(n),
+          ...cols(n.toLowerCase()),
+        ]);
+      }
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db.url });
+    try {
+      const rows = await db.pool.query<{ folded: Buffer | null; long: boolean }>(
+        "SELECT folded, folded_long IS NOT NULL AS long FROM record_values ORDER BY rid",
+      );
+      expect(rows.rows.map((r) => [r.folded?.toString("utf8").slice(0, 12) ?? null, r.long])).toEqual([
+        ["lovelace", false],
+        [null, false],
+        [null, false],
+        ["i\u0307nce", false],
+        [null, false],
+        ["xxxxxxxxxxxx", true],
+      ]);
+      const ids = async (op: "startswithi" | "near", text: string) => {
+        const filters = [{ field: "last_name", meta: false, op, values: [{ text }] }];
+        const page = await storage.listRecords("demo", "person", { filters, mode: "AND", states: ["updated"], page: 1, pageSize: 25 });
+        return page.records.map((r) => String(r.data.last_name).slice(0, 10));
+      };
+      expect(await ids("startswithi", "LOVE")).toEqual(["Lovelace", "lovelace"]);
+      expect(await ids("near", "STRAß")).toEqual(["straße"]);
+      expect(await ids("startswithi", "i\u0307n")).toEqual(["İnce"]);
+      expect(await ids("near", "xY")).toEqual(["xxxxxxxxxx"]);
+      expect(await ids("startswithi", `${long}y`)).toEqual(["xxxxxxxxxx"]);
+      expect(await ids("startswithi", long)).toHaveLength(2);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 describe("an unreachable server", () => {
   it("rejects opening with RecordsError unavailable, naming host, port and the driver's reason", async () => {
     const open = createPostgresStorage({ url: "postgres://nobody:secret@127.0.0.1:9/records" }, { connectTimeoutMs: 2000 });
@@ -113,3 +177,13 @@ describe("an unreachable server", () => {
     });
   });
 });
+
+/** Migrates `client`'s database up to (not including) the migration `tag`, from a copy of the migrations with a shorter journal. */
+async function _migrateBefore(client: pg.PoolClient, dir: string, tag: string): Promise<void> {
+  const folder = join(dir, `migrations-${tag}`);
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const full = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const at = full.entries.findIndex((e) => e.tag === tag);
+  writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify({ ...full, entries: full.entries.slice(0, at) }));
+  await migrate(drizzle(client), { migrationsFolder: folder });
+}

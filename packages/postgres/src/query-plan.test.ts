@@ -111,7 +111,7 @@ describe.skipIf(!inject("pgAvailable"))("query plans (PostgreSQL)", () => {
 
   it.each(MATCH_COUNT_PLAN_CASES.map((c) => ({ qs: c.qs, index: c.postgres })))("the count of every state of ?$qs reads only $index", async ({ qs, index }) => {
     const plan = await explain(compiler.matchCount(parse(qs), fieldId)!);
-    expect(plan).toContain(index);
+    expect(plan).toMatch(index);
     expect(plan).not.toMatch(/\bon records\b|Seq Scan/);
   });
 

@@ -157,7 +157,8 @@ export const recordValues = pgTable(
     text: bytea("text").notNull(),
     /** The whole entry when longer than `text` holds; null otherwise. */
     textLong: bytea("text_long"),
-    folded: bytea("folded").notNull(),
+    /** The case-folded entry, like `text`; null where folding leaves the text as it is. */
+    folded: bytea("folded"),
     foldedLong: bytea("folded_long"),
     num: doublePrecision("num"),
   },
@@ -167,7 +168,8 @@ export const recordValues = pgTable(
     // matches it overestimates (ranges, substrings) when a page is limited.
     index("record_values_rid_idx").using("hash", t.rid),
     index("record_values_fid_text_idx").on(t.fid, t.text, t.rid),
-    index("record_values_fid_folded_idx").on(t.fid, t.folded, t.rid),
+    // Only the entries whose folded form differs: the case-insensitive filters read `text` for the rest.
+    index("record_values_fid_folded_idx").on(t.fid, t.folded, t.rid).where(sql`folded IS NOT NULL`),
     index("record_values_fid_num_idx").on(t.fid, t.num, t.rid).where(sql`num IS NOT NULL`),
   ],
 );

@@ -66,6 +66,26 @@ describe.skipIf(!inject("pgAvailable"))("apply's multi-row inserts (PostgreSQL)"
     expect((await storage.listRecords("f1", "person", q(""))).records.map((r) => r.id)).toEqual([a.id, rec(2).id, rec(3).id]);
   });
 
+  it("stores a value's folded form only where folding changes it, long values too", async () => {
+    storage = await db.emptyStorage();
+    const long = "x".repeat(1100);
+    await storage.apply({ records: inserts([rec(1, { name: "Lovelace", tags: ["vip", "VIP", long, `${long}Y`] })]) });
+    const { rows } = await db.pool.query<{ t: string; f: string | null; long: boolean }>(
+      `SELECT left(convert_from(coalesce(text_long, text), 'UTF8'), 3) AS t, left(convert_from(coalesce(folded_long, folded), 'UTF8'), 3) AS f,
+              folded_long IS NOT NULL AS long
+       FROM record_values ORDER BY fid, text, folded_long IS NOT NULL`,
+    );
+    expect(rows).toEqual([
+      { t: "Lov", f: "lov", long: false },
+      { t: "VIP", f: "vip", long: false },
+      { t: "vip", f: null, long: false },
+      { t: "xxx", f: null, long: false },
+      { t: "xxx", f: "xxx", long: true },
+    ]);
+    expect((await storage.listRecords("f1", "person", q("tags__startswithi=VI"))).total).toBe(1);
+    expect((await storage.listRecords("f1", "person", q("tags__near=XY"))).total).toBe(1);
+  });
+
   it.each([
     { name: "an id repeated within the set", set: [rec(10), rec(11), rec(10)], id: rec(10).id },
     { name: "an id that exists (another type)", set: [rec(12), rec(5, { n: 5 }, "membership")], id: rec(5).id },

@@ -73,7 +73,8 @@ interface _ValueRow {
   fid: number;
   kind: number;
   text: string;
-  folded: string;
+  /** Null where folding leaves the text as it is (`valueRows`). */
+  folded: string | null;
   num: number | null;
 }
 
@@ -194,12 +195,12 @@ class _Writer {
   /** Inserts the gathered index rows, then moves the kept counts. */
   async flush(): Promise<void> {
     const v = { rid: [] as number[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], textLong: [] as (Buffer | null)[] };
-    const f = { folded: [] as Buffer[], foldedLong: [] as (Buffer | null)[], num: [] as (number | null)[] };
+    const f = { folded: [] as (Buffer | null)[], foldedLong: [] as (Buffer | null)[], num: [] as (number | null)[] };
     for (const [rid, byField] of this.values) {
       for (const rows of byField.values()) {
         for (const row of rows) {
           const [text, textLong] = valueColumns(row.text);
-          const [folded, foldedLong] = valueColumns(row.folded);
+          const [folded, foldedLong] = row.folded === null ? [null, null] : valueColumns(row.folded);
           v.rid.push(rid);
           v.fid.push(row.fid);
           v.kind.push(row.kind);

@@ -4,9 +4,10 @@
  * in the database: the one compiler of both adapters, with the few differences of SQLite
  * and PostgreSQL taken from a `SqlDialect` (dialects.ts). Every data filter is a predicate
  * on `r.rid` answered by an index of `record_values` (`fid, text` / `fid, folded` /
- * `fid, num`); meta filters compare the record's own columns. The meaning is core's
- * reference evaluator (`matchesFilter`): positive modifiers ask "some entry matches",
- * `ne` / `none` ask "no entry equals".
+ * `fid, num`); meta filters compare the record's own columns. `folded` is stored only
+ * where it differs from `text` (index-rows.ts), so a case-insensitive filter reads two
+ * ranges. The meaning is core's reference evaluator (`matchesFilter`): positive modifiers
+ * ask "some entry matches", `ne` / `none` ask "no entry equals".
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Filter, FilterValue, ListQuery, RecordState } from "@records-service/core";
@@ -125,6 +126,12 @@ const _WIDE_OP: Record<CmpOp, CmpOp> = { gt: "gte", gte: "gte", lt: "lte", lte: 
 interface _Col extends ValueColumn {
   param(text: string | Uint8Array): unknown;
 }
+
+/**
+ * A condition on one entry: one index range (undefined: any entry), or `either` of two
+ * ranges, read as two index ranges whose rids are united.
+ */
+type _Cond = SQL | undefined | { either: [SQL, SQL] };
 
 /** A set of rids: one `record_values` range, or a compound of sets. */
 type _RidSet = { fid: number; cond: SQL | undefined } | { op: "UNION" | "INTERSECT"; parts: _RidSet[] };
@@ -246,7 +253,8 @@ class _Compiler {
     if (f.meta || _isNegative(f) || f.values.length === 0) return undefined;
     const fid = fieldId(f.field);
     if (fid === undefined) return undefined;
-    const at = (cond: SQL | undefined): _RidSet => ({ fid, cond });
+    const at = (cond: _Cond): _RidSet =>
+      cond && "either" in cond ? _combine("UNION", cond.either.map((c) => ({ fid, cond: c }))) : { fid, cond };
     const conds = this.entryConditions(f);
     if (conds === undefined) return undefined;
     if (conds.length === 1) return at(conds[0]);
@@ -254,7 +262,7 @@ class _Compiler {
   }
 
   private dataFilter(f: Filter, fid: number, form: FilterForm, fieldId: FieldIdLookup): SQL {
-    const has = (cond: SQL | undefined) => this.hasEntry(fid, cond, form);
+    const has = (cond: _Cond) => this.hasEntry(fid, cond, form);
     if (f.op === "ne" || f.op === "none") {
       const texts = _texts(f.values);
       return texts.length === 0 ? this.d.true : sql`NOT ${has(this.inList(this.text, texts))}`;
@@ -273,7 +281,7 @@ class _Compiler {
    * modifiers, else one per value (some value for most modifiers, every value for
    * `and`); undefined for the negative ones. A condition of `undefined` matches any entry.
    */
-  private entryConditions(f: Filter): (SQL | undefined)[] | undefined {
+  private entryConditions(f: Filter): _Cond[] | undefined {
     const texts = _texts(f.values);
     // Substring and prefix modifiers compare the value as written, never its date part.
     const plain = [...new Set(f.values.map((v) => v.text))];
@@ -289,11 +297,11 @@ class _Compiler {
       case "contains":
         return plain.map((t) => this.d.contains(this.text.full, sql`${this.text.param(t)}`));
       case "near":
-        return _lowered(plain).map((t) => this.d.contains(this.folded.full, sql`${this.folded.param(t)}`));
+        return _lowered(plain).map((t) => this.foldedRanges((col) => this.d.contains(col.full, sql`${col.param(t)}`)));
       case "startswith":
         return plain.map((t) => this.prefixRange(this.text, t));
       case "startswithi":
-        return _lowered(plain).map((t) => this.prefixRange(this.folded, t));
+        return _lowered(plain).map((t) => (t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t) ?? this.d.true)));
       case "gt":
       case "gte":
       case "lt":
@@ -306,16 +314,30 @@ class _Compiler {
     }
   }
 
+  /**
+   * `match` (a condition on a lower-cased needle) on an entry's folded form: `folded` where
+   * it is stored, else `text`. The `text` range needs no `folded IS NULL` (which its index
+   * does not hold): a text holding a lower-cased needle (as prefix or part) folds to a text
+   * holding it too, since `toLowerCase` maps each character alone and is idempotent (checked
+   * over every code point), so the range adds no record the folded form would not match.
+   */
+  private foldedRanges(match: (col: _Col) => SQL): _Cond {
+    return { either: [sql`folded IS NOT NULL AND ${match(this.folded)}`, match(this.text)] };
+  }
+
   /** `r.rid IN` the records with an entry of field `fid` meeting `cond` (or its probe form). */
-  private hasEntry(fid: number, cond: SQL | undefined, form: FilterForm): SQL {
+  private hasEntry(fid: number, cond: _Cond, form: FilterForm): SQL {
     if (form === "probe") {
-      return cond
-        ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${cond})`
+      const c = cond && "either" in cond ? sql`(${cond.either[0]} OR ${cond.either[1]})` : cond;
+      return c
+        ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${c})`
         : sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid})`;
     }
-    return this.d.ridInSet(
-      cond ? sql`SELECT rid FROM record_values WHERE fid = ${fid} AND ${cond}` : sql`SELECT rid FROM record_values WHERE fid = ${fid}`,
-    );
+    const select = (c: SQL | undefined) =>
+      c ? sql`SELECT rid FROM record_values WHERE fid = ${fid} AND ${c}` : sql`SELECT rid FROM record_values WHERE fid = ${fid}`;
+    // Two index ranges as one compound set: SQLite plans an OR of two IN-sets as a scan of the collection.
+    if (cond && "either" in cond) return this.d.ridInSet(sql`${select(cond.either[0])} UNION ALL ${select(cond.either[1])}`);
+    return this.d.ridInSet(select(cond));
   }
 
   /** A range on an entry: numbers against number entries, text against string entries. */
@@ -436,8 +458,10 @@ class _Compiler {
   }
 }
 
+/** The sets under `op`; a part that is itself an `op` compound is spread (both operators are associative). */
 function _combine(op: "UNION" | "INTERSECT", parts: _RidSet[]): _RidSet {
-  return parts.length === 1 ? parts[0]! : { op, parts };
+  const flat = parts.flatMap((p) => ("op" in p && p.op === op ? p.parts : [p]));
+  return flat.length === 1 ? flat[0]! : { op, parts: flat };
 }
 
 /**

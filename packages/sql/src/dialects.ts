@@ -6,7 +6,7 @@
  * | concern | SQLite | PostgreSQL |
  * |---|---|---|
  * | truth values | `1` / `0` | `true` / `false` |
- * | `record_values.text` / `folded` | TEXT, BINARY collation (code point order) | BYTEA (byte order = code point order; holds U+0000) |
+ * | `record_values.text` / `folded` (`folded` null where it equals `text`) | TEXT, BINARY collation (code point order) | BYTEA (byte order = code point order; holds U+0000) |
  * | long values | stored whole in the indexed column | the indexed column holds the first 1,024 bytes, `text_long` / `folded_long` the whole value when longer (b-tree entries are limited to ~2.7 kB) |
  * | substring test | `instr(col, ?) > 0` | `position(? in col) > 0` |
  * | meta column lower-case | `records_lower(col)` (JS `toLowerCase`) | `lower(col)` (`COLLATE "C"`: ASCII, what ids and timestamps hold) |

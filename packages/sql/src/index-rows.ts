@@ -13,7 +13,12 @@ export const KIND_CODES = { string: 0, number: 1, boolean: 2, json: 3 } as const
 export interface ValueRow {
   kind: number;
   text: string;
-  folded: string;
+  /**
+   * The case-folded text, or null when it equals `text` (about half of a person's values
+   * and most of a membership's): such a row then has no entry in the folded index, and the
+   * case-insensitive filters read its `text` instead (compile.ts, `foldedRanges`).
+   */
+  folded: string | null;
   num: number | null;
 }
 
@@ -22,7 +27,7 @@ export interface ValueRow {
  * every modifier asks whether some entry matches, so they add nothing.
  *
  * @example
- * valueRows(["a;home", "a;home", 3]) // [{kind: 0, text: "a;home", ...}, {kind: 1, text: "3", num: 3, ...}]
+ * valueRows(["a;home", "a;home", 3]) // [{kind: 0, text: "a;home", folded: null, ...}, {kind: 1, text: "3", num: 3, ...}]
  */
 export function valueRows(value: unknown): ValueRow[] {
   const seen = new Set<string>();
@@ -32,7 +37,7 @@ export function valueRows(value: unknown): ValueRow[] {
     const key = `${kind}:${e.text}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    rows.push({ kind, text: e.text, folded: e.folded, num: e.number });
+    rows.push({ kind, text: e.text, folded: e.folded === e.text ? null : e.folded, num: e.number });
   }
   return rows;
 }

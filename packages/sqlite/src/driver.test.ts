@@ -106,6 +106,23 @@ describe("schema", () => {
 });
 
 describe("apply", () => {
+  it("stores a value's folded form only where folding changes it, and rewrites it with the value", async () => {
+    const path = tempPath();
+    const s = createSqliteStorage({ path });
+    await s.apply({ records: [{ kind: "insert", record: rec(1, { last_name: "Lovelace", tags: ["vip", "VIP"], n: 3 }) }] });
+    await s.apply({ records: [{ kind: "update", record: rec(1, { last_name: "lovelace", tags: ["vip", "VIP"], n: 3 }, { version: 2 }), expectedVersion: 1, changed: ["last_name"] }] });
+    const db = openDatabase({ path });
+    const rows = db.$client.prepare("SELECT text, folded FROM record_values ORDER BY fid, kind, text").all();
+    db.$client.close();
+    expect(rows).toEqual([
+      { text: "lovelace", folded: null },
+      { text: "VIP", folded: "vip" },
+      { text: "vip", folded: null },
+      { text: "3", folded: null },
+    ]);
+    await s.close();
+  });
+
   it("rolls back every write of a change set when one update has a stale version", async () => {
     const s = createSqliteStorage({ path: ":memory:" });
     await s.apply({ records: [{ kind: "insert", record: rec(1, { tags: ["a"] }) }] });

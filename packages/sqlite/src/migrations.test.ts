@@ -119,3 +119,46 @@ describe("0007_change_attribution", () => {
     await storage.close();
   });
 });
+
+describe("0009_folded_when_different", () => {
+  it("keeps a folded form only where it differs, and the case-insensitive filters still find every value", async () => {
+    const path = databaseBefore("0009_folded_when_different");
+    const client = new Database(path);
+    client.prepare("INSERT INTO collections (cid, flock, type) VALUES (1, 'demo', 'person')").run();
+    client.prepare("INSERT INTO fields (fid, cid, name) VALUES (1, 1, 'last_name')").run();
+    const names = ["Lovelace", "lovelace", "straße", "İnce", "ÄRZTE"];
+    const record = client.prepare(
+      "INSERT INTO records (rid, cid, id, state, data, display_value, created, last_updated, version) VALUES (?, 1, ?, 'updated', ?, '', '2026-01-01T00:00:00.000000', '2026-01-01T00:00:00.000000', 1)",
+    );
+    const value = client.prepare("INSERT INTO record_values (rid, fid, kind, text, folded, num) VALUES (?, 1, 0, ?, ?, NULL)");
+    names.forEach((n, i) => {
+      record.run(i + 1, String(i + 1).repeat(24), JSON.stringify({ last_name: n }));
+      value.run(i + 1, n, n.toLowerCase());
+    });
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare("SELECT text, folded FROM record_values ORDER BY rid").all()).toEqual([
+      { text: "Lovelace", folded: "lovelace" },
+      { text: "lovelace", folded: null },
+      { text: "straße", folded: null },
+      { text: "İnce", folded: "i\u0307nce" },
+      { text: "ÄRZTE", folded: "ärzte" },
+    ]);
+    const sql = (raw.prepare("SELECT sql FROM sqlite_schema WHERE name = 'record_values'").get() as { sql: string }).sql;
+    expect(sql).toContain("WITHOUT ROWID");
+    raw.close();
+    const ids = async (op: "startswithi" | "near", text: string) => {
+      const filters = [{ field: "last_name", meta: false, op, values: [{ text }] }];
+      const page = await storage.listRecords("demo", "person", { filters, mode: "AND", states: ["updated"], page: 1, pageSize: 25 });
+      return page.records.map((r) => r.data.last_name);
+    };
+    expect(await ids("startswithi", "LOVE")).toEqual(["Lovelace", "lovelace"]);
+    expect(await ids("near", "RZT")).toEqual(["ÄRZTE"]);
+    expect(await ids("near", "SSE")).toEqual([]);
+    expect(await ids("near", "STRAß")).toEqual(["straße"]);
+    expect(await ids("startswithi", "i\u0307n")).toEqual(["İnce"]);
+    await storage.close();
+  });
+});

@@ -132,13 +132,15 @@ export const recordValues = sqliteTable(
     fid: integer("fid").notNull(),
     kind: integer("kind").notNull(),
     text: text("text").notNull(),
-    folded: text("folded").notNull(),
+    /** The case-folded text; null where folding leaves the text as it is (`valueRows`). */
+    folded: text("folded"),
     num: real("num"),
   },
   (t) => [
     primaryKey({ columns: [t.rid, t.fid, t.kind, t.text] }),
     index("record_values_fid_text_idx").on(t.fid, t.text),
-    index("record_values_fid_folded_idx").on(t.fid, t.folded),
+    // Only the entries whose folded form differs: the case-insensitive filters read `text` for the rest.
+    index("record_values_fid_folded_idx").on(t.fid, t.folded).where(sql`folded IS NOT NULL`),
     index("record_values_fid_num_idx").on(t.fid, t.num).where(sql`num IS NOT NULL`),
   ],
 );
