@@ -29,7 +29,9 @@ export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid:
   if (fid === undefined) return rid; // no record has a value: all tie
   // Records with a value come first in either direction; read backwards, last.
   const nulls = backwards ? sql`NULLS FIRST` : sql`NULLS LAST`;
-  const folded = dialect.valueColumn("folded").full;
+  // A value's folded form is stored only where folding changes it (NULL otherwise): the key
+  // is the folded form, else the text, which is then its own fold.
+  const folded = sql`coalesce(${dialect.valueColumn("folded").full}, ${dialect.valueColumn("text").full})`;
   // `+fid`: the probe goes by the record's rows (rid), never along the field's value index in
   // value order, which would walk every record's entry per record (seconds at 10,000).
   const num = sql`(SELECT min(num) FROM record_values WHERE rid = r.rid AND +fid = ${fid} AND kind = ${KIND_CODES.number})`;

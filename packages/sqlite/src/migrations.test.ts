@@ -120,9 +120,9 @@ describe("0007_change_attribution", () => {
   });
 });
 
-describe("0009_folded_when_different", () => {
+describe("0010_folded_when_different", () => {
   it("keeps a folded form only where it differs, and the case-insensitive filters still find every value", async () => {
-    const path = databaseBefore("0009_folded_when_different");
+    const path = databaseBefore("0010_folded_when_different");
     const client = new Database(path);
     client.prepare("INSERT INTO collections (cid, flock, type) VALUES (1, 'demo', 'person')").run();
     client.prepare("INSERT INTO fields (fid, cid, name) VALUES (1, 1, 'last_name')").run();

@@ -193,14 +193,14 @@ const _UNDO: Record<string, string> = {
   "0006_search": "DROP TABLE record_search;",
   "0007_change_attribution": "DROP INDEX changes_record_idx; ALTER TABLE changes DROP COLUMN actor; ALTER TABLE changes DROP COLUMN application;",
   "0008_change_feed_type": "DROP INDEX changes_type_idx;",
-  "0009_folded_when_different": `CREATE TABLE old_record_values (rid integer NOT NULL, fid integer NOT NULL, kind integer NOT NULL,
+  "0009_search_pending": "DROP TABLE search_pending;",
+  "0010_folded_when_different": `CREATE TABLE old_record_values (rid integer NOT NULL, fid integer NOT NULL, kind integer NOT NULL,
       text text NOT NULL, folded text NOT NULL, num real, PRIMARY KEY (rid, fid, kind, text)) WITHOUT ROWID;
     INSERT INTO old_record_values SELECT rid, fid, kind, text, coalesce(folded, text), num FROM record_values;
     DROP TABLE record_values; ALTER TABLE old_record_values RENAME TO record_values;
     CREATE INDEX record_values_fid_text_idx ON record_values (fid, text);
     CREATE INDEX record_values_fid_folded_idx ON record_values (fid, folded);
     CREATE INDEX record_values_fid_num_idx ON record_values (fid, num) WHERE num IS NOT NULL;`,
-  "0010_search_pending": "DROP TABLE search_pending;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
