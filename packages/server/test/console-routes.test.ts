@@ -25,7 +25,7 @@ const appWith = (consoleDist: string, unattributedPerMinute?: number) =>
   createApp({
     engine: createRecordEngine({ storage: createMemoryStorage(), clock: createFakeClock(), ids: createSequentialIds() }),
     consoleDist,
-    ...(unattributedPerMinute !== undefined ? { unattributedPerMinute } : {}),
+    ...(unattributedPerMinute !== undefined ? { settings: { throttle: { unattributedPerMinute } } } : {}),
   });
 
 /** The directives of a Content-Security-Policy header, by name. */
