@@ -65,7 +65,7 @@ function client(url: string, key: string) {
 
 // Every start and login hashes at the shipped scrypt cost (N = 2^17), several servers at
 // once on a shared machine: each test gets a minute.
-describe.concurrent("records-service serve", { timeout: 60_000 }, () => {
+describe.concurrent("records-service serve", () => {
   it("serves the API, logs each request, stops on SIGTERM and keeps the data", async () => {
     const db = freshDb();
     const { p, url } = await serve(["--db", db]);
@@ -199,7 +199,7 @@ describe.concurrent("records-service serve", { timeout: 60_000 }, () => {
   });
 });
 
-describe.concurrent("records-service flock add / user add", { timeout: 60_000 }, () => {
+describe.concurrent("records-service flock add / user add", () => {
   it("creates a flock and a user who can then log in to it", async () => {
     const db = freshDb();
     const flock = await runCliToEnd(["flock", "add", "club", "--name", "The Club", "--db", db]);

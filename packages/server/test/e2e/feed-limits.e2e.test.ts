@@ -116,7 +116,7 @@ describe.each([["sqlite"], ["postgres"]] as const)("change feed limits through t
     expect(again.status).toBe(200);
     await again.body!.cancel();
     await second.body!.cancel();
-  }, 60_000);
+  });
 
   run("feeds opened through one process end with the reason after `user revoke` runs on the file", async () => {
     const [a, b] = servers;

@@ -58,7 +58,7 @@ describe("records-service seed", () => {
     const bad = await runCliToEnd(["seed", "--flock", "club", "--persons", "many", "--db", db]);
     expect(bad.code).toBe(2);
     expect((await runCliToEnd(["export", "--flock", "club", "--db", db])).stdout.filter(Boolean)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("records-service serve --demo-data", () => {

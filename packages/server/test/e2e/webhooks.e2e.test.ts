@@ -121,7 +121,7 @@ function expectSigned(d: Delivery, keyText: string): void {
 }
 
 // Starts and logins hash at the shipped scrypt cost (N = 2^17): each test gets a minute.
-describe.concurrent("webhooks end to end", { timeout: 60_000 }, () => {
+describe.concurrent("webhooks end to end", () => {
   it("delivers a created contact once, signed with the key `webhook-secret` prints", async () => {
     const hook = await receiver(() => 200);
     const db = join(tmp, `db-${++n}`, "records.db");
