@@ -37,6 +37,21 @@ describe.each(EVERY_ADAPTER)("list export on %s", (name) => {
     expect(rows[2]).toEqual([ids[3], "P3", "vip;donor", "false"]);
   });
 
+  run("CSV with the list's sort: every match in that order", async () => {
+    const t = await setup();
+    const ids = await people(t);
+    const res = await t.call("GET", "/api/v1/alpha/person/export?format=csv&last_name=Turing&sort=-first_name&columns=id,first_name", { key: KEYS.alice });
+    expect(res.status).toBe(200);
+    const rows = (parse(await res.text()) as string[][]).slice(1);
+    const want = ids.map((id, i) => ({ id, name: `P${i}` })).filter((_, i) => i % 3 !== 0);
+    want.sort((a, b) => (a.name < b.name ? 1 : -1));
+    expect(rows.map((r) => r[1])).toEqual(want.map((w) => w.name));
+    expect(rows.map((r) => r[0])).toEqual(want.map((w) => w.id));
+    // A bad sort is the list's 400, before any byte of file.
+    const bad = await t.call("GET", "/api/v1/alpha/person/export?format=csv&sort=no_such_field", { key: KEYS.alice });
+    expect(bad.status).toBe(400);
+  });
+
   run("CSV without columns: the envelope, then every person field", async () => {
     const t = await setup();
     await seed(t, "alpha", "person", { first_name: "Ada", last_name: "Lovelace" });

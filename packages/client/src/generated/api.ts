@@ -416,7 +416,7 @@ export interface paths {
         };
         /**
          * Export the filtered list as a CSV or XLSX file
-         * @description Every record the list's filters match (paging ignored), in insertion order, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.
+         * @description Every record the list's filters match (paging ignored), in insertion order or the list's `sort`, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.
          */
         get: operations["getApiV1ByFlockByTypeExport"];
         put?: never;

@@ -7,7 +7,7 @@
  * booleans as `true`/`false`; any other value that is not text as its JSON. Used by
  * `records-service export --format csv` and by `GET /api/v1/{flock}/{type}/export`.
  */
-import { PERSON_FIELDS, type ScanQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { PERSON_FIELDS, type ListSort, type ScanQuery, type Storage, type StoredRecord } from "@records-service/core";
 import type { TableCell, TableColumn } from "../exports/table-file.js";
 
 /** The envelope's columns, in the order of an export line. */
@@ -38,6 +38,19 @@ export async function* scanAll(storage: Storage, flock: string, type: string, qu
     yield* page.records;
     after = page.cursor;
   } while (after !== null);
+}
+
+/**
+ * Every record `query` matches in the order of `sort`, a list page of `step` at a time:
+ * what the list shows, page after page. Pages are read by position, so a write between two
+ * pages may move a record across the cut (a scan by rid, `scanAll`, has no such edge).
+ */
+export async function* listAllSorted(storage: Storage, flock: string, type: string, query: ScanQuery, sort: ListSort, step = 1000): AsyncGenerator<StoredRecord> {
+  for (let page = 1; ; page++) {
+    const { records } = await storage.listRecords(flock, type, { ...query, sort, page, pageSize: step });
+    yield* records;
+    if (records.length < step) return;
+  }
 }
 
 /**

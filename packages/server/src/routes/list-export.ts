@@ -9,7 +9,7 @@
 import { badRequest, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
-import { columnsOf, dataFieldsOf, ENVELOPE_COLUMNS, scanAll, tableRow } from "../bulk-io/record-table.js";
+import { columnsOf, dataFieldsOf, ENVELOPE_COLUMNS, listAllSorted, scanAll, tableRow } from "../bulk-io/record-table.js";
 import { TABLE_CONTENT_TYPE, tableStream } from "../exports/table-file.js";
 import type { AppEnv } from "../http/env.js";
 import { readQuery } from "../http/query.js";
@@ -46,7 +46,7 @@ export function listExportRoutes(engine: RecordEngine) {
       summary: "Export the filtered list as a CSV or XLSX file",
       auth: "key",
       description:
-        "Every record the list's filters match (paging ignored), in insertion order, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.",
+        "Every record the list's filters match (paging ignored), in insertion order or the list's `sort`, streamed. Cells as `records-service import` reads them: a person's list fields joined by `;` (a JSON array when an entry holds a `;`), other values that are not text as JSON.",
       query: [
         queryParam("format", "csv or xlsx (required).", { type: "string", enum: ["csv", "xlsx"] }),
         queryParam("columns", `Comma-separated columns, in order: envelope keys (${ENVELOPE_COLUMNS.join(", ")}) or data fields; at most ${MAX_EXPORT_COLUMNS}. Default: the envelope, then the type's fields.`, { type: "string" }),
@@ -68,7 +68,8 @@ export function listExportRoutes(engine: RecordEngine) {
     const fields = own.columns !== undefined ? _columns(own.columns, type) : [...ENVELOPE_COLUMNS, ...(await dataFieldsOf(storage, flock, type, scan))];
     const native = own.format === "xlsx";
     const rows = (async function* () {
-      for await (const r of scanAll(storage, flock, type, scan)) yield tableRow(r, fields, native);
+      const records = query.sort ? listAllSorted(storage, flock, type, scan, query.sort) : scanAll(storage, flock, type, scan);
+      for await (const r of records) yield tableRow(r, fields, native);
     })();
     const body = tableStream(own.format, columnsOf(fields), rows, type);
     return c.body(body, 200, {
