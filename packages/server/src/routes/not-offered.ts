@@ -87,5 +87,5 @@ function _doc(summary: string, auth: "key" | "admin" | "none", errors: number[] 
 
 /** The 501 (thrown) of a hosted operation deliberately not offered (docs/hosted-compat.md, "Not served, and why"). */
 export function notOffered(c: Context<AppEnv>, why: string): RecordsError {
-  return new RecordsError("not_implemented", "not implemented", `${c.req.method} ${c.req.path}: ${why}`);
+  return new RecordsError("not_implemented", "not offered by this service", `${c.req.method} ${c.req.path}: ${why}`);
 }
