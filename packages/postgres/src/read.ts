@@ -32,6 +32,7 @@ import {
   pageStatement,
   postgresDialect,
   recordFromRow,
+  sortNumbersProbe,
   toFieldCountRows,
   toFieldValuesRow,
   type FieldIdLookup,
@@ -162,7 +163,9 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };
-      const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      const probe = sortNumbersProbe(query, fieldId);
+      const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
+      const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
     },

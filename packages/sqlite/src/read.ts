@@ -6,7 +6,7 @@
 import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -166,7 +166,10 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const total = count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };
-      const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      const probe = sortNumbersProbe(query, fieldId);
+      const asked = probe && prepared(probe);
+      const numbers = !asked || asked.statement.get(...asked.params) !== undefined;
+      const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows };
     },

@@ -124,6 +124,11 @@ export function describeFieldValues(h: Harness): void {
         { values: ["2026-01-01T10:00:00.000000", undefined], count: 2 },
         { values: ["2026-02-01T10:00:00.000000", "\u0000"], count: 1 },
       ]);
+      // Only the record's columns: the data (record 2's holds U+0000) is not needed.
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["created"])).toEqual([
+        { values: ["2026-01-01T10:00:00.000000"], count: 2 },
+        { values: ["2026-02-01T10:00:00.000000"], count: 1 },
+      ]);
       expect(await s.listFieldValues(F1, "thing", _q([]), ["id", "last_updated"], 10)).toEqual([1, 2, 3].map((n) => ({ id: testId(n), values: [testId(n), at(n === 3 ? 1 : n).lastUpdated] })));
     });
 
