@@ -180,16 +180,19 @@ function _handList(file: string): ((today: string) => string) & { close(): void 
   // Each statement in the fastest form measured on this file: the window's rids straight
   // from the value index (a join, one probe of records by rid each); the stock of the page's
   // ticket types from the kept count (`ticket_stock`, one row per type).
+  // Statements prepared once per text (as the storage's statement cache does).
+  const prepared = new Map<string, Database.Statement>();
+  const prepare = (text: string) => prepared.get(text) ?? prepared.set(text, db.prepare(text)).get(text)!;
   const keysOf = db.prepare<[number, string, string, number]>(
     `SELECT r.id, r.data ->> '$.start_date' AS start_date, r.data ->> '$.end_date' AS end_date, r.data ->> '$.start_time' AS start_time, r.data ->> '$.title' AS title
      FROM record_values v JOIN records r ON r.rid = v.rid WHERE v.fid = ? AND v.kind = 0 AND v.text >= ? AND v.text <= ? AND r.cid = ? AND r.state = 'updated'`,
   );
-  const byIds = (n: number) => db.prepare(`SELECT id, data, display_value AS displayValue, created, last_updated AS lastUpdated, version FROM records WHERE cid = ? AND id IN (${Array(n).fill("?").join(",")})`);
+  const byIds = (n: number) => prepare(`SELECT id, data, display_value AS displayValue, created, last_updated AS lastUpdated, version FROM records WHERE cid = ? AND id IN (${Array(n).fill("?").join(",")})`);
   const refd = (cols: string, n: number, tail = "") =>
-    db.prepare(
+    prepare(
       `SELECT ${cols} FROM record_values v JOIN records r ON r.rid = v.rid WHERE r.cid = ? AND r.state = 'updated' AND v.fid = ? AND v.text IN (${Array(n).fill("?").join(",")})${tail}`,
     );
-  const byBookings = (n: number) => db.prepare(`SELECT booking, bookable, allocated, reserved FROM ticket_stock WHERE flock = ? AND booking IN (${Array(n).fill("?").join(",")})`);
+  const byBookings = (n: number) => prepare(`SELECT booking, bookable, allocated, reserved FROM ticket_stock WHERE flock = ? AND booking IN (${Array(n).fill("?").join(",")})`);
   const [startFid, typeRefFid] = [fid(cb, "start_date"), fid(ck, "booking_ref")];
   const record = (type: string, row: any): StoredRecord => ({ id: row.id, flock: FLOCK, type, state: "updated", data: JSON.parse(row.data), displayValue: row.displayValue, created: row.created, lastUpdated: row.lastUpdated, version: row.version });
   const list = (today: string) => {
