@@ -10,7 +10,7 @@ CREATE TABLE "ticket_stock" (
 	"bookable" text COLLATE "C" NOT NULL,
 	"allocated" bigint NOT NULL,
 	"reserved" bigint NOT NULL,
-	CONSTRAINT "ticket_stock_pkey" PRIMARY KEY("flock","booking","bookable")
+	CONSTRAINT "ticket_stock_flock_booking_bookable_pk" PRIMARY KEY("flock","booking","bookable")
 );
 --> statement-breakpoint
 CREATE TABLE "ticket_stock_backfill" (
