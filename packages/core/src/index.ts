@@ -152,11 +152,11 @@ export type {
 
 // --- storage: the role interfaces, their helpers, and the reference adapter ---
 export { createMemoryStorage } from "./memory/memory.js";
-export { fieldValuesKey, requireFieldNames } from "./schema/field-values.js";
+export { cutDates, fieldValuesKey, requireDateCuts, requireFieldNames } from "./schema/field-values.js";
 export { retryWhileBusy, busyRetryCount, type BusyRetryOptions } from "./storage/busy-retry.js";
 export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptions, type LeaseResult, type LeaseInfo } from "./storage/lease.js";
 export type { Storage } from "./storage/storage.js";
-export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow } from "./storage/record-store.js";
+export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow, DateCut } from "./storage/record-store.js";
 export type { SearchIndex } from "./storage/search-index.js";
 export type { FileStore } from "./storage/file-store.js";
 export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";

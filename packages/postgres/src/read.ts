@@ -7,7 +7,9 @@
 import {
   dataBudget,
   LIST_ELEMENT_MIN_OVERHEAD,
+  requireDateCuts,
   requireFieldNames,
+  type DateCut,
   type DisplayValueRow,
   type FieldCountRow,
   type FieldValuesRow,
@@ -30,6 +32,7 @@ import {
   pageStatement,
   postgresDialect,
   recordFromRow,
+  sortNumbersProbe,
   toFieldCountRows,
   toFieldValuesRow,
   type FieldIdLookup,
@@ -54,7 +57,7 @@ export interface RecordReader {
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
-  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): Promise<FieldCountRow[]>;
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
 }
 
@@ -160,7 +163,9 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };
-      const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      const probe = sortNumbersProbe(query, fieldId);
+      const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
+      const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
     },
@@ -175,14 +180,15 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       return rows.map((row) => toFieldValuesRow(row, fields));
     },
 
-    async countFieldValues(flock, type, query, fields) {
+    async countFieldValues(flock, type, query, fields, cuts) {
       requireFieldNames(fields);
+      requireDateCuts(cuts, fields.length);
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return [];
       const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
-      const { rows } = await exec<Record<string, unknown>>(pool, fieldCountsStatement(compiler.dialect, where, fields));
-      return toFieldCountRows(rows, fields);
+      const { rows } = await exec<Record<string, unknown>>(pool, fieldCountsStatement(compiler.dialect, where, fields, cuts));
+      return toFieldCountRows(rows, fields, cuts);
     },
 
     async listReferencing(flock, uri, limit, maxDataLength) {

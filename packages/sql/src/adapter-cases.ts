@@ -123,3 +123,33 @@ export function equalityPageTests(list: (query: ListQuery) => Promise<ListPage<S
     expect([ids(last), last.total]).toEqual([[5], 3]);
   });
 }
+
+/**
+ * `n` persons created through 2025 (every timestamp differs; last updated a second later),
+ * each with a date `joined` (its creation day) and a list `visits` of two 2025 timestamps:
+ * what the date-cut row counts below are counted over.
+ */
+export function dateCutRecords(n: number): StoredRecord[] {
+  const start = Date.UTC(2025, 0, 1);
+  const span = 365 * 86_400_000 - 2000;
+  const at = (ms: number) => new Date(ms).toISOString().replace("Z", "000");
+  return Array.from({ length: n }, (_, i) => {
+    const created = start + Math.floor((i * span) / n);
+    const record = testRecord(i + 1, "person", { joined: at(created).slice(0, 10), visits: [at(created + 1000), at(start + 3_600_000 * (i % 24))] });
+    return { ...record, created: at(created), lastUpdated: at(created + 1000) };
+  });
+}
+
+/**
+ * The statement rows (groups the database returns, before any merge in JS) of
+ * `fieldCountsStatement` over `dateCutRecords` (at least 366 of them, so every day has one):
+ * the database cuts, so a timestamp by month is twelve rows, not one per record.
+ */
+export const DATE_CUT_ROW_CASES: readonly { fields: readonly string[]; cuts: readonly (4 | 7 | 10 | undefined)[]; rows: number }[] = [
+  { fields: ["created"], cuts: [7], rows: 12 },
+  { fields: ["created"], cuts: [10], rows: 365 },
+  { fields: ["last_updated"], cuts: [4], rows: 1 },
+  { fields: ["joined"], cuts: [7], rows: 12 },
+  { fields: ["visits"], cuts: [4], rows: 1 },
+  { fields: ["created", "joined"], cuts: [7, 4], rows: 12 },
+];

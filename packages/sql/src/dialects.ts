@@ -13,6 +13,8 @@
  * | UTF-16 order check | `records_cmp16(a, b)` (a JS function) | `records_cmp16(a, b)` (an SQL function from the migrations) |
  * | a join the planner must not reorder | `CROSS JOIN` | `JOIN` (PostgreSQL picks the order itself) |
  * | one data field of a record, as JSON text | `r.data -> '$."name"'` | `(r.data::json -> 'name')::text`, except for data holding a `\u0000` escape (PostgreSQL's JSON functions refuse it), which is read whole |
+ * | a JSON text is a string starting with a date | `t GLOB '"[0-9][0-9][0-9][0-9]-…'` | `t ~ '^"[0-9]{4}-[0-9]{2}-[0-9]{2}'` |
+ * | a JSON array's entries mapped, as JSON text | `group_concat` over `json_each` (`t -> key`: each entry's text as stored) | `string_agg` over `json_array_elements` (json: each entry's text as stored) |
  * | a record in a set of rids | `r.rid IN (subquery)` | `r.rid = ANY(ARRAY(subquery))`: the set is built once from the value index, as SQLite does; PostgreSQL would otherwise probe every record of a limited page for filters whose matches it overestimates (ranges, substrings) |
  */
 import { Buffer } from "node:buffer";
@@ -52,6 +54,10 @@ export interface SqlDialect {
   dataField(name: string): SQL;
   /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
   readonly dataFieldFallback: SQL | undefined;
+  /** The JSON text `json` is a string whose text starts with a date `YYYY-MM-DD` (ASCII digits). */
+  startsWithDate(json: SQL): SQL;
+  /** The JSON array text `list` with each entry (its JSON text as stored) replaced by `map(entry)`, in order, as JSON text. */
+  mapListEntries(list: SQL, map: (entry: SQL) => SQL): SQL;
 }
 
 /** SQLite (better-sqlite3): text columns hold whole values; `records_lower` is a registered JS function. */
@@ -71,6 +77,9 @@ export const sqliteDialect: SqlDialect = {
   ridInSet: (subquery) => sql`r.rid IN (${subquery})`,
   dataField: (name) => sql`r.data -> ${`$."${name}"`}`,
   dataFieldFallback: undefined,
+  startsWithDate: (json) => sql`(${json}) GLOB '"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'`,
+  mapListEntries: (list, map) =>
+    sql`(SELECT '[' || coalesce(group_concat(${map(sql`((${list}) -> le.key)`)}, ',' ORDER BY le.id), '') || ']' FROM json_each(${list}) le)`,
 };
 
 /**
@@ -103,4 +112,7 @@ export const postgresDialect: SqlDialect = {
   // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare
   // data (or data merely holding the backslash text) is read whole and picked in JS.
   dataFieldFallback: sql`position(${"\\u0000"} in r.data) > 0`,
+  startsWithDate: (json) => sql`(${json}) ~ '^"[0-9]{4}-[0-9]{2}-[0-9]{2}'`,
+  mapListEntries: (list, map) =>
+    sql`(SELECT '[' || coalesce(string_agg(${map(sql`le.v::text`)}, ',' ORDER BY le.o), '') || ']' FROM json_array_elements((${list})::json) WITH ORDINALITY AS le(v, o))`,
 };

@@ -24,6 +24,7 @@ export {
   countPlan,
   pagePlan,
   pageStatement,
+  sortNumbersProbe,
   idsByType,
   inAskedOrder,
   scanCursorFrom,

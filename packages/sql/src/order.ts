@@ -4,7 +4,8 @@
  * A data field is ordered by two probes of `record_values` per match (the record's least
  * number entry, then its least other entry lower-cased, in byte order, which is code point
  * order), NULLs last, then `rid`: exactly core's `sortRecords`. No index serves such an
- * order; the matches are sorted (at 10,000 records a page costs a few tens of ms).
+ * order; the matches are sorted (at 10,000 records a page costs a few tens of ms). When no
+ * record of the collection holds a number in the field, the number probe is left out.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { ListSort } from "@records-service/core";
@@ -14,13 +15,16 @@ import { KIND_CODES } from "./index-rows.js";
 /**
  * The ORDER BY terms of a page over `records r`; `backwards` reads the same order from its
  * end (a page past the middle, which the caller reverses). `fid` is the sorted data
- * field's id, undefined when no record of the collection has the field.
+ * field's id, undefined when no record of the collection has the field; `numbers` false
+ * when no record of the collection holds a number in it (`sortNumbersProbe`), so every
+ * number probe would be NULL and tie: the probe is left out (a third of a sorted page's
+ * time at 10,000 records).
  *
  * @example
  * orderTerms(sqliteDialect, { field: "created", meta: true, descending: true }, undefined, false)
  * // r.created DESC, r.rid DESC
  */
-export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid: number | undefined, backwards: boolean): SQL {
+export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid: number | undefined, backwards: boolean, numbers = true): SQL {
   const down = (sort?.descending ?? false) !== backwards;
   const dir = down ? sql`DESC` : sql`ASC`;
   const rid = sql`r.rid ${dir}`;
@@ -36,6 +40,7 @@ export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid:
   // value order, which would walk every record's entry per record (seconds at 10,000).
   const num = sql`(SELECT min(num) FROM record_values WHERE rid = r.rid AND +fid = ${fid} AND kind = ${KIND_CODES.number})`;
   const text = sql`(SELECT ${folded} FROM record_values WHERE rid = r.rid AND +fid = ${fid} AND kind <> ${KIND_CODES.number} ORDER BY 1 LIMIT 1)`;
+  if (!numbers) return sql`${text} ${dir} ${nulls}, ${rid}`;
   return sql`${num} ${dir} ${nulls}, ${text} ${dir} ${nulls}, ${rid}`;
 }
 

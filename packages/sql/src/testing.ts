@@ -17,6 +17,8 @@ export {
   expectScanWindowWalk,
   equalityPageRecords,
   equalityPageTests,
+  dateCutRecords,
+  DATE_CUT_ROW_CASES,
   type ScanStep,
 } from "./adapter-cases.js";
 export { INDEX_PLAN_CASES, PAGING_PLAN_CASES, MATCH_COUNT_PLAN_CASES, type PlanCase } from "./plan-cases.js";

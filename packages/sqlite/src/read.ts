@@ -3,10 +3,10 @@
  * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import { dataBudget, requireFieldNames, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
+import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -24,7 +24,7 @@ export interface RecordReader {
   listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): FieldValuesRow[];
-  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): FieldCountRow[];
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): FieldCountRow[];
   summarizeTypes(flock: string): TypeSummary[];
 }
 
@@ -166,7 +166,10 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const total = count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };
-      const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at), query.maxDataLength);
+      const probe = sortNumbersProbe(query, fieldId);
+      const asked = probe && prepared(probe);
+      const numbers = !asked || asked.statement.get(...asked.params) !== undefined;
+      const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
       return { total, records: rows };
     },
@@ -180,13 +183,14 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       return (statement.all(...params) as Record<string, unknown>[]).map((row) => toFieldValuesRow(row, fields));
     },
 
-    countFieldValues(flock, type, query, fields) {
+    countFieldValues(flock, type, query, fields, cuts) {
       requireFieldNames(fields);
+      requireDateCuts(cuts, fields.length);
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return [];
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
-      const { statement, params } = prepared(fieldCountsStatement(compiler.dialect, where, fields));
-      return toFieldCountRows(statement.all(...params) as Record<string, unknown>[], fields);
+      const { statement, params } = prepared(fieldCountsStatement(compiler.dialect, where, fields, cuts));
+      return toFieldCountRows(statement.all(...params) as Record<string, unknown>[], fields, cuts);
     },
 
     listReferencing(flock, uri, limit, maxDataLength) {

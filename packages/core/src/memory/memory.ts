@@ -10,7 +10,7 @@ import type { ListPage, ListQuery } from "../model/query.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
 import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
-import { fieldValuesKey, requireFieldNames } from "../schema/field-values.js";
+import { cutDates, fieldValuesKey, requireDateCuts, requireFieldNames } from "../schema/field-values.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "../storage/lease.js";
@@ -209,13 +209,17 @@ export function createMemoryStorage(): Storage {
       }
       return out;
     },
-    async countFieldValues(flock, type, query, fields) {
+    async countFieldValues(flock, type, query, fields, cuts) {
       requireFieldNames(fields);
+      requireDateCuts(cuts, fields.length);
       const full = { ...query, page: 1, pageSize: 0 };
       const groups = new Map<string, { values: unknown[]; count: number }>();
       for (const [r] of _inOrder()) {
         if (r.flock !== flock || r.type !== type || !matchesQuery(r, full)) continue;
-        const values = fields.map((f) => _fieldValue(r, f));
+        const values = fields.map((f, i) => {
+          const cut = cuts?.[i];
+          return cut === undefined ? _fieldValue(r, f) : cutDates(_fieldValue(r, f), cut);
+        });
         const key = fieldValuesKey(values);
         const seen = groups.get(key);
         if (seen) seen.count++;

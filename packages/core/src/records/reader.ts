@@ -28,7 +28,7 @@ export function createRecordReader(ctx: EngineContext): RecordReader {
     listReferencing: async (flock, uri, limit, max) => (await flockOnly(flock), s.listReferencing(flock, uri, limit, max)),
     scanRecords: async (flock, type, query, after, limit, max) => (await typed(flock, type), s.scanRecords(flock, type, query, after, limit, max)),
     listFieldValues: async (flock, type, query, fields, limit) => (await typed(flock, type), s.listFieldValues(flock, type, query, fields, limit)),
-    countFieldValues: async (flock, type, query, fields) => (await typed(flock, type), s.countFieldValues(flock, type, query, fields)),
+    countFieldValues: async (flock, type, query, fields, cuts) => (await typed(flock, type), s.countFieldValues(flock, type, query, fields, cuts)),
     summarizeTypes: async (flock) => (await flockOnly(flock), s.summarizeTypes(flock)),
     getFile: async (flock, id) => (await flockOnly(flock), s.getFile(flock, id)),
   };

@@ -9,7 +9,7 @@ import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import type { ChangeSet } from "../model/change-set.js";
 import type { StoredFile } from "../model/file.js";
-import type { DisplayValueRow, FieldCountRow, FieldValuesRow, ScanPage, ScanQuery, TypeSummary } from "../storage/record-store.js";
+import type { DateCut, DisplayValueRow, FieldCountRow, FieldValuesRow, ScanPage, ScanQuery, TypeSummary } from "../storage/record-store.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
 import type { Storage } from "../storage/storage.js";
@@ -140,8 +140,8 @@ export interface RecordReader {
   scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number, maxDataLength?: number): Promise<ScanPage>;
   /** The ids and stored values of `fields` of the matching records, at most `limit`. */
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
-  /** The matching records grouped by the stored values of `fields`, with their counts. */
-  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): Promise<FieldCountRow[]>;
+  /** The matching records grouped by the stored values of `fields` (each date cut to `cuts`' length where one is given), with their counts. */
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
   /** One row per resource type with records in the flock. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /** The uploaded file `id` of the flock, or undefined. */

@@ -33,6 +33,9 @@ export interface FieldValuesRow {
   values: unknown[];
 }
 
+/** The lengths `countFieldValues` may cut a date or timestamp text to: its year (4), month (7) or day (10). */
+export type DateCut = 4 | 7 | 10;
+
 /** One group of `countFieldValues`: the stored values of the fields asked for, and how many matches hold them. */
 export interface FieldCountRow {
   /** The value of each field asked for, in the order asked, as stored; undefined when the records have no such field. */
@@ -100,8 +103,13 @@ export interface RecordStore {
    * match in insertion order. Values are compared as stored JSON (absent and null apart; an
    * object whose keys come in another order is another group). Adapters group and count in
    * the database, so counting many records by a few fields reads one row per group.
+   * `cuts` (one per field, undefined for none) groups a field by its values cut as
+   * `cutDates` cuts them (a date or timestamp text to its year, month or day; list entries
+   * alike; other values whole), and `values` holds the cut values: the database cuts before
+   * it groups, so counting a timestamp by month reads one row per month, not per record.
+   * A cut other than a `DateCut` is a 400 `invalid cut`.
    */
-  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[]): Promise<FieldCountRow[]>;
+  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**

@@ -5,7 +5,8 @@
  * every JSON kind given back as stored; absent fields undefined; other flocks and types,
  * and records past the limit, left out; a name that is not a field name refused. And of
  * `countFieldValues`: the same matches grouped by those values, counted, in the order of
- * each group's first match.
+ * each group's first match; with a cut, dates and timestamps (data fields, list entries and
+ * the record's own timestamps) grouped by their year, month or day, other values whole.
  */
 import { expect } from "vitest";
 import { F1, F2, flt, insertAll, query, rec, seedFlocks, testId } from "./fixtures.js";
@@ -123,7 +124,92 @@ export function describeFieldValues(h: Harness): void {
         { values: ["2026-01-01T10:00:00.000000", undefined], count: 2 },
         { values: ["2026-02-01T10:00:00.000000", "\u0000"], count: 1 },
       ]);
+      // Only the record's columns: the data (record 2's holds U+0000) is not needed.
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["created"])).toEqual([
+        { values: ["2026-01-01T10:00:00.000000"], count: 2 },
+        { values: ["2026-02-01T10:00:00.000000"], count: 1 },
+      ]);
       expect(await s.listFieldValues(F1, "thing", _q([]), ["id", "last_updated"], 10)).toEqual([1, 2, 3].map((n) => ({ id: testId(n), values: [testId(n), at(n === 3 ? 1 : n).lastUpdated] })));
+    });
+
+    h.it("cuts dates and timestamps to their year, month or day before grouping: list entries alike, other values whole", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const list = ["2026-01-02", "2026-01-20T08:00:00.000000", "vip", 3, null, true];
+      await insertAll(s, [
+        rec(1, { d: "2026-01-15" }),
+        // Text with a zone offset is cut as written (its own date), as created is stored in UTC without one.
+        rec(2, { d: "2026-01-31T23:30:00+02:00" }),
+        rec(3, { d: "2026-02-01T00:00:00.000000" }),
+        rec(4, { d: null }),
+        rec(5, {}),
+        rec(6, { d: "vip" }),
+        rec(7, { d: "2026-1-5" }),
+        rec(8, { d: 2026 }),
+        rec(9, { d: list }),
+        rec(10, { d: ["2026-01-05T10:00:00Z", "2026-01-09", "vip", 3, null, true] }),
+        rec(11, { d: [] }),
+        rec(12, { d: { at: "2026-01-15" } }),
+        rec(13, { d: "\uff12\uff10\uff12\uff16-01-15" }),
+        rec(14, { d: [["2026-03-04"], "2026-03-05"] }),
+        // A U+0000 (PostgreSQL reads such data whole) and an escape past the cut.
+        rec(15, { d: "2026-01-15\u0000x" }),
+        rec(16, { d: "2026-01-16 \"q\" \\" }),
+        rec(17, { d: "2026-01-15" }, { state: "deleted" }),
+      ]);
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["d"], [7])).toEqual([
+        { values: ["2026-01"], count: 4 },
+        { values: ["2026-02"], count: 1 },
+        { values: [null], count: 1 },
+        { values: [undefined], count: 1 },
+        { values: ["vip"], count: 1 },
+        { values: ["2026-1-5"], count: 1 },
+        { values: [2026], count: 1 },
+        { values: [["2026-01", "2026-01", "vip", 3, null, true]], count: 2 },
+        { values: [[]], count: 1 },
+        { values: [{ at: "2026-01-15" }], count: 1 },
+        { values: ["\uff12\uff10\uff12\uff16-01-15"], count: 1 },
+        { values: [[["2026-03"], "2026-03"]], count: 1 },
+      ]);
+      expect((await s.countFieldValues(F1, "thing", _q([]), ["d"], [4]))[0]).toEqual({ values: ["2026"], count: 5 });
+      const days = await s.countFieldValues(F1, "thing", _q([]), ["d"], [10]);
+      expect(days.slice(0, 3)).toEqual([
+        { values: ["2026-01-15"], count: 2 },
+        { values: ["2026-01-31"], count: 1 },
+        { values: ["2026-02-01"], count: 1 },
+      ]);
+      expect(days.find((g) => Array.isArray(g.values[0]) && g.values[0].length === 6)).toEqual({ values: [["2026-01-02", "2026-01-20", "vip", 3, null, true]], count: 1 });
+      // Without a cut (or with none for that field), values stay as stored.
+      expect((await s.countFieldValues(F1, "thing", _q([]), ["d"])).length).toBe(16);
+      expect((await s.countFieldValues(F1, "thing", _q([]), ["d"], [undefined])).length).toBe(16);
+    });
+
+    h.it("cuts created and last_updated, the record's own columns, and leaves an id whole", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const at = (month: number, day: number) => ({ created: `2025-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}T10:00:${String(day).padStart(2, "0")}.123456`, lastUpdated: `2026-0${month % 3 + 1}-01T00:00:00.000000` });
+      await insertAll(s, Array.from({ length: 36 }, (_, i) => rec(i + 1, { tag: i % 2 ? "odd" : "even" }, at((i % 12) + 1, Math.floor(i / 12) + 1))));
+      const byMonth = await s.countFieldValues(F1, "thing", _q([]), ["created"], [7]);
+      expect(byMonth).toEqual(Array.from({ length: 12 }, (_, m) => ({ values: [`2025-${String(m + 1).padStart(2, "0")}`], count: 3 })));
+      expect(await s.countFieldValues(F1, "thing", _q([flt("created", "gte", "2025-11-01")]), ["created", "tag"], [4, undefined])).toEqual([
+        { values: ["2025", "even"], count: 3 },
+        { values: ["2025", "odd"], count: 3 },
+      ]);
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["last_updated", "created"], [10, 4])).toEqual([
+        { values: ["2026-02-01", "2025"], count: 12 },
+        { values: ["2026-03-01", "2025"], count: 12 },
+        { values: ["2026-01-01", "2025"], count: 12 },
+      ]);
+      expect(await s.countFieldValues(F1, "thing", _q([flt("created", "lt", "2025-01-02")]), ["id"], [4])).toEqual([{ values: [testId(1)], count: 1 }]);
+    });
+
+    h.it("refuses a cut that is not a year, month or day, and more cuts than fields", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      await insertAll(s, [rec(1, { a: "2026-01-01" })]);
+      for (const bad of [[5], [0], [7, 7], ["7"]] as unknown as (7 | undefined)[][]) {
+        await expect(s.countFieldValues(F1, "thing", _q([]), ["a"], bad)).rejects.toMatchObject({ code: "bad_request", message: "invalid cut" });
+      }
     });
 
     h.it("refuses a name that is not a field name", async () => {
