@@ -314,7 +314,7 @@ describe("outbox worker: the contact of a payment", () => {
     const templates = compileTemplates([{ flock: "demo", name: "thanks", subject: "Thanks <%= it.contact.first_name %>", body: "<p>paid</p>" }]);
     const mails: OutgoingMail[] = [];
     const transport: MailTransport = { send: async (mail) => (mails.push(mail), { messageId: "<m@test>" }), close() {} };
-    const registry = createActionRegistry(createEmailActions({ templates, storage, ids: engine.context.ids, transport }));
+    const registry = createActionRegistry(createEmailActions({ templates, records: engine.read, ids: engine.context.ids, transport }));
     const runner = createOutboxRunner({ engine, clock, secret: SECRET, registry, policy: {}, random: () => 0.5 });
     const ada = await engine.create("demo", "person", { first_name: "Ada", email: ["ada@home.example.org;home", "ada@work.example.org;work;__primary"] });
     const m = await engine.create("demo", "membership", { member: `/demo/person/${ada.id}/` });

@@ -59,28 +59,27 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
 
 /**
  * The summary packets of `bookings`, in their order: what `summaryPacket` gives for each,
- * from the three fields of each ticket type the summary reads (`Storage.listFieldValues`)
- * and the stock counted in the database (`Storage.countFieldValues`: the page's tickets
+ * from the three fields of each ticket type the summary reads (`engine.read.listFieldValues`)
+ * and the stock counted in the database (`engine.read.countFieldValues`: the page's tickets
  * grouped by booking, type, status and quantity), rather than from whole records.
  *
  * @example
  * const entries = await readBookingSummaries(engine, "demo", page);
  */
 export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
-  const { storage } = engine.context;
   const types = new Map<string, Map<string, _TypePart>>(bookings.map((b) => [uriOf(b), new Map()]));
   // Per booking, per ticket type: the stock-relevant part of its live tickets, with how many hold it.
   const tickets = new Map<string, Map<string, StockGroup[]>>(bookings.map((b) => [uriOf(b), new Map()]));
   for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
     const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
     const query = _bookingRefQuery(uris);
-    for (const { id, values } of await storage.listFieldValues(flock, "bookable", query, TYPE_FIELDS, MAX_COUNTED_TICKETS)) {
+    for (const { id, values } of await engine.read.listFieldValues(flock, "bookable", query, TYPE_FIELDS, MAX_COUNTED_TICKETS)) {
       const [bookingRef, amount, total] = values;
       const part: _TypePart = { flock, type: "bookable", id, data: { amount, total } };
       // A list holding the URI matches the query too; `refOf` reads no list (see `_referencingBookings`).
       types.get(refOf(bookingRef) ?? "")?.set(uriOf(part), part);
     }
-    for (const { values, count } of await storage.countFieldValues(flock, "ticket", query, STOCK_FIELDS)) {
+    for (const { values, count } of await engine.read.countFieldValues(flock, "ticket", query, STOCK_FIELDS)) {
       const [bookingRef, bookableRef, status, quantity] = values;
       const byType = tickets.get(refOf(bookingRef) ?? "");
       const type = refOf(bookableRef);
@@ -113,13 +112,13 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
     if (parsed && parsed.flock === flock) keys.set(`${parsed.type}/${parsed.id}`, { type: parsed.type, id: parsed.id });
   }
   if (keys.size === 0) return new Map();
-  const found = await engine.context.storage.getRecords(flock, [...keys.values()]);
+  const found = await engine.read.getRecords(flock, [...keys.values()]);
   return new Map(found.filter((r) => r.state === "updated").map((r) => [uriOf(r), r]));
 }
 
 /**
  * Every record of `type` in `flock` matching `query` (its filters, mode and states), in
- * insertion order, read through the storage's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
+ * insertion order, read through the record reader's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
  * (`scanRecords`) would test every record of the type in turn.
  *
  * @example
@@ -128,7 +127,7 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
 export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
-    const step = await engine.context.storage.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
+    const step = await engine.read.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
     out.push(...step.records);
     if (step.records.length < LIST_STEP || out.length >= step.total) return out;
   }
