@@ -128,6 +128,7 @@ export type { RecordOperation, FromState, TransitionRow } from "./state/transiti
 
 // --- records engine ---
 export { createRecordEngine } from "./records/engine.js";
+export { createRecordReader } from "./records/reader.js";
 export { fileUrl } from "./records/files.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalculated.js";
 export { derive, updateWrite } from "./records/revise.js";
@@ -146,6 +147,7 @@ export type {
   FileUpload,
   FileUploadResult,
   RecordEngine,
+  RecordReader,
 } from "./records/types.js";
 
 // --- storage: the role interfaces, their helpers, and the reference adapter ---

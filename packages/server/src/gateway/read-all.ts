@@ -23,13 +23,13 @@ const MAX_REFERENCING = 1_000_000;
  * await readAll(engine, "demo", "ticket", [["booking_ref", uri]]);
  */
 export async function readAll(engine: RecordEngine, flock: string, type: string, params: [string, string][]): Promise<StoredRecord[]> {
-  const { storage, clock } = engine.context;
+  const { clock } = engine.context;
   const q = parseListQuery(params, { surface: "v2", now: clock.now() });
   const query = { filters: q.filters, mode: q.mode, states: q.states };
   const out: StoredRecord[] = [];
   let after: string | null = null;
   do {
-    const step = await storage.scanRecords(flock, type, query, after, SCAN_STEP);
+    const step = await engine.read.scanRecords(flock, type, query, after, SCAN_STEP);
     out.push(...step.records);
     after = step.cursor;
   } while (after !== null);
@@ -38,7 +38,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
 
 /**
  * The live records that reference `uri` (a record URI) in any field, in insertion order,
- * read through the storage's reference index (`listReferencing`): one indexed look-up,
+ * read through the reference index (`listReferencing`): one indexed look-up,
  * where a filter on a field would compare every record's value.
  *
  * @example
@@ -46,7 +46,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
  * const tickets = holding(refs, "ticket", "booking_ref", "/demo/booking/…/");
  */
 export async function referencing(engine: RecordEngine, flock: string, uri: string): Promise<StoredRecord[]> {
-  const found = await engine.context.storage.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
+  const found = await engine.read.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
   // In the storage's insertion order: records made in the same instant keep the order they were made in.
   return found.filter((r) => r.state === "updated");
 }

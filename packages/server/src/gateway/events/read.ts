@@ -56,8 +56,8 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
 
 /**
  * The summary packets of `bookings`, in their order: what `summaryPacket` gives for each,
- * from the three fields of each ticket type the summary reads (`Storage.listFieldValues`)
- * and the stock the database keeps per booking and ticket type (`Storage.listTicketStock`:
+ * from the three fields of each ticket type the summary reads (`engine.read.listFieldValues`)
+ * and the stock the database keeps per booking and ticket type (`engine.read.listTicketStock`:
  * one row per type, where counting would read every ticket of the page), rather than from
  * whole records.
  *
@@ -65,19 +65,18 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
  * const entries = await readBookingSummaries(engine, "demo", page);
  */
 export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
-  const { storage } = engine.context;
   const types = new Map<string, Map<string, _TypePart>>(bookings.map((b) => [uriOf(b), new Map()]));
   // Per booking, per ticket type URI: what its counted tickets take.
   const taken = new Map<string, Map<string, { allocated: number; reserved: number }>>(bookings.map((b) => [uriOf(b), new Map()]));
   for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
     const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
-    for (const { id, values } of await storage.listFieldValues(flock, "bookable", _bookingRefQuery(uris), TYPE_FIELDS, MAX_COUNTED_TYPES)) {
+    for (const { id, values } of await engine.read.listFieldValues(flock, "bookable", _bookingRefQuery(uris), TYPE_FIELDS, MAX_COUNTED_TYPES)) {
       const [bookingRef, amount, total] = values;
       const part: _TypePart = { flock, type: "bookable", id, data: { amount, total } };
       // A list holding the URI matches the query too; `refOf` reads no list (see `_referencingBookings`).
       types.get(refOf(bookingRef) ?? "")?.set(uriOf(part), part);
     }
-    for (const row of await storage.listTicketStock(flock, uris)) taken.get(row.booking)?.set(row.bookable, row);
+    for (const row of await engine.read.listTicketStock(flock, uris)) taken.get(row.booking)?.set(row.bookable, row);
   }
   await _addListedTypes(engine, flock, bookings, types);
   return bookings.map((booking) => {
@@ -109,13 +108,13 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
     if (parsed && parsed.flock === flock) keys.set(`${parsed.type}/${parsed.id}`, { type: parsed.type, id: parsed.id });
   }
   if (keys.size === 0) return new Map();
-  const found = await engine.context.storage.getRecords(flock, [...keys.values()]);
+  const found = await engine.read.getRecords(flock, [...keys.values()]);
   return new Map(found.filter((r) => r.state === "updated").map((r) => [uriOf(r), r]));
 }
 
 /**
  * Every record of `type` in `flock` matching `query` (its filters, mode and states), in
- * insertion order, read through the storage's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
+ * insertion order, read through the record reader's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
  * (`scanRecords`) would test every record of the type in turn.
  *
  * @example
@@ -124,7 +123,7 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
 export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
-    const step = await engine.context.storage.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
+    const step = await engine.read.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
     out.push(...step.records);
     if (step.records.length < LIST_STEP || out.length >= step.total) return out;
   }

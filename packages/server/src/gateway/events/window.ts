@@ -74,11 +74,11 @@ export async function selectBookingPage(
   today: string,
   paging: GatewayPaging,
 ): Promise<{ total: number; bookings: StoredRecord[] }> {
-  const { storage, clock } = engine.context;
+  const { clock } = engine.context;
   const { queries, keep } = _plan(selection, today);
   const found = new Map<string, _Keyed>();
   for (const q of queries) {
-    for (const { id, values } of await storage.listFieldValues(flock, "booking", _scanQuery(q, clock.now()), _KEY_FIELDS, MAX_SELECTED)) {
+    for (const { id, values } of await engine.read.listFieldValues(flock, "booking", _scanQuery(q, clock.now()), _KEY_FIELDS, MAX_SELECTED)) {
       const data: Record<string, unknown> = {};
       _KEY_FIELDS.forEach((f, i) => {
         if (values[i] !== undefined) data[f] = values[i];
@@ -91,7 +91,7 @@ export async function selectBookingPage(
   if (selection === "past") kept.reverse();
   const start = (paging.page - 1) * paging.pageSize;
   const ids = kept.slice(start, start + paging.pageSize).map((k) => k.id);
-  const read = new Map((await storage.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
+  const read = new Map((await engine.read.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
   // A booking deleted since it was counted is left out of the page.
   const bookings = ids.map((id) => read.get(id)).filter((r): r is StoredRecord => r !== undefined && r.state === "updated");
   return { total: kept.length, bookings };
