@@ -173,6 +173,8 @@ export type { StoredFile, FileOwner } from "./model/file.js";
 export type { OutboxJob, OutboxStatus } from "./model/outbox.js";
 export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
+export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
+export type { TicketStockRow } from "./model/ticket-stock.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow } from "./changes/change-of.js";

@@ -18,6 +18,7 @@ describe("engine.read", () => {
     expect(await engine.read.listFieldValues("demo", "person", ALL, ["first_name"], 10)).toEqual([{ id: ada.id, values: ["Ada"] }]);
     expect(await engine.read.countFieldValues("demo", "person", ALL, ["first_name"])).toEqual([{ values: ["Ada"], count: 1 }]);
     expect(await engine.read.summarizeTypes("demo")).toEqual(await storage.summarizeTypes("demo"));
+    expect(await engine.read.listTicketStock("demo", [])).toEqual([]);
     expect(await engine.read.getDisplayValues("demo", [{ type: "person", id: ada.id }])).toEqual([{ type: "person", id: ada.id, displayValue: ada.displayValue }]);
   });
 
@@ -25,6 +26,7 @@ describe("engine.read", () => {
     { name: "getRecord", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.getRecord("nowhere", "person", "0".repeat(24)), title: "unknown flock" },
     { name: "getRecords", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.getRecords("nowhere", [{ type: "person", id: "0".repeat(24) }]), title: "unknown flock" },
     { name: "summarizeTypes", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.summarizeTypes("nowhere"), title: "unknown flock" },
+    { name: "listTicketStock", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.listTicketStock("nowhere", ["/nowhere/booking/x/"]), title: "unknown flock" },
     { name: "getFile", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.getFile("nowhere", "x"), title: "unknown flock" },
     { name: "scanRecords of a type not served", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.scanRecords("demo", "widget", ALL, null, 10), title: "unknown resource type" },
     { name: "listFieldValues of a type not served", read: (e: Awaited<ReturnType<typeof setup>>["engine"]) => e.read.listFieldValues("demo", "widget", ALL, ["a"], 10), title: "unknown resource type" },
@@ -37,7 +39,7 @@ describe("engine.read", () => {
   it("has no member that writes", async () => {
     const { engine } = await setup();
     expect(Object.keys(engine.read).sort()).toEqual(
-      ["countFieldValues", "getDisplayValues", "getFile", "getRecord", "getRecords", "listFieldValues", "listRecords", "listReferencing", "scanRecords", "summarizeTypes"],
+      ["countFieldValues", "getDisplayValues", "getFile", "getRecord", "getRecords", "listFieldValues", "listRecords", "listReferencing", "listTicketStock", "scanRecords", "summarizeTypes"],
     );
   });
 });

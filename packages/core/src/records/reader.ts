@@ -29,6 +29,7 @@ export function createRecordReader(ctx: EngineContext): RecordReader {
     scanRecords: async (flock, type, query, after, limit, max) => (await typed(flock, type), s.scanRecords(flock, type, query, after, limit, max)),
     listFieldValues: async (flock, type, query, fields, limit) => (await typed(flock, type), s.listFieldValues(flock, type, query, fields, limit)),
     countFieldValues: async (flock, type, query, fields, cuts) => (await typed(flock, type), s.countFieldValues(flock, type, query, fields, cuts)),
+    listTicketStock: async (flock, bookings) => (bookings.length === 0 ? [] : (await flockOnly(flock), s.listTicketStock(flock, bookings))),
     summarizeTypes: async (flock) => (await flockOnly(flock), s.summarizeTypes(flock)),
     getFile: async (flock, id) => (await flockOnly(flock), s.getFile(flock, id)),
   };

@@ -12,6 +12,7 @@ import type { StoredFile } from "../model/file.js";
 import type { DateCut, DisplayValueRow, FieldCountRow, FieldValuesRow, ScanPage, ScanQuery, TypeSummary } from "../storage/record-store.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
+import type { TicketStockRow } from "../model/ticket-stock.js";
 import type { Storage } from "../storage/storage.js";
 import type { Clock } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
@@ -142,6 +143,8 @@ export interface RecordReader {
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
   /** The matching records grouped by the stored values of `fields` (each date cut to `cuts`' length where one is given), with their counts. */
   countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
+  /** The kept ticket stock of the bookings `bookings` (canonical URIs) of the flock, per ticket type (no bookings: `[]` at once). */
+  listTicketStock(flock: string, bookings: readonly string[]): Promise<TicketStockRow[]>;
   /** One row per resource type with records in the flock. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /** The uploaded file `id` of the flock, or undefined. */

@@ -4,7 +4,7 @@
  * (walked with the storage's cursor, so no offset paging), and the reference forms
  * (URIs with or without their final slash) used to find records that name another.
  */
-import { parseListQuery, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { parseListQuery, recordUri, refUri, type RecordEngine, type StoredRecord } from "@records-service/core";
 
 /** Records read per storage step while walking. */
 const SCAN_STEP = 1000;
@@ -64,8 +64,7 @@ export function canonicalUri(uri: string): string {
 
 /** The URI held by a reference field's value (a URI string, or `{ref}`), canonical; else undefined. */
 export function refOf(value: unknown): string | undefined {
-  const raw = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).ref : value;
-  return typeof raw === "string" && raw.startsWith("/") ? canonicalUri(raw) : undefined;
+  return refUri(value);
 }
 
 /** The URI of a stored record. */
