@@ -64,8 +64,9 @@ export function runTicketStockPropertyTests(opts: TicketStockPropertyTestOptions
     });
 
     const createTwo = opts.createTwo;
-    it.skipIf(createTwo === undefined)("stays right with several writers on two connections selling and cancelling one ticket type at once", async () => {
-      const [a, b] = await createTwo!();
+    // Only adapters with connections of their own have this case (memory has one store, no connections).
+    if (createTwo) it("stays right with several writers on two connections selling and cancelling one ticket type at once", async () => {
+      const [a, b] = await createTwo();
       try {
         await a.createFlock({ identifier: _FLOCK, name: "Stock", created: "2026-01-15T10:00:00.000000" });
         const engines = [a, b].map((storage) => createRecordEngine({ storage, clock: createFakeClock("2026-01-15T10:00:00.000Z") }));
