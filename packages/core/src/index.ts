@@ -128,6 +128,7 @@ export type { RecordOperation, FromState, TransitionRow } from "./state/transiti
 
 // --- records engine ---
 export { createRecordEngine } from "./records/engine.js";
+export { createRecordReader } from "./records/reader.js";
 export { fileUrl } from "./records/files.js";
 export { RECALC_REFERENCING_LIMIT } from "./records/recalculated.js";
 export { derive, updateWrite } from "./records/revise.js";
@@ -146,6 +147,7 @@ export type {
   FileUpload,
   FileUploadResult,
   RecordEngine,
+  RecordReader,
 } from "./records/types.js";
 
 // --- storage: the role interfaces, their helpers, and the reference adapter ---
@@ -171,6 +173,8 @@ export type { StoredFile, FileOwner } from "./model/file.js";
 export type { OutboxJob, OutboxStatus } from "./model/outbox.js";
 export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
+export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
+export type { TicketStockRow } from "./model/ticket-stock.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow } from "./changes/change-of.js";

@@ -24,6 +24,7 @@ import { backfillSearch, createSearcher } from "./search.js";
 import { createRecordReader } from "./read.js";
 import { createScanner } from "./scan.js";
 import { applyChanges } from "./write.js";
+import { readTicketStock } from "./ticket-stock.js";
 
 /** Options of `createPostgresStorage`: the pool's settings (with `{ url }`), migrating, watching. */
 export interface PostgresStorageOptions extends PostgresPoolOptions {
@@ -109,6 +110,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     listReferencing: reader.listReferencing,
     listFieldValues: reader.listFieldValues,
     countFieldValues: reader.countFieldValues,
+    listTicketStock: (flock, bookings) => readTicketStock(pool, flock, bookings),
     scanRecords: scan,
     summarizeTypes: reader.summarizeTypes,
     searchRecords: createSearcher(pool, catalog),

@@ -52,18 +52,10 @@ describe.skipIf(!inject("pgAvailable"))("migrations", () => {
 });
 
 describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
-  let db: TestDatabase;
-  const dir = mkdtempSync(join(tmpdir(), "records-pg-migrations-"));
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { db, dir } = _beforeMigrationSuite();
 
   it("keeps the first data event of a dedupe key doubled before the unique index", async () => {
-    const client = await db.pool.connect();
+    const client = await db().pool.connect();
     try {
       await _migrateBefore(client, dir, "0004_claims");
       await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('other', 'data_event')");
@@ -79,7 +71,7 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
     } finally {
       client.release();
     }
-    const storage = await createPostgresStorage({ url: db.url });
+    const storage = await createPostgresStorage({ url: db().url });
     try {
       const keys = await storage.getRecords("demo", ["a", "b"].map((c) => ({ type: "data_event", id: c.repeat(24) })));
       expect(keys.map((r) => [r.id[0], r.data.dedupe_key, r.data.name])).toEqual([
@@ -97,20 +89,12 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
 });
 
 describe.skipIf(!inject("pgAvailable"))("0009_folded_when_different", () => {
-  let db: TestDatabase;
-  const dir = mkdtempSync(join(tmpdir(), "records-pg-migrations-"));
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { db, dir } = _beforeMigrationSuite();
 
   it("keeps a folded form only where it differs (long values too), and the case-insensitive filters still find every value", async () => {
     const long = "x".repeat(1100);
     const names = ["Lovelace", "lovelace", "straße", "İnce", long, `${long}Y`];
-    const client = await db.pool.connect();
+    const client = await db().pool.connect();
     try {
       await _migrateBefore(client, dir, "0009_folded_when_different");
       const cid = (await client.query<{ cid: number }>("INSERT INTO collections (flock, type) VALUES ('demo', 'person') RETURNING cid")).rows[0]!.cid;
@@ -136,9 +120,9 @@ describe.skipIf(!inject("pgAvailable"))("0009_folded_when_different", () => {
     } finally {
       client.release();
     }
-    const storage = await createPostgresStorage({ url: db.url });
+    const storage = await createPostgresStorage({ url: db().url });
     try {
-      const rows = await db.pool.query<{ folded: Buffer | null; long: boolean }>(
+      const rows = await db().pool.query<{ folded: Buffer | null; long: boolean }>(
         "SELECT folded, folded_long IS NOT NULL AS long FROM record_values ORDER BY rid",
       );
       expect(rows.rows.map((r) => [r.folded?.toString("utf8").slice(0, 12) ?? null, r.long])).toEqual([
@@ -179,6 +163,23 @@ describe("an unreachable server", () => {
 });
 
 /** Migrates `client`'s database up to (not including) the migration `tag`, from a copy of the migrations with a shorter journal. */
+/**
+ * A fresh, unmigrated database and a scratch folder for one describe block (dropped and
+ * removed after it): what the tests of one migration start from.
+ */
+function _beforeMigrationSuite(): { db: () => TestDatabase; dir: string } {
+  let db: TestDatabase | undefined;
+  const dir = mkdtempSync(join(tmpdir(), "records-pg-migrations-"));
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db: () => db!, dir };
+}
+
 async function _migrateBefore(client: pg.PoolClient, dir: string, tag: string): Promise<void> {
   const folder = join(dir, `migrations-${tag}`);
   cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
+import { backfillTicketStock } from "./ticket-stock.js";
 
 /** Where the generated SQL migrations live: `packages/postgres/drizzle/`. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle/", import.meta.url));
@@ -31,6 +32,8 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
       // Quiet "already exists, skipping" notices of the migration table's IF NOT EXISTS.
       await client.query("SET client_min_messages = warning");
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      // A migration that made a read model asks for it to be filled from the stored records.
+      await backfillTicketStock(client);
     } finally {
       await client.query("RESET client_min_messages");
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);

@@ -196,6 +196,29 @@ export const collectionCounts = pgTable(
   (t) => [primaryKey({ columns: [t.cid, t.state] })],
 );
 
+/**
+ * The ticket stock read model (core model/ticket-stock): per flock, booking and ticket type,
+ * the units its counted tickets take, kept by `apply` in each ticket write's transaction.
+ * A row in `ticket_stock_backfill` asks `migrateDatabase` to fill it from the stored
+ * tickets (ticket-stock.ts).
+ */
+export const ticketStock = pgTable(
+  "ticket_stock",
+  {
+    flock: ctext("flock").notNull(),
+    booking: ctext("booking").notNull(),
+    bookable: ctext("bookable").notNull(),
+    allocated: bigint("allocated", { mode: "number" }).notNull(),
+    reserved: bigint("reserved", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.booking, t.bookable] })],
+);
+
+/** A row here asks `migrateDatabase` to fill `ticket_stock` from the stored tickets. */
+export const ticketStockBackfill = pgTable("ticket_stock_backfill", {
+  pending: integer("pending").notNull(),
+});
+
 /** Uploaded files, stored in the database so it holds everything. */
 export const files = pgTable(
   "files",
@@ -303,6 +326,8 @@ export const schema = {
   recordValues,
   recordRefs,
   collectionCounts,
+  ticketStock,
+  ticketStockBackfill,
   files,
   outbox,
   changeHeads,

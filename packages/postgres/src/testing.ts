@@ -117,6 +117,7 @@ const _TABLES = [
   "record_values",
   "record_refs",
   "collection_counts",
+  "ticket_stock",
   "records",
   "fields",
   "collections",

@@ -3,7 +3,7 @@
  * `apply(changes)` inside one transaction: records with their optimistic version check
  * (the row is locked with `FOR UPDATE`, so of concurrent writers of one version exactly
  * one wins and the others see the new version and get `conflict`), `record_values`,
- * `record_refs`, the search index and `collection_counts` kept in step, files stored or removed, outbox jobs
+ * `record_refs`, the search index, `collection_counts` and `ticket_stock` kept in step, files stored or removed, outbox jobs
  * queued. Consecutive inserts go in one multi-row statement (up to `INSERT_CHUNK`), so a
  * large change set costs a few round trips, not one per record. Index rows are gathered
  * over the change set and inserted with one statement each at the end; the kept counts are
@@ -11,7 +11,20 @@
  * two writers never wait on each other in a cycle. Last of all the record writes are logged
  * for the change feed (`appendChanges`: its per-flock head lock is held only for the commit).
  */
-import { changeOf, conflict, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
+import {
+  changeOf,
+  conflict,
+  TICKET_STOCK_FIELDS,
+  TICKET_TYPE,
+  TicketStockDeltas,
+  ticketStockOf,
+  type ChangeSet,
+  type PendingChange,
+  type RecordState,
+  type RecordWrite,
+  type StoredFile,
+  type StoredRecord,
+} from "@records-service/core";
 import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
@@ -21,6 +34,7 @@ import { exec } from "./exec.js";
 import { insertJob } from "./outbox.js";
 import { searchDoc } from "./search.js";
 import { encodeText } from "./text-codec.js";
+import { addTicketStock } from "./ticket-stock.js";
 
 /**
  * Applies `changes` on `c`, a client inside a transaction the caller commits.
@@ -86,6 +100,7 @@ class _Writer {
   private readonly search = new Map<number, string | null>();
   private readonly searchReplaced = new Set<number>();
   private readonly counts = new Map<string, [number, string, number]>();
+  private readonly stock = new TicketStockDeltas();
   /** The change feed's rows, in write order. */
   readonly logged: PendingChange[] = [];
 
@@ -129,6 +144,7 @@ class _Writer {
       this.refs.set(rid, refTargets(r.data));
       this.search.set(rid, searchDoc(r) ?? null);
       this.count(cids[i]!, r.state, 1);
+      this.stock.add(ticketStockOf(r));
       this.logged.push(changeOf({ kind: "insert", record: r }));
     }
     return [];
@@ -140,10 +156,13 @@ class _Writer {
     const { rows } =
       cid === undefined
         ? { rows: [] }
-        : await exec<{ rid: string; state: string; version: number }>(
+        : await exec<{ rid: string; state: string; version: number; data?: string }>(
             this.c,
-            sql`SELECT rid, state, version FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
-            "lock_record",
+            // A ticket's stored data too: what it took from the stock (read under the row lock).
+            r.type === TICKET_TYPE
+              ? sql`SELECT rid, state, version, data FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`
+              : sql`SELECT rid, state, version FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
+            r.type === TICKET_TYPE ? "lock_ticket" : "lock_record",
           );
     const old = rows[0];
     if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
@@ -165,6 +184,10 @@ class _Writer {
     // changes and touches rewrite none.
     const change = changeOf(write);
     this.logged.push(change);
+    if (old.data !== undefined && (old.state !== r.state || change.fields.some((f) => TICKET_STOCK_FIELDS.includes(f)))) {
+      this.stock.sub(ticketStockOf({ flock: r.flock, type: r.type, state: old.state as RecordState, data: JSON.parse(old.data) as Record<string, unknown> }));
+      this.stock.add(ticketStockOf(r));
+    }
     const changed: number[] = [];
     const anyChanged = change.fields.length > 0;
     for (const field of change.fields) {
@@ -238,6 +261,7 @@ class _Writer {
       );
     }
     await this.flushSearch();
+    await addTicketStock(this.c, this.stock.rows());
     // Sorted, so concurrent writers lock count rows in the same order (no deadlock).
     const counts = [...this.counts.values()].filter((d) => d[2] !== 0).sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
     if (counts.length > 0) {

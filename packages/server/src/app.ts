@@ -155,7 +155,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // mountBySpecificity serves the most specific path first (routes/route-order).
   const deps: RouteDeps = {
     engine,
-    storage,
+    accounts: storage,
+    flocks: storage,
+    shared: storage,
     clock,
     flow,
     loginGuard: guard,

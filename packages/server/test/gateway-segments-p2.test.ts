@@ -11,24 +11,13 @@ import { describe, expect, it, vi } from "vitest";
 import { serverTaskRegistry } from "../src/workers/task-kinds.js";
 import { KEYS, type TestApp } from "./helpers/app.js";
 import { adapterAvailable, EVERY_ADAPTER, setupOn } from "./helpers/every-adapter.js";
+import { createSegment, seedSegmentPeople } from "./helpers/segments.js";
 
 const json = async (res: Response) => (await res.json()) as Record<string, any>;
 const S = "/segments/v2/alpha";
 
-async function seedPeople(t: TestApp) {
-  const ids: string[] = [];
-  const rows = [
-    ["Ada", "Smith", "web"],
-    ["Bea", "Smythe", "web"],
-    ["Cy", "Jones", "web"],
-    ["Di", "Smart", "paper"],
-    ["Ed", "Brown", "paper"],
-  ];
-  for (const [first_name, last_name, source] of rows) ids.push((await t.engine.create("alpha", "person", { first_name, last_name, source })).id);
-  return ids;
-}
-
-const seg = (t: TestApp, data: Record<string, unknown>) => t.engine.create("alpha", "segment", data).then((r) => r.id);
+const seedPeople = seedSegmentPeople;
+const seg = createSegment;
 
 /** Every record of `type` in alpha, deleted ones too. */
 async function allOf(t: TestApp, type: string): Promise<StoredRecord[]> {

@@ -6,28 +6,20 @@
 import { describe, expect, it, vi } from "vitest";
 import { KEYS, type TestApp } from "./helpers/app.js";
 import { adapterAvailable, EVERY_ADAPTER, setupOn } from "./helpers/every-adapter.js";
+import { createSegment, seedSegmentPeople } from "./helpers/segments.js";
 
 const json = async (res: Response) => (await res.json()) as Record<string, any>;
 
+/** The five people, a deleted sixth and an organisation of the same source. */
 async function seedPeople(t: TestApp) {
-  const people: string[] = [];
-  const rows = [
-    ["Ada", "Smith", "web"],
-    ["Bea", "Smythe", "web"],
-    ["Cy", "Jones", "web"],
-    ["Di", "Smart", "paper"],
-    ["Ed", "Brown", "paper"],
-  ];
-  for (const [first_name, last_name, source] of rows) {
-    people.push((await t.engine.create("alpha", "person", { first_name, last_name, source })).id);
-  }
+  const people = await seedSegmentPeople(t);
   const gone = (await t.engine.create("alpha", "person", { first_name: "Fay", last_name: "Smith", source: "web" })).id;
   await t.engine.delete("alpha", "person", gone);
   const org = (await t.engine.create("alpha", "organisation", { name: "Smith & Co", source: "web" })).id;
   return { people, gone, org };
 }
 
-const seg = (t: TestApp, data: Record<string, unknown>) => t.engine.create("alpha", "segment", data).then((r) => r.id);
+const seg = createSegment;
 
 describe.each(EVERY_ADAPTER)("segments gateway on %s", (name) => {
   const setup = setupOn(name);

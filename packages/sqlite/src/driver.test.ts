@@ -97,7 +97,7 @@ describe("a database file", () => {
 });
 
 describe("schema", () => {
-  it.each(["record_values", "record_refs", "collection_counts"])("%s is a WITHOUT ROWID table", (table) => {
+  it.each(["record_values", "record_refs", "collection_counts", "ticket_stock"])("%s is a WITHOUT ROWID table", (table) => {
     const db = openDatabase({ path: ":memory:" });
     const row = db.$client.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(table) as { sql: string };
     expect(row.sql).toMatch(/WITHOUT ROWID$/);

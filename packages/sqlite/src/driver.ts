@@ -30,6 +30,7 @@ import { backfillSearch, createSearcher, createSearchMerger } from "./search.js"
 import { createOutboxStore } from "./outbox.js";
 import { createGroupCommit } from "./group-commit.js";
 import { createApplier } from "./write.js";
+import { createTicketStockReader } from "./ticket-stock.js";
 
 /** Options of `createSqliteStorage`: a file path or `":memory:"`, read-only mode, and the change watch's clock. */
 export interface SqliteStorageOptions extends OpenOptions {
@@ -75,6 +76,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   // Change sets applied in the same turn share one commit (see group-commit).
   const grouped = createGroupCommit(db.$client, apply, () => catalog.forget());
   const purge = createRecordPurger(db, catalog);
+  const ticketStock = createTicketStockReader(db.$client);
   // Records written before the search index existed get their rows now (once; cheap after).
   if (!opts.readonly) backfillSearch(db.$client);
   // Merging touches nothing any cache holds: it leaves this connection's change generation.
@@ -112,6 +114,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listReferencing: _async(reader.listReferencing),
     listFieldValues: _async(reader.listFieldValues),
     countFieldValues: _async(reader.countFieldValues),
+    listTicketStock: _async(ticketStock),
     scanRecords: _async(createScanner(db, catalog)),
     summarizeTypes: _async(reader.summarizeTypes),
     searchRecords: _async(search),

@@ -13,6 +13,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { schema } from "./schema.js";
 import { isSqliteBusy } from "./busy.js";
 import { registerTextFunctions } from "./text-functions.js";
+import { backfillTicketStock } from "./ticket-stock.js";
 
 /** Options of `openDatabase` and `createSqliteStorage`. */
 export interface OpenOptions {
@@ -87,7 +88,8 @@ export function openDatabase(opts: OpenOptions): Db {
  * which migrations a file has before its (deferred) transaction begins, so a process that
  * opens a new file beside another one read "none", waited out the other's migrations and
  * ran them again ("table already exists", "database is locked"). Taking the write lock
- * first makes the next process wait (up to busy_timeout) and then find nothing to do.
+ * first makes the next process wait (up to busy_timeout) and then find nothing to do. The
+ * ticket stock a migration asks for is filled in the same transaction (ticket-stock.ts).
  */
 function _migrate(db: Db): void {
   const client = db.$client;
@@ -102,6 +104,8 @@ function _migrate(db: Db): void {
         for (const statement of m.sql) if (statement.trim()) client.exec(statement);
         record.run(m.hash, m.folderMillis);
       }
+      // A migration that made a read model asks for it to be filled from the stored records.
+      backfillTicketStock(client);
     })
     .immediate();
 }

@@ -2,12 +2,14 @@
  * @module purge
  * `deleteRecords`: removes records for good (the purge of expired data events), in one
  * transaction with everything derived from them: their `record_values` and `record_refs`
- * rows, their share of `collection_counts`, their files and, for data events, their
+ * rows, their share of `collection_counts` (and, for tickets, of `ticket_stock`), their files and, for data events, their
  * outbox jobs. Each step is a lookup by key, so a purge chunk costs what it removes.
  */
+import { TICKET_TYPE, TicketStockDeltas, ticketStockOf, type RecordState } from "@records-service/core";
 import { removedByState } from "@records-service/sql";
 import type { Catalog } from "./catalog.js";
 import type { Db } from "./open.js";
+import { createTicketStockWriter } from "./ticket-stock.js";
 
 /** Removes the named records of one flock and type; returns how many there were. */
 export type RecordPurger = (flock: string, type: string, ids: readonly string[]) => number;
@@ -15,9 +17,10 @@ export type RecordPurger = (flock: string, type: string, ids: readonly string[])
 /** The purger for one connection. */
 export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
   const client = db.$client;
-  const sel = client.prepare<[number, string], { rid: number; state: string }>(
-    "SELECT rid, state FROM records WHERE cid = ? AND id = ?",
+  const sel = client.prepare<[number, string], { rid: number; state: string; data: string }>(
+    "SELECT rid, state, data FROM records WHERE cid = ? AND id = ?",
   );
+  const writeStock = createTicketStockWriter(client);
   const delValues = client.prepare("DELETE FROM record_values WHERE rid = ?");
   const delRefs = client.prepare("DELETE FROM record_refs WHERE rid = ?");
   const delRecord = client.prepare("DELETE FROM records WHERE rid = ?");
@@ -31,9 +34,11 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
     if (cid === undefined) return 0;
     const states: string[] = [];
     const removedIds: string[] = [];
+    const stock = new TicketStockDeltas();
     for (const id of new Set(ids)) {
       const row = sel.get(cid, id);
       if (!row) continue;
+      if (type === TICKET_TYPE) stock.sub(ticketStockOf({ flock, type, state: row.state as RecordState, data: JSON.parse(row.data) as Record<string, unknown> }));
       delValues.run(row.rid);
       delRefs.run(row.rid);
       delSearch.run(row.rid);
@@ -43,6 +48,7 @@ export function createRecordPurger(db: Db, catalog: Catalog): RecordPurger {
       removedIds.push(id);
     }
     for (const [state, n] of removedByState(states)) subCount.run(n, cid, state);
+    writeStock(stock.rows());
     // One statement per chunk: the outbox is keyed by job, not by data event.
     if (removedIds.length > 0) delJobs.run(flock, JSON.stringify(removedIds));
     return removedIds.length;

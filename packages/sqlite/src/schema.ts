@@ -176,6 +176,29 @@ export const collectionCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.cid, t.state] })],
 );
 
+/**
+ * The ticket stock read model (core model/ticket-stock): per flock, booking and ticket type,
+ * the units its counted tickets take, kept by `apply` in each ticket write's transaction
+ * (WITHOUT ROWID in the migration). A row in `ticket_stock_backfill` asks the next open to
+ * fill it from the stored tickets (ticket-stock.ts).
+ */
+export const ticketStock = sqliteTable(
+  "ticket_stock",
+  {
+    flock: text("flock").notNull(),
+    booking: text("booking").notNull(),
+    bookable: text("bookable").notNull(),
+    allocated: integer("allocated").notNull(),
+    reserved: integer("reserved").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.booking, t.bookable] })],
+);
+
+/** A row here asks `openDatabase` to fill `ticket_stock` from the stored tickets. */
+export const ticketStockBackfill = sqliteTable("ticket_stock_backfill", {
+  pending: integer("pending").notNull(),
+});
+
 /** Uploaded files, stored in the database so one file holds everything. */
 export const files = sqliteTable(
   "files",
@@ -281,6 +304,8 @@ export const schema = {
   recordValues,
   recordRefs,
   collectionCounts,
+  ticketStock,
+  ticketStockBackfill,
   searchPending,
   files,
   outbox,

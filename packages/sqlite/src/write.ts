@@ -2,11 +2,11 @@
  * @module write
  * `apply(changes)`: one synchronous better-sqlite3 transaction that writes records with
  * their optimistic version check, keeps `record_values`, `record_refs` and
- * `collection_counts` in step, queues its searched records for the search index (or, a
+ * `collection_counts` and `ticket_stock` in step, queues its searched records for the search index (or, a
  * large change set, indexes them itself: see search.ts), stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { changeOf, conflict, SEARCH_TYPES, type ChangeSet, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, SEARCH_TYPES, TICKET_STOCK_FIELDS, TICKET_TYPE, TicketStockDeltas, ticketStockOf, type ChangeSet, type RecordState, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { createChangeLog, type ChangeLog } from "./changes.js";
@@ -15,6 +15,7 @@ import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
 import { createSearchIndexer, SEARCH_DIRECT_MIN } from "./search.js";
+import { createTicketStockWriter } from "./ticket-stock.js";
 
 /** Applies a change set atomically (synchronously; the Storage wrapper makes it async). */
 export type Applier = (changes: ChangeSet) => void;
@@ -92,6 +93,9 @@ export function createApplier(
     "INSERT INTO collection_counts (cid, state, n) VALUES (?, ?, ?) ON CONFLICT (cid, state) DO UPDATE SET n = n + excluded.n",
   );
 
+  const selData = client.prepare<[number], { data: string }>("SELECT data FROM records WHERE rid = ?");
+  const writeStock = createTicketStockWriter(client);
+
   const writeValues = (rid: number, cid: number, field: string, value: unknown): void => {
     const rows = valueRows(value);
     if (rows.length === 0) return;
@@ -116,7 +120,7 @@ export function createApplier(
   let searchNow = false;
   const searchPut = (rid: number, r: StoredRecord, inserted: boolean): void => (searchNow ? search.put(rid, r, inserted) : search.queue(rid, r));
 
-  const insert = (r: StoredRecord, counts: _Counts, logged: PendingChange[]): void => {
+  const insert = (r: StoredRecord, counts: _Counts, stock: TicketStockDeltas, logged: PendingChange[]): void => {
     // Ids are unique across the store, whatever the flock and type.
     if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
@@ -125,10 +129,11 @@ export function createApplier(
     writeRefs(rid, r.data);
     searchPut(rid, r, true);
     counts.add(cid, r.state, 1);
+    stock.add(ticketStockOf(r));
     logged.push(changeOf({ kind: "insert", record: r }));
   };
 
-  const update = (w: UpdateWrite, counts: _Counts, logged: PendingChange[]): void => {
+  const update = (w: UpdateWrite, counts: _Counts, stock: TicketStockDeltas, logged: PendingChange[]): void => {
     const { record: r, expectedVersion } = w;
     const cid = catalog.collectionId(r.flock, r.type);
     const old = cid === undefined ? undefined : selExisting.get({ cid, id: r.id });
@@ -139,10 +144,16 @@ export function createApplier(
         `${r.type} ${r.id} is at version ${old.version}, not ${expectedVersion}: it changed since it was read`,
       );
     }
+    // The stored ticket as it was (read under the write lock, at the checked version) leaves
+    // the stock and the new one enters it; a write that moves none of what counts reads nothing.
+    const change = changeOf(w);
+    if (r.type === TICKET_TYPE && (old.state !== r.state || change.fields.some((f) => TICKET_STOCK_FIELDS.includes(f)))) {
+      stock.sub(ticketStockOf({ flock: r.flock, type: r.type, state: old.state as RecordState, data: JSON.parse(selData.get(old.rid)!.data) as Record<string, unknown> }));
+      stock.add(ticketStockOf(r));
+    }
     updRecord.run({ rid: old.rid, expected: expectedVersion, ...recordParams(r) });
     // Rewrite the index rows of the changed fields (as the engine decided them) only: state
     // changes and touches rewrite none.
-    const change = changeOf(w);
     logged.push(change);
     const changed = change.fields.length > 0;
     for (const field of change.fields) {
@@ -178,16 +189,18 @@ export function createApplier(
 
   const run = client.transaction((changes: ChangeSet) => {
     const counts = new _Counts();
+    const stock = new TicketStockDeltas();
     const logged: PendingChange[] = [];
     searchNow = (changes.records ?? []).filter((w) => SEARCH_TYPES.includes(w.record.type)).length >= SEARCH_DIRECT_MIN;
     for (const w of changes.records ?? []) {
-      if (w.kind === "insert") insert(w.record, counts, logged);
-      else update(w, counts, logged);
+      if (w.kind === "insert") insert(w.record, counts, stock, logged);
+      else update(w, counts, stock, logged);
     }
     for (const f of changes.files ?? []) storeFile(f);
     for (const owner of changes.removeFilesOf ?? []) delFiles.run({ flock: owner.flock, type: owner.type, id: owner.id });
     for (const job of changes.outbox ?? []) outbox.insert(job);
     for (const [cid, state, n] of counts.entries()) addCount.run(cid, state, n);
+    writeStock(stock.rows());
     changeLog.append(logged, changes.attribution);
   });
 

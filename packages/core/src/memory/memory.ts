@@ -19,6 +19,7 @@ import type { ChangeSet } from "../model/change-set.js";
 import type { StoredFile } from "../model/file.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
+import { TicketStockDeltas, ticketStockOf } from "../model/ticket-stock.js";
 import type { OutboxStats } from "../storage/job-queue.js";
 import type { TypeSummary } from "../storage/record-store.js";
 import type { Storage } from "../storage/storage.js";
@@ -226,6 +227,16 @@ export function createMemoryStorage(): Storage {
         else groups.set(key, { values: structuredClone(values), count: 1 });
       }
       return [...groups.values()];
+    },
+    // The reference recounts the stored tickets: what every adapter's kept count must equal.
+    async listTicketStock(flock, bookings) {
+      const wanted = new Set(bookings);
+      const sums = new TicketStockDeltas();
+      for (const r of records.values()) {
+        const part = r.flock === flock ? ticketStockOf(r) : undefined;
+        if (part && wanted.has(part.booking)) sums.add(part);
+      }
+      return sums.rows();
     },
     async listReferencing(flock, uri, limit, maxDataLength) {
       const out: StoredRecord[] = [];

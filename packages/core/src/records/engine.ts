@@ -13,6 +13,7 @@ import { createRecord, createRecords } from "./create.js";
 import { attachFiles } from "./files.js";
 import { deleteRecord, obfuscateRecord, restoreRecord, touchRecord } from "./lifecycle.js";
 import { getRecord, listRecords, toSingle } from "./read.js";
+import { createRecordReader } from "./reader.js";
 import { recalcRecord } from "./recalc.js";
 import type { EngineContext, EngineOptions, RecordEngine } from "./types.js";
 import { updateRecord } from "./update.js";
@@ -51,6 +52,7 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
 function _engine(ctx: EngineContext): RecordEngine {
   return {
     context: ctx,
+    read: createRecordReader(ctx),
     create: (flock, type, input) => createRecord(ctx, flock, type, input),
     createMany: (flock, type, inputs) => createRecords(ctx, flock, type, inputs),
     get: (flock, type, id) => getRecord(ctx, flock, type, id),

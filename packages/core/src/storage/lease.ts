@@ -9,6 +9,7 @@
  */
 import type { Clock } from "../time.js";
 import type { Storage } from "./storage.js";
+import type { SharedState } from "./shared-state.js";
 
 /** Key prefix of lease rows among the limit rows. */
 export const LEASE_KEY_PREFIX = "lease:";
@@ -104,7 +105,7 @@ export async function withLease<T>(
  * @example
  * await listLeases(storage, Date.now()); // [{ name: "scheduler", owner: "…", expiresAt: 1767… }]
  */
-export async function listLeases(storage: Storage, now: number, limit = DEFAULT_LIMIT_LIST): Promise<LeaseInfo[]> {
+export async function listLeases(storage: Pick<SharedState, "listLimits">, now: number, limit = DEFAULT_LIMIT_LIST): Promise<LeaseInfo[]> {
   const rows = await storage.listLimits(LEASE_KEY_PREFIX, now, limit);
   return rows.map((r) => ({ name: r.key.slice(LEASE_KEY_PREFIX.length), owner: r.value, expiresAt: r.expiresAt }));
 }

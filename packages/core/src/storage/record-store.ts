@@ -6,6 +6,7 @@
 import type { ChangeSet } from "../model/change-set.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
+import type { TicketStockRow } from "../model/ticket-stock.js";
 
 /** Summary row of `GET /api/v1/{flock}/`. */
 export interface TypeSummary {
@@ -110,6 +111,14 @@ export interface RecordStore {
    * A cut other than a `DateCut` is a 400 `invalid cut`.
    */
   countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
+  /**
+   * The ticket stock of the bookings `bookings` (canonical URIs) in `flock`: one row per
+   * booking and ticket type that its counted tickets take stock of (`model/ticket-stock`),
+   * in no particular order; a pair whose tickets take nothing may be left out or given with
+   * zeros. Adapters keep it stored, changed by each ticket write in its transaction, so a
+   * list of events reads one row per ticket type instead of every ticket.
+   */
+  listTicketStock(flock: string, bookings: readonly string[]): Promise<TicketStockRow[]>;
   /** One row per resource type that has records in the flock, ordered by name. */
   summarizeTypes(flock: string): Promise<TypeSummary[]>;
   /**

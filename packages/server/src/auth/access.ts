@@ -4,7 +4,7 @@
  * flock; any other user gets 403 for an existing flock outside its list. An unknown flock is
  * 404 for every key, as the contract's status list says (existence is checked first).
  */
-import { notFound, RecordsError, type FlockRow, type Storage, type UserRow } from "@records-service/core";
+import { notFound, RecordsError, type FlockRow, type FlockStore, type UserRow } from "@records-service/core";
 
 /** The flock list entry that means "every flock". */
 export const ALL_FLOCKS = "*";
@@ -21,7 +21,7 @@ export function isAdmin(user: UserRow): boolean {
  * @example
  * const flock = await assertFlockAccess(storage, user, "demo"); // { identifier: "demo", ... }
  */
-export async function assertFlockAccess(storage: Storage, user: UserRow, flock: string): Promise<FlockRow> {
+export async function assertFlockAccess(storage: FlockStore, user: UserRow, flock: string): Promise<FlockRow> {
   const row = await storage.getFlock(flock);
   if (!row) throw notFound("unknown flock", `there is no flock ${_quote(flock)}`);
   if (!isAdmin(user) && !user.flocks.includes(flock)) {
@@ -36,7 +36,7 @@ export async function assertFlockAccess(storage: Storage, user: UserRow, flock: 
  * @example
  * await visibleFlocks(storage, user) // [{ identifier: "demo", name: "Demo Society", ... }]
  */
-export async function visibleFlocks(storage: Storage, user: UserRow): Promise<FlockRow[]> {
+export async function visibleFlocks(storage: FlockStore, user: UserRow): Promise<FlockRow[]> {
   if (isAdmin(user)) return storage.listFlocks();
   const rows = await Promise.all(user.flocks.map((id) => storage.getFlock(id)));
   return rows.filter((r): r is FlockRow => r !== undefined).sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0));

@@ -7,8 +7,14 @@
  * booleans as `true`/`false`; any other value that is not text as its JSON. Used by
  * `records-service export --format csv` and by `GET /api/v1/{flock}/{type}/export`.
  */
-import { PERSON_FIELDS, type ListSort, type ScanQuery, type Storage, type StoredRecord } from "@records-service/core";
+import { PERSON_FIELDS, type ListSort, type RecordReader, type ScanQuery, type StoredRecord } from "@records-service/core";
 import type { TableCell, TableColumn } from "../exports/table-file.js";
+
+/**
+ * What the walks below read through: `engine.read` (the HTTP export) or the CLI's own
+ * Storage (`records-service export` opens the database without a server's configuration).
+ */
+export type RecordWalker = Pick<RecordReader, "scanRecords" | "listRecords">;
 
 /** The envelope's columns, in the order of an export line. */
 export const ENVELOPE_COLUMNS = ["type", "id", "state", "created", "last_updated", "version"] as const;
@@ -18,10 +24,10 @@ export const ENVELOPE_COLUMNS = ["type", "id", "state", "created", "last_updated
  * whatever the records hold); another type's are every key its matching records hold, in
  * order of first appearance (one extra walk over the records, a step at a time).
  */
-export async function dataFieldsOf(storage: Storage, flock: string, type: string, query: ScanQuery): Promise<string[]> {
+export async function dataFieldsOf(records: RecordWalker, flock: string, type: string, query: ScanQuery): Promise<string[]> {
   if (type === "person") return Object.keys(PERSON_FIELDS);
   const seen = new Set<string>();
-  for await (const r of scanAll(storage, flock, type, query)) for (const k of Object.keys(r.data)) seen.add(k);
+  for await (const r of scanAll(records, flock, type, query)) for (const k of Object.keys(r.data)) seen.add(k);
   return [...seen];
 }
 
@@ -31,10 +37,10 @@ export function columnsOf(fields: readonly string[]): TableColumn[] {
 }
 
 /** Every record of `type` matching `query`, in insertion order, read `step` at a time. */
-export async function* scanAll(storage: Storage, flock: string, type: string, query: ScanQuery, step = 1000): AsyncGenerator<StoredRecord> {
+export async function* scanAll(records: RecordWalker, flock: string, type: string, query: ScanQuery, step = 1000): AsyncGenerator<StoredRecord> {
   let after: string | null = null;
   do {
-    const page = await storage.scanRecords(flock, type, query, after, step);
+    const page = await records.scanRecords(flock, type, query, after, step);
     yield* page.records;
     after = page.cursor;
   } while (after !== null);
@@ -45,11 +51,11 @@ export async function* scanAll(storage: Storage, flock: string, type: string, qu
  * what the list shows, page after page. Pages are read by position, so a write between two
  * pages may move a record across the cut (a scan by rid, `scanAll`, has no such edge).
  */
-export async function* listAllSorted(storage: Storage, flock: string, type: string, query: ScanQuery, sort: ListSort, step = 1000): AsyncGenerator<StoredRecord> {
+export async function* listAllSorted(records: RecordWalker, flock: string, type: string, query: ScanQuery, sort: ListSort, step = 1000): AsyncGenerator<StoredRecord> {
   for (let page = 1; ; page++) {
-    const { records } = await storage.listRecords(flock, type, { ...query, sort, page, pageSize: step });
-    yield* records;
-    if (records.length < step) return;
+    const found = (await records.listRecords(flock, type, { ...query, sort, page, pageSize: step })).records;
+    yield* found;
+    if (found.length < step) return;
   }
 }
 

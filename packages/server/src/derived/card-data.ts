@@ -57,5 +57,6 @@ async function _referenced(engine: RecordEngine, record: StoredRecord, field: st
   if (!uri || !isRecordUri(uri)) return undefined;
   const ref = parseRecordUri(uri)!;
   if (ref.flock !== record.flock || (type !== undefined && ref.type !== type)) return undefined;
-  return engine.context.storage.getRecord(record.flock, ref.type, ref.id);
+  // By key: a reference to a type the flock does not serve finds nothing, as before, not a 404.
+  return (await engine.read.getRecords(record.flock, [{ type: ref.type, id: ref.id }]))[0];
 }

@@ -4,7 +4,7 @@
  * (walked with the storage's cursor, so no offset paging), and the reference forms
  * (URIs with or without their final slash) used to find records that name another.
  */
-import { parseListQuery, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { parseListQuery, recordUri, refUri, type RecordEngine, type StoredRecord } from "@records-service/core";
 
 /** Records read per storage step while walking. */
 const SCAN_STEP = 1000;
@@ -23,13 +23,13 @@ const MAX_REFERENCING = 1_000_000;
  * await readAll(engine, "demo", "ticket", [["booking_ref", uri]]);
  */
 export async function readAll(engine: RecordEngine, flock: string, type: string, params: [string, string][]): Promise<StoredRecord[]> {
-  const { storage, clock } = engine.context;
+  const { clock } = engine.context;
   const q = parseListQuery(params, { surface: "v2", now: clock.now() });
   const query = { filters: q.filters, mode: q.mode, states: q.states };
   const out: StoredRecord[] = [];
   let after: string | null = null;
   do {
-    const step = await storage.scanRecords(flock, type, query, after, SCAN_STEP);
+    const step = await engine.read.scanRecords(flock, type, query, after, SCAN_STEP);
     out.push(...step.records);
     after = step.cursor;
   } while (after !== null);
@@ -38,7 +38,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
 
 /**
  * The live records that reference `uri` (a record URI) in any field, in insertion order,
- * read through the storage's reference index (`listReferencing`): one indexed look-up,
+ * read through the reference index (`listReferencing`): one indexed look-up,
  * where a filter on a field would compare every record's value.
  *
  * @example
@@ -46,7 +46,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
  * const tickets = holding(refs, "ticket", "booking_ref", "/demo/booking/…/");
  */
 export async function referencing(engine: RecordEngine, flock: string, uri: string): Promise<StoredRecord[]> {
-  const found = await engine.context.storage.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
+  const found = await engine.read.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
   // In the storage's insertion order: records made in the same instant keep the order they were made in.
   return found.filter((r) => r.state === "updated");
 }
@@ -64,8 +64,7 @@ export function canonicalUri(uri: string): string {
 
 /** The URI held by a reference field's value (a URI string, or `{ref}`), canonical; else undefined. */
 export function refOf(value: unknown): string | undefined {
-  const raw = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).ref : value;
-  return typeof raw === "string" && raw.startsWith("/") ? canonicalUri(raw) : undefined;
+  return refUri(value);
 }
 
 /** The URI of a stored record. */

@@ -4,7 +4,7 @@
  * 401 for a missing, unknown or expired key and 403 for a key of the wrong role;
  * `requireFlock` answers 403/404 for the `:flock` path parameter (see auth/access).
  */
-import { formatTimestamp, RecordsError, type Clock, type Storage, type UserRow } from "@records-service/core";
+import { formatTimestamp, RecordsError, type AccountStore, type Clock, type FlockStore, type UserRow } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
 import { assertFlockAccess } from "../auth/access.js";
 import type { Role } from "../auth/accounts.js";
@@ -24,7 +24,7 @@ const MAX_TOKEN_LENGTH = 512;
  * const requireKey = createRequireKey(storage, clock);
  * routes.get("/", requireKey, (c) => c.json({ user: c.get("user").username }));
  */
-export function createRequireKey(storage: Storage, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
+export function createRequireKey(storage: AccountStore, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
   return async function requireKey(c, next) {
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
@@ -41,7 +41,7 @@ export function createRequireKey(storage: Storage, clock: Clock, roles: readonly
  * @example
  * const user = await authenticateKey(storage, clock, hashToken(token), ["core"]);
  */
-export async function authenticateKey(storage: Storage, clock: Clock, tokenHash: string, roles: readonly Role[]): Promise<UserRow> {
+export async function authenticateKey(storage: AccountStore, clock: Clock, tokenHash: string, roles: readonly Role[]): Promise<UserRow> {
   const key = await storage.getApiKey(tokenHash);
   if (!key) throw _unauthorized("the API key is not valid (unknown or revoked)");
   if (key.expires !== null && key.expires <= formatTimestamp(clock.now())) {
@@ -61,7 +61,7 @@ export async function authenticateKey(storage: Storage, clock: Clock, tokenHash:
  * Middleware that checks the authenticated user may open the `:flock` path parameter.
  * Runs after `requireKey`.
  */
-export function createRequireFlock(storage: Storage): MiddlewareHandler<AppEnv> {
+export function createRequireFlock(storage: FlockStore): MiddlewareHandler<AppEnv> {
   return async function requireFlock(c, next) {
     await assertFlockAccess(storage, c.get("user"), c.req.param("flock") ?? "");
     await next();

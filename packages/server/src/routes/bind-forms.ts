@@ -4,16 +4,21 @@
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
-import type { RouteDeps } from "./bind.js";
-import { createFormRoutes } from "./forms.js";
+import { route, type RouteDeps } from "./bind.js";
+import { formRoutes } from "./forms.js";
 
 /**
- * The area's routes (routes/forms: its own table, one route per form type).
+ * The area's routes: method, path and handler, one a line.
  *
  * @example
  * bindForms(staged, deps);
  */
 export function bindForms(app: Hono<AppEnv>, deps: RouteDeps): void {
-  app.route("/api/v1", createFormRoutes(deps.engine, "v1"));
-  app.route("/api/v2", createFormRoutes(deps.engine, "v2"));
+  const v1 = formRoutes(deps.engine, "v1");
+  const v2 = formRoutes(deps.engine, "v2");
+
+  route(app, "GET", "/api/v1/:flock/form/:uid/responses", v1.listFormResponses);
+  route(app, "GET", "/api/v1/:flock/sheep_form/:uid/responses", v1.listSheepFormResponses);
+  route(app, "GET", "/api/v2/:flock/form/:uid/responses", v2.listFormResponses);
+  route(app, "GET", "/api/v2/:flock/sheep_form/:uid/responses", v2.listSheepFormResponses);
 }

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { route, type RouteDeps } from "./bind.js";
 import { eventOrderRoutes } from "./event-orders.js";
-import { createEventRoutes } from "./events.js";
+import { eventRoutes } from "./events.js";
 
 /**
  * The area's routes: method, path and handler, one a line.
@@ -15,7 +15,20 @@ import { createEventRoutes } from "./events.js";
  * bindGatewayEvents(staged, deps);
  */
 export function bindGatewayEvents(app: Hono<AppEnv>, deps: RouteDeps): void {
+  const events = eventRoutes(deps.engine);
   const orders = eventOrderRoutes(deps.engine);
+
+  route(app, "GET", "/events/v2/:flock", events.listEventsInWindow);
+  route(app, "GET", "/events/v2/:flock/bookings", events.listEventsInWindow);
+  route(app, "GET", "/events/v2/:flock/bookings/:state", events.listEventsInState);
+  route(app, "GET", "/events/v2/:flock/booking/:uid", events.showEvent);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/available_tickets", events.listTicketTypesWithStock);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/tickets/all", events.listEveryTicket);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/attendance/all", events.listAttendance);
+  route(app, "GET", "/events/v2/:flock/booking/:uid/attendance", events.listAttendance);
+  route(app, "GET", "/events/v2/:flock/bookings/:uid/attendance", events.listAttendance);
+  route(app, "PUT", "/events/v2/:flock/booking/:uid/attendance", events.setAttendance);
+  route(app, "PUT", "/events/v2/:flock/bookings/:uid/attendance", events.setAttendance);
 
   route(app, "GET", "/events/v2/:flock/booking/:uid/summary", orders.getBookingUidSummary);
   route(app, "GET", "/events/v2/:flock/booking/:uid/orders", orders.getBookingUidOrders);
@@ -28,6 +41,4 @@ export function bindGatewayEvents(app: Hono<AppEnv>, deps: RouteDeps): void {
   route(app, "GET", "/events/v2/:flock/booking/:uid/attendance/export", orders.getBookingUidAttendanceExport);
   route(app, "GET", "/events/v2/:flock/booking/:uid/orders/export", orders.getBookingUidOrdersExport);
   route(app, "GET", "/events/v2/:flock/booking/:uid/orders/export/meta", orders.getBookingUidOrdersExportMeta);
-  // Events, ticket types, stock and attendance (routes/events: its own table).
-  app.route("/events/v2", createEventRoutes(deps.engine));
 }

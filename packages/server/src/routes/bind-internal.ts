@@ -10,8 +10,8 @@ import { route, type RouteDeps } from "./bind.js";
 import { emailSenderRoutes } from "./email-senders.js";
 import { membershipExtrasRoutes } from "./membership-extras.js";
 import { vehicleSearchRoutes } from "./vehicle-search.js";
-import { createNotOfferedRoutes } from "./not-offered.js";
-import { createSearchRoutes } from "./search.js";
+import { notOfferedRoutes } from "./not-offered.js";
+import { searchRoutes } from "./search.js";
 
 /**
  * The area's routes: method, path and handler, one a line.
@@ -23,6 +23,8 @@ export function bindInternal(app: Hono<AppEnv>, deps: RouteDeps): void {
   const extras = membershipExtrasRoutes(deps.engine);
   const senders = emailSenderRoutes(deps.engine);
   const vehicles = vehicleSearchRoutes(deps.engine);
+  const search = searchRoutes(deps.engine);
+  const refused = notOfferedRoutes(deps.engine);
 
   route(app, "GET", "/internal/v2/:flock/membership_type/:uid/extras", extras.getBase);
   route(app, "POST", "/internal/v2/:flock/membership_type/:uid/extras/additional_field", extras.postAdditionalField);
@@ -35,7 +37,16 @@ export function bindInternal(app: Hono<AppEnv>, deps: RouteDeps): void {
   route(app, "PUT", "/internal/v2/:flock/email_sender/:uid", senders.putOne);
   route(app, "DELETE", "/internal/v2/:flock/email_sender/:uid", senders.deleteOne);
   route(app, "GET", "/search/v2/:flock/car", vehicles.getCar);
-  // Person and organisation search (routes/search) and the documented 501s (routes/not-offered): their own tables.
-  app.route("/search/v2", createSearchRoutes(deps.engine));
-  app.route("/", createNotOfferedRoutes(deps.engine));
+  route(app, "GET", "/search/v2/:flock", search.searchContactsByText);
+  route(app, "GET", "/search/v2/:flock/global", search.searchContactsByText);
+  route(app, "GET", "/search/v2/:flock/person", search.findPersonsByFields);
+  // The hosted operations deliberately not offered: a documented 501 after each path's auth checks.
+  route(app, "POST", "/internal/v2/:flock/user_policy/standard", refused.refuseStandardPolicies);
+  route(app, "POST", "/internal/v2/:flock/user_policy/:uid/groups", refused.refuseGroupsPolicy);
+  route(app, "POST", "/internal/v2/:flock/user_policy/:uid/leaders", refused.refuseLeadersPolicy);
+  route(app, "POST", "/internal/v2/:flock/user_policy/:uid/single", refused.refuseSinglePolicy);
+  route(app, "POST", "/internal/v2/:flock/sync/:partner/:action/:data_type", refused.refusePartnerSync);
+  route(app, "POST", "/internal/v2/system/build/warehouse/:facet", refused.refuseWarehouseBuild);
+  route(app, "GET", "/search/v2/:flock/help", refused.refuseHelpSearch);
+  route(app, "GET", "/public/v2/:flock/web", refused.refuseWebsitePages);
 }

@@ -20,10 +20,10 @@ import { triggerRoutes } from "./triggers.js";
  * bindOperations(staged, deps);
  */
 export function bindOperations(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const status = statusRoutes(deps.storage, deps.health);
-  const discovery = discoveryRoutes(deps.storage, deps.clock, deps.engine.context.typesOf);
-  const stats = statsRoutes(deps.storage, deps.clock, deps.counts);
-  const clock = clockRoutes(deps.storage, deps.clock, deps.clockAdvancer);
+  const status = statusRoutes(deps.shared, deps.health);
+  const discovery = discoveryRoutes(deps.engine, deps.accounts, deps.flocks, deps.clock);
+  const stats = statsRoutes(deps.accounts, deps.clock, deps.counts);
+  const clock = clockRoutes(deps.accounts, deps.clock, deps.clockAdvancer);
   const triggers = triggerRoutes(deps.engine);
   const outbox = outboxRoutes(deps.engine);
   const changes = changesRoutes(deps.engine, deps.changes);

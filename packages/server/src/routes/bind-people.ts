@@ -6,7 +6,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { route, type RouteDeps } from "./bind.js";
-import { createConsoleRoutes } from "./console.js";
+import { consoleRoutes } from "./console.js";
 import { referenceRoutes } from "./reference.js";
 
 /**
@@ -17,10 +17,12 @@ import { referenceRoutes } from "./reference.js";
  */
 export function bindPeople(app: Hono<AppEnv>, deps: RouteDeps): void {
   const reference = referenceRoutes(deps.document);
+  const people = consoleRoutes(deps.consoleDist);
 
   route(app, "GET", "/api/openapi.json", reference.getOpenapiJson);
   route(app, "GET", "/api/docs", reference.getDocs);
   route(app, "GET", "/api/docs/assets/:file", reference.getDocsAssetsFile);
-  // The console (routes/console: its own table, which depends on whether the build is there).
-  app.route("/", createConsoleRoutes(deps.consoleDist));
+  route(app, "GET", "/", people.redirectRootToConsole);
+  route(app, "GET", "/console", people.addConsoleSlash);
+  route(app, "GET", "/console/*", people.serveConsole);
 }

@@ -28,7 +28,7 @@ export function bindRecords(app: Hono<AppEnv>, deps: RouteDeps): void {
   const provenanceV1 = provenanceRoutes(deps.engine);
   const provenanceV2 = provenanceRoutes(deps.engine);
   const audit = auditRoutes(deps.engine);
-  const files = fileRoutes(deps.storage, deps.clock);
+  const files = fileRoutes(deps.engine.read, deps.accounts, deps.flocks, deps.clock);
 
   route(app, "POST", "/api/v1/:flock/:type", v1.createRecord);
   route(app, "GET", "/api/v1/:flock/:type", v1.listRecords);

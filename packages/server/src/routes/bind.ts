@@ -4,7 +4,7 @@
  * route table. Each route file returns its routes as named chains (its description, its guards,
  * its handler); the area's bind function says at which method and path each is served.
  */
-import type { Clock, RecordEngine, Storage } from "@records-service/core";
+import type { AccountStore, Clock, FlockStore, RecordEngine, SharedState } from "@records-service/core";
 import type { Handler, Hono, MiddlewareHandler } from "hono";
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { LoginFlow } from "../auth/login-flow.js";
@@ -18,10 +18,19 @@ import type { LoginGuard } from "../protection/login-guard.js";
 import type { ChangesRouteOptions } from "./changes.js";
 import type { HealthOptions } from "./status.js";
 
-/** What the areas' routes are built from; `createApp` makes it once. */
+/**
+ * What the areas' routes are built from; `createApp` makes it once. Records are read and
+ * written only through `engine` (`engine.read` for walks, counts and files); beside it,
+ * routes get only the storage roles that hold no records.
+ */
 export interface RouteDeps {
   engine: RecordEngine;
-  storage: Storage;
+  /** Logins and their keys (the key guards, login, accounts). */
+  accounts: AccountStore;
+  /** The flocks (the flock guard, discovery). */
+  flocks: FlockStore;
+  /** Limit rows and settings (health's database check and leases). */
+  shared: SharedState;
   clock: Clock;
   flow: LoginFlow;
   loginGuard: LoginGuard;

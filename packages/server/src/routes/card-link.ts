@@ -31,7 +31,7 @@ export function cardLinkRoutes(engine: RecordEngine, secret: () => Promise<strin
   async function getMemberIdCardUrl(c: Context<AppEnv, "/:flock/member/:id/card_url">) {
     const flock = c.req.param("flock");
     const id = c.req.param("id");
-    const record = isRecordId(id) ? await storage.getRecord(flock, "member", id) : undefined;
+    const record = isRecordId(id) ? await engine.read.getRecord(flock, "member", id) : undefined;
     if (!record || record.state === "deleted") {
       throw notFound("unknown member", `flock ${JSON.stringify(flock)} has no member ${JSON.stringify(id.slice(0, 80))}`);
     }

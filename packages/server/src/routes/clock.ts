@@ -5,7 +5,7 @@
  * administrator keys only (403 otherwise). Without `--clock manual` both answer 404, before
  * any credential check, as if they did not exist.
  */
-import { badRequest, formatTimestamp, notFound, parseTimestamp, RecordsError, type Clock, type Storage } from "@records-service/core";
+import { badRequest, formatTimestamp, notFound, parseTimestamp, RecordsError, type AccountStore, type Clock } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { isAdmin } from "../auth/access.js";
@@ -20,9 +20,9 @@ import { ClockAdvanceBranches } from "../openapi/schemas.js";
  * The clock routes. `advancer` is present only with a manual clock.
  *
  * @example
- * const routes = clockRoutes(storage, clock, driver?.advancer); route(app, "GET", "/api/v1/_clock", routes.getClock);
+ * const routes = clockRoutes(accounts, clock, driver?.advancer); route(app, "GET", "/api/v1/_clock", routes.getClock);
  */
-export function clockRoutes(storage: Storage, clock: Clock, advancer: ClockAdvancer | undefined) {
+export function clockRoutes(accounts: AccountStore, clock: Clock, advancer: ClockAdvancer | undefined) {
   const manualOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!advancer) throw notFound("not found", "the clock is not manual: these paths exist with records-service serve --clock manual");
     await next();
@@ -31,7 +31,7 @@ export function clockRoutes(storage: Storage, clock: Clock, advancer: ClockAdvan
     if (!isAdmin(c.get("user"))) throw new RecordsError("forbidden", "forbidden", 'only an administrator key (a user whose flocks are ["*"]) may read or move the clock');
     await next();
   };
-  const guard = [manualOnly, createRequireKey(storage, clock), adminOnly] as const;
+  const guard = [manualOnly, createRequireKey(accounts, clock), adminOnly] as const;
 
   return {
     getClock: [describeGetClock(), ...guard, getClock],

@@ -11,7 +11,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { consoleDist } from "@records-service/console";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Hono } from "hono";
+import type { Context, Next } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { documented } from "../openapi/describe.js";
 
@@ -19,33 +19,44 @@ import { documented } from "../openapi/describe.js";
 const CONSOLE_CACHE = { asset: "public, max-age=31536000, immutable", page: "no-cache" } as const;
 
 /**
- * The console routes, serving `dist` (default: the console package's build).
+ * The console routes, serving `dist` (default: the console package's build); where the
+ * build is missing, `serveConsole` answers a page saying what to run.
  *
  * @example
- * app.route("/", createConsoleRoutes());
+ * const console = consoleRoutes(); route(app, "GET", "/console/*", console.serveConsole);
  */
-export function createConsoleRoutes(dist: string = consoleDist): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>({ strict: false });
-  routes.get("/", documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 302, description: "to /console/", media: ["text/html"] }, errors: [] }), (c) => c.redirect("/console/", 302));
+export function consoleRoutes(dist: string = consoleDist) {
+  const built = existsSync(join(dist, "index.html"));
+
+  return {
+    redirectRootToConsole: [documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 302, description: "to /console/", media: ["text/html"] }, errors: [] }), redirectRootToConsole],
+    addConsoleSlash: [documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 301, description: "to /console/", media: ["text/html"] }, errors: [] }), addConsoleSlash],
+    serveConsole: [_CONSOLE_DOC, setConsoleCaching, built ? serveStatic({ root: dist, rewriteRequestPath: (p) => p.replace(/^\/console/, "") }) : sayConsoleNotBuilt],
+  } as const;
+
+  function redirectRootToConsole(c: Context<AppEnv>) {
+    return c.redirect("/console/", 302);
+  }
+
   // The app ignores trailing slashes (and trims them from `c.req.path`), so "/console" and
   // "/console/" meet here: only the first is sent on to the second.
-  routes.get("/console", documented({ tag: "console", summary: "The console: redirects to /console/", auth: "none", ok: { status: 301, description: "to /console/", media: ["text/html"] }, errors: [] }), (c, next) => (_rawPath(c.req.url) === "/console" ? c.redirect("/console/", 301) : next()));
-  routes.use("/console/*", async (c, next) => {
+  function addConsoleSlash(c: Context<AppEnv>, next: Next) {
+    return _rawPath(c.req.url) === "/console" ? c.redirect("/console/", 301) : next();
+  }
+
+  /** Hashed assets may be kept for ever; everything else (index.html) is revalidated. */
+  async function setConsoleCaching(c: Context<AppEnv>, next: Next) {
     await next();
     if (c.res.status !== 200) return;
     c.res.headers.set("Cache-Control", c.req.path.startsWith("/console/assets/") ? CONSOLE_CACHE.asset : CONSOLE_CACHE.page);
-  });
-  if (!existsSync(join(dist, "index.html"))) {
-    // A checkout whose build has not run: say so to the person, with what to run.
-    routes.get("/console/*", _CONSOLE_DOC, (c) =>
-      c.html(
-        "<!doctype html><title>Records Service</title><h1>The console is not built</h1><p>Run <code>npm run build</code> (or <code>npm install</code>) and reload. The API is at <code>/api/v1/</code>.</p>",
-      ),
-    );
-    return routes;
   }
-  routes.get("/console/*", _CONSOLE_DOC, serveStatic({ root: dist, rewriteRequestPath: (p) => p.replace(/^\/console/, "") }));
-  return routes;
+
+  /** A checkout whose build has not run: say so to the person, with what to run. */
+  function sayConsoleNotBuilt(c: Context<AppEnv>) {
+    return c.html(
+      "<!doctype html><title>Records Service</title><h1>The console is not built</h1><p>Run <code>npm run build</code> (or <code>npm install</code>) and reload. The API is at <code>/api/v1/</code>.</p>",
+    );
+  }
 }
 
 // --- internal ---

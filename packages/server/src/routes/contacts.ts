@@ -146,7 +146,7 @@ export function memberDetailRoutes(engine: RecordEngine) {
       const raw = member.data[field];
       const uri = typeof raw === "string" ? parseRecordUri(raw) : undefined;
       if (!uri || uri.flock !== flock) continue;
-      const target = await storage.getRecord(flock, uri.type, uri.id);
+      const [target] = await engine.read.getRecords(flock, [{ type: uri.type, id: uri.id }]);
       if (target) data[field] = { ref: raw, ...(await engine.toSingle(target)) };
     }
     return c.json(single);

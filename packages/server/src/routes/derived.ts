@@ -97,7 +97,7 @@ async function _uploadedPhoto(engine: RecordEngine, record: StoredRecord): Promi
   if (record.type !== "person" || typeof record.data["photo"] !== "string") return undefined;
   const m = PHOTO_URL_RE.exec(record.data["photo"]);
   if (!m || m[1] !== record.flock) return undefined;
-  const file = await engine.context.storage.getFile(record.flock, m[2]!);
+  const file = await engine.read.getFile(record.flock, m[2]!);
   if (!file || file.flock !== record.flock) return undefined;
   return INLINE_CONTENT_TYPES.includes(mimeType(file.contentType)) ? file : undefined;
 }

@@ -4,7 +4,7 @@
  * one flock (and so checks access to it); with `?include_empty=true`, every type the flock
  * serves, those without records at count 0 (a first run's console lists them all).
  */
-import { badRequest, type Clock, type Storage } from "@records-service/core";
+import { badRequest, type AccountStore, type Clock, type FlockStore, type RecordEngine } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { visibleFlocks } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
@@ -13,15 +13,16 @@ import { documented, queryParam } from "../openapi/describe.js";
 
 /**
  * Routes `GET /` → `{flocks: [{identifier, name}]}` and `GET /:flock` →
- * `{resource_type: [{name, count, last_modified}]}`. `typesOf` names the types a flock
- * serves (the engine's), for `include_empty`.
+ * `{resource_type: [{name, count, last_modified}]}`. The engine names the types a flock
+ * serves, for `include_empty`.
  *
  * @example
- * const routes = discoveryRoutes(storage, clock, engine.context.typesOf); route(app, "GET", "/api/v1/", routes.getRoot);
+ * const routes = discoveryRoutes(engine, storage, storage, clock); route(app, "GET", "/api/v1/", routes.getRoot);
  */
-export function discoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock: string) => ReadonlySet<string>) {
-  const requireKey = createRequireKey(storage, clock);
-  const requireFlock = createRequireFlock(storage);
+export function discoveryRoutes(engine: RecordEngine, accounts: AccountStore, flocks: FlockStore, clock: Clock) {
+  const requireKey = createRequireKey(accounts, clock);
+  const requireFlock = createRequireFlock(flocks);
+  const { typesOf } = engine.context;
 
   return {
     getRoot: [describeGetRoot(), requireKey, getRoot],
@@ -33,8 +34,8 @@ export function discoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock:
   }
 
   async function getRoot(c: Context<AppEnv, "/">) {
-    const flocks = await visibleFlocks(storage, c.get("user"));
-    return c.json({ flocks: flocks.map((f) => ({ identifier: f.identifier, name: f.name })) });
+    const visible = await visibleFlocks(flocks, c.get("user"));
+    return c.json({ flocks: visible.map((f) => ({ identifier: f.identifier, name: f.name })) });
   }
 
   function describeGetRootRoute(): MiddlewareHandler {
@@ -52,7 +53,7 @@ export function discoveryRoutes(storage: Storage, clock: Clock, typesOf: (flock:
   async function getRootRoute(c: Context<AppEnv, "/:flock">) {
     const flock = c.req.param("flock");
     const includeEmpty = _flag(c.req.query("include_empty"));
-    const held = (await storage.summarizeTypes(flock)).map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified as string | null }));
+    const held = (await engine.read.summarizeTypes(flock)).map((t) => ({ name: t.name, count: t.count, last_modified: t.lastModified as string | null }));
     if (!includeEmpty) return c.json({ resource_type: held });
     const seen = new Set(held.map((t) => t.name));
     const empty = [...typesOf(flock)].filter((name) => !seen.has(name)).map((name) => ({ name, count: 0, last_modified: null }));

@@ -15,7 +15,7 @@
  * | PUT | `/:flock/booking/:uid/attendance` (and `/bookings/:uid/attendance`) | sets one attendee's attendance |
  */
 import { formatDate, type RecordEngine } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -38,57 +38,44 @@ const _PAGING = [
 ];
 
 /**
- * The events gateway; mount under `/events/v2`.
+ * The events gateway's routes over events, ticket types, tickets and attendance (orders:
+ * routes/event-orders).
  *
  * @example
- * app.route("/events/v2", createEventRoutes(engine));
+ * const events = eventRoutes(engine); route(app, "GET", "/events/v2/:flock/booking/:uid", events.showEvent);
  */
-export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function eventRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  const list = (selection: (c: Context<AppEnv>) => BookingSelection) => async (c: Context<AppEnv>) => {
-    const paging = readPaging(await readGatewayParams(c), EVENTS_DEFAULT_PAGE_SIZE);
-    const chosen = selection(c);
-    const flock = c.req.param("flock")!;
-    const { total, bookings } = await selectBookingPage(engine, flock, chosen, formatDate(clock.now()), paging);
-    return c.json({ bookings: await readBookingSummaries(engine, flock, bookings), ...pageInfo(total, paging) });
-  };
-
-  for (const path of ["/:flock", "/:flock/bookings"]) {
-    routes.get(path, documented({ tag: "gateway-events", summary: "Events from 14 days ago to 90 days ahead", description: "Bookings whose days overlap the window (dates inclusive, on the service clock), ordered by start date, start time, title. Drafts and cancelled events are listed with their status.", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }), ...guard, list(() => "window"));
-  }
-
-  routes.get("/:flock/bookings/:state", documented({ tag: "gateway-events", summary: "Events in a state: all, future, past, running, current or draft", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }), ...guard, list((c) => parseBookingState(c.req.param("state")!)));
-
-  routes.get("/:flock/booking/:uid", documented({ tag: "gateway-events", summary: "One event (the event packet)", auth: "key", ok: { status: 200, description: "every stored field of the booking plus the computed ones", schema: "EventPacket" }, errors: [403, 404] }), ...guard, async (c) => {
-    return c.json(eventPacket(await _bookingData(engine, c)));
-  });
-
-  routes.get("/:flock/booking/:uid/available_tickets", documented({ tag: "gateway-events", summary: "An event's ticket types with their stock", auth: "key", ok: { status: 200, description: "{available_tickets: [entry]}", schema: "AvailableTickets" }, errors: [403, 404] }), ...guard, async (c) => {
-    const data = await _bookingData(engine, c);
-    const byType = ticketsByType(data);
-    return c.json({ available_tickets: data.types.map((t) => ticketTypeEntry(t, byType.get(uriOf(t)) ?? [])) });
-  });
-
-  routes.get("/:flock/booking/:uid/tickets/all", documented({ tag: "gateway-events", summary: "Every ticket of an event, cancelled ones included", auth: "key", ok: { status: 200, description: "{booking, booking_uri, tickets}", schema: "EventTickets" }, errors: [403, 404] }), ...guard, async (c) => {
-    const data = await _bookingData(engine, c);
-    const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
-    return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), tickets: data.tickets.map((t) => expandedTicket(t, data, named)) });
-  });
-
-  for (const path of ["/:flock/booking/:uid/attendance/all", "/:flock/booking/:uid/attendance", "/:flock/bookings/:uid/attendance"]) {
-    routes.get(path, documented({ tag: "gateway-events", summary: "An event's attendance: one session per counted ticket", auth: "key", ok: { status: 200, description: "{booking, booking_uri, sessions}", schema: "EventAttendance" }, errors: [403, 404] }), ...guard, async (c) => {
-      const data = await _bookingData(engine, c);
-      const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
-      return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), sessions: sessions(data, named) });
-    });
-  }
-
-  for (const path of ["/:flock/booking/:uid/attendance", "/:flock/bookings/:uid/attendance"]) {
-    routes.put(
-      path,
+  return {
+    listEventsInWindow: [
+      documented({ tag: "gateway-events", summary: "Events from 14 days ago to 90 days ahead", description: "Bookings whose days overlap the window (dates inclusive, on the service clock), ordered by start date, start time, title. Drafts and cancelled events are listed with their status.", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }),
+      ...guard,
+      listEventsInWindow,
+    ],
+    listEventsInState: [
+      documented({ tag: "gateway-events", summary: "Events in a state: all, future, past, running, current or draft", auth: "key", query: _PAGING, ok: { status: 200, description: "{bookings: [summary packet], page, page_size, total, pages}", schema: "EventList" }, errors: [400, 403, 404] }),
+      ...guard,
+      listEventsInState,
+    ],
+    showEvent: [documented({ tag: "gateway-events", summary: "One event (the event packet)", auth: "key", ok: { status: 200, description: "every stored field of the booking plus the computed ones", schema: "EventPacket" }, errors: [403, 404] }), ...guard, showEvent],
+    listTicketTypesWithStock: [
+      documented({ tag: "gateway-events", summary: "An event's ticket types with their stock", auth: "key", ok: { status: 200, description: "{available_tickets: [entry]}", schema: "AvailableTickets" }, errors: [403, 404] }),
+      ...guard,
+      listTicketTypesWithStock,
+    ],
+    listEveryTicket: [
+      documented({ tag: "gateway-events", summary: "Every ticket of an event, cancelled ones included", auth: "key", ok: { status: 200, description: "{booking, booking_uri, tickets}", schema: "EventTickets" }, errors: [403, 404] }),
+      ...guard,
+      listEveryTicket,
+    ],
+    listAttendance: [
+      documented({ tag: "gateway-events", summary: "An event's attendance: one session per counted ticket", auth: "key", ok: { status: 200, description: "{booking, booking_uri, sessions}", schema: "EventAttendance" }, errors: [403, 404] }),
+      ...guard,
+      listAttendance,
+    ],
+    setAttendance: [
       documented({
         tag: "gateway-events",
         summary: "Set one attendee's attendance",
@@ -99,22 +86,61 @@ export function createEventRoutes(engine: RecordEngine): Hono<AppEnv> {
         errors: [400, 403, 404],
       }),
       ...guard,
-      async (c) => {
-        const flock = c.req.param("flock")!;
-        const input = readAttendanceInput(await readGatewayParams(c), flock);
-        const data = await _bookingData(engine, c);
-        const named = await recordsByUri(engine, flock, [...namedUris(data.tickets), input.personUri]);
-        return c.json(await updateAttendance(actingEngine(c, engine), data, input, named));
-      },
-    );
+      setAttendance,
+    ],
+  } as const;
+
+  /** A page of the flock's events that `select` chooses (read after the paging, whose 400 comes first). */
+  async function listed(c: Context<AppEnv, "/:flock">, select: () => BookingSelection) {
+    const paging = readPaging(await readGatewayParams(c), EVENTS_DEFAULT_PAGE_SIZE);
+    const chosen = select();
+    const flock = c.req.param("flock");
+    const { total, bookings } = await selectBookingPage(engine, flock, chosen, formatDate(clock.now()), paging);
+    return c.json({ bookings: await readBookingSummaries(engine, flock, bookings), ...pageInfo(total, paging) });
   }
 
-  return routes;
+  function listEventsInWindow(c: Context<AppEnv, "/:flock">) {
+    return listed(c, () => "window");
+  }
+
+  function listEventsInState(c: Context<AppEnv, "/:flock/bookings/:state">) {
+    return listed(c, () => parseBookingState(c.req.param("state")));
+  }
+
+  async function showEvent(c: Context<AppEnv, "/:flock/booking/:uid">) {
+    return c.json(eventPacket(await _bookingData(engine, c)));
+  }
+
+  async function listTicketTypesWithStock(c: Context<AppEnv, "/:flock/booking/:uid/available_tickets">) {
+    const data = await _bookingData(engine, c);
+    const byType = ticketsByType(data);
+    return c.json({ available_tickets: data.types.map((t) => ticketTypeEntry(t, byType.get(uriOf(t)) ?? [])) });
+  }
+
+  async function listEveryTicket(c: Context<AppEnv, "/:flock/booking/:uid/tickets/all">) {
+    const data = await _bookingData(engine, c);
+    const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
+    return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), tickets: data.tickets.map((t) => expandedTicket(t, data, named)) });
+  }
+
+  async function listAttendance(c: Context<AppEnv, "/:flock/booking/:uid/attendance">) {
+    const data = await _bookingData(engine, c);
+    const named = await recordsByUri(engine, data.booking.flock, namedUris(data.tickets));
+    return c.json({ booking: eventPacket(data), booking_uri: uriOf(data.booking), sessions: sessions(data, named) });
+  }
+
+  async function setAttendance(c: Context<AppEnv, "/:flock/booking/:uid/attendance">) {
+    const flock = c.req.param("flock");
+    const input = readAttendanceInput(await readGatewayParams(c), flock);
+    const data = await _bookingData(engine, c);
+    const named = await recordsByUri(engine, flock, [...namedUris(data.tickets), input.personUri]);
+    return c.json(await updateAttendance(actingEngine(c, engine), data, input, named));
+  }
 }
 
 // --- internal ---
 
-async function _bookingData(engine: RecordEngine, c: Context<AppEnv>) {
-  const { flock, uid } = c.req.param() as { flock: string; uid: string };
+async function _bookingData(engine: RecordEngine, c: Context<AppEnv, "/:flock/booking/:uid">) {
+  const { flock, uid } = c.req.param();
   return readOneBooking(engine, await liveRecord(engine, flock, "booking", uid));
 }

@@ -4,7 +4,7 @@
  * Uploaded bytes are untrusted: the answer forbids sniffing and scripts, and only raster
  * images are shown inline; everything else (SVG included, which can carry script) downloads.
  */
-import { notFound, type Clock, type Storage, type StoredFile } from "@records-service/core";
+import { notFound, type AccountStore, type Clock, type FlockStore, type RecordReader, type StoredFile } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -17,12 +17,12 @@ export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg
  * Routes serving stored files; mount under `/files/v1`.
  *
  * @example
- * const routes = fileRoutes(storage, clock); route(app, "GET", "/files/v1/:flock/:fileId/:filename", routes.getFileIdFilename);
+ * const routes = fileRoutes(engine.read, storage, storage, clock); route(app, "GET", "/files/v1/:flock/:fileId/:filename", routes.getFileIdFilename);
  */
-export function fileRoutes(storage: Storage, clock: Clock) {
+export function fileRoutes(read: RecordReader, accounts: AccountStore, flocks: FlockStore, clock: Clock) {
 
   return {
-    getFileIdFilename: [describeGetFileIdFilename(), createRequireKey(storage, clock), createRequireFlock(storage), getFileIdFilename],
+    getFileIdFilename: [describeGetFileIdFilename(), createRequireKey(accounts, clock), createRequireFlock(flocks), getFileIdFilename],
   } as const;
 
   function describeGetFileIdFilename(): MiddlewareHandler {
@@ -31,7 +31,7 @@ export function fileRoutes(storage: Storage, clock: Clock) {
 
   async function getFileIdFilename(c: Context<AppEnv, "/:flock/:fileId/:filename">) {
     const { flock, fileId, filename } = c.req.param();
-    const file = await storage.getFile(flock, fileId);
+    const file = await read.getFile(flock, fileId);
     if (!file || file.flock !== flock || file.filename !== filename) {
       throw notFound("file not found", `no file ${JSON.stringify(filename.slice(0, 80))} with id ${JSON.stringify(fileId.slice(0, 40))} in this flock`);
     }

@@ -19,7 +19,7 @@ import {
   type RecordKey,
   type StoredRecord,
 } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { liveRecord } from "../gateway/records.js";
 import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
@@ -30,60 +30,65 @@ import type { Surface } from "../http/surface.js";
 /** The form types whose responses are served. */
 export const FORM_TYPES = ["form", "sheep_form"] as const;
 
+/** One of `FORM_TYPES`. */
+type FormType = (typeof FORM_TYPES)[number];
+
 /**
- * Routes `GET /:flock/form/:uid/responses` and `GET /:flock/sheep_form/:uid/responses`;
- * mount under `/api/v1` and `/api/v2` before the generic record routes.
+ * The form-response lists, one per form type: serve each at `/api/{v1,v2}/:flock/<type>/:uid/responses`.
  *
  * @example
- * app.route("/api/v1", createFormRoutes(engine, "v1"));
+ * const forms = formRoutes(engine, "v1"); route(app, "GET", "/api/v1/:flock/form/:uid/responses", forms.listFormResponses);
  */
-export function createFormRoutes(engine: RecordEngine, surface: Surface): Hono<AppEnv> {
+export function formRoutes(engine: RecordEngine, surface: Surface) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  for (const formType of FORM_TYPES) {
-    routes.get(
-      `/:flock/${formType}/:uid/responses`,
-      documented({
-        tag: "forms",
-        summary: `A ${formType}'s responses, newest first, references expanded`,
-        description: "The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.",
-        auth: "key",
-        query: listQueryParams(surface),
-        ok: { status: 200, description: "one page, newest first", schema: "ListWrapper" },
-        errors: [400, 403, 404],
-      }),
-      ...guard,
-      async (c) => {
-        const { flock, uid } = c.req.param();
-        const form = await liveRecord(engine, flock, formType, uid);
-        const query = parseListQuery(new URL(c.req.url).searchParams, { surface, now: clock.now() });
-        if (query.mode === "OR" && query.filters.length > 0) {
-          throw badRequest("bad mode", "mode OR is not accepted on a form's responses: the form's own condition must hold for every response; use AND");
-        }
-        const formUri = recordUri(flock, formType, form.id);
-        const scoped: ListQuery = {
-          ...query,
-          mode: "AND",
-          states: ["updated"],
-          filters: [...query.filters, { field: "form_ref", meta: false, op: "eq", values: [{ text: formUri }] }],
-        };
-        const { total, records } = await _newestFirst(engine, flock, scoped);
-        return c.json({
-          grand_total: total,
-          total,
-          page: query.page,
-          page_size: query.pageSize,
-          pages: Math.ceil(total / query.pageSize),
-          links: [],
-          results: await _expanded(engine, flock, records),
-          formatted_results: [],
-        });
-      },
-    );
+  return {
+    listFormResponses: [describeResponses("form"), ...guard, listResponsesOf("form")],
+    listSheepFormResponses: [describeResponses("sheep_form"), ...guard, listResponsesOf("sheep_form")],
+  } as const;
+
+  function describeResponses(formType: FormType): MiddlewareHandler {
+    return documented({
+      tag: "forms",
+      summary: `A ${formType}'s responses, newest first, references expanded`,
+      description: "The list wrapper over the form's non-deleted form_response records (form_ref is the form's URI), with the list filters and paging (limit is page_size); contact_ref, form_ref and every URI in context_ref are {display_value, ref}. An unknown or deleted form is a 404.",
+      auth: "key",
+      query: listQueryParams(surface),
+      ok: { status: 200, description: "one page, newest first", schema: "ListWrapper" },
+      errors: [400, 403, 404],
+    });
   }
-  return routes;
+
+  /** The handler listing the responses to a form of `formType`. */
+  function listResponsesOf(formType: FormType) {
+    return async function listResponses(c: Context<AppEnv, "/:flock/form/:uid/responses">) {
+      const { flock, uid } = c.req.param();
+      const form = await liveRecord(engine, flock, formType, uid);
+      const query = parseListQuery(new URL(c.req.url).searchParams, { surface, now: clock.now() });
+      if (query.mode === "OR" && query.filters.length > 0) {
+        throw badRequest("bad mode", "mode OR is not accepted on a form's responses: the form's own condition must hold for every response; use AND");
+      }
+      const formUri = recordUri(flock, formType, form.id);
+      const scoped: ListQuery = {
+        ...query,
+        mode: "AND",
+        states: ["updated"],
+        filters: [...query.filters, { field: "form_ref", meta: false, op: "eq", values: [{ text: formUri }] }],
+      };
+      const { total, records } = await _newestFirst(engine, flock, scoped);
+      return c.json({
+        grand_total: total,
+        total,
+        page: query.page,
+        page_size: query.pageSize,
+        pages: Math.ceil(total / query.pageSize),
+        links: [],
+        results: await _expanded(engine, flock, records),
+        formatted_results: [],
+      });
+    };
+  }
 }
 
 // --- internal ---
@@ -113,11 +118,10 @@ async function _newestFirst(engine: RecordEngine, flock: string, query: ListQuer
 async function _expanded(engine: RecordEngine, flock: string, records: readonly StoredRecord[]) {
   const keys = new Map<string, RecordKey>();
   for (const r of records) for (const k of referencedKeys(r)) keys.set(`${k.type}/${k.id}`, k);
-  const { storage } = engine.context;
   const expanded = new Map<string, string>();
   if (keys.size > 0) {
     const wanted = [...keys.values()];
-    const found = await storage.getDisplayValues(flock, wanted);
+    const found = await engine.read.getDisplayValues(flock, wanted);
     for (const f of found) expanded.set(recordUri(flock, f.type, f.id), cutDisplayValue(f.displayValue));
   }
   return records.map((r) => ({ ...toListElement(r), data: toSingleEnvelope(r, expanded).data }));

@@ -65,10 +65,10 @@ export function listExportRoutes(engine: RecordEngine) {
     // The list's own checks (flock, type, filters) before the first byte is sent.
     await engine.list(flock, type, { ...query, page: 1, pageSize: 1 });
     const scan = { filters: query.filters, mode: query.mode, states: query.states };
-    const fields = own.columns !== undefined ? _columns(own.columns, type) : [...ENVELOPE_COLUMNS, ...(await dataFieldsOf(storage, flock, type, scan))];
+    const fields = own.columns !== undefined ? _columns(own.columns, type) : [...ENVELOPE_COLUMNS, ...(await dataFieldsOf(engine.read, flock, type, scan))];
     const native = own.format === "xlsx";
     const rows = (async function* () {
-      const records = query.sort ? listAllSorted(storage, flock, type, scan, query.sort) : scanAll(storage, flock, type, scan);
+      const records = query.sort ? listAllSorted(engine.read, flock, type, scan, query.sort) : scanAll(engine.read, flock, type, scan);
       for await (const r of records) yield tableRow(r, fields, native);
     })();
     const body = tableStream(own.format, columnsOf(fields), rows, type);

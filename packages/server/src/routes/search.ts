@@ -14,7 +14,7 @@ import {
   searchResult,
   type RecordEngine,
 } from "@records-service/core";
-import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
@@ -29,27 +29,37 @@ const SearchQuery = v.object({
 });
 
 /**
- * Routes `GET /:flock`, `GET /:flock/global` and `GET /:flock/person`; mount under `/search/v2`.
+ * The search routes: text search (served at `/search/v2/:flock` and its alias `/global`) and
+ * the person finder (`/search/v2/:flock/person`).
  *
  * @example
- * app.route("/search/v2", createSearchRoutes(engine));
+ * const search = searchRoutes(engine); route(app, "GET", "/search/v2/:flock", search.searchContactsByText);
  */
-export function createSearchRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function searchRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
 
-  for (const path of ["/:flock", "/:flock/global"]) {
-    routes.get(path, documented({ tag: "search", summary: "Search contacts by text", auth: "key", query: queryParamsOf(SearchQuery, { q: "the text to look for", limit: "at most this many results" }), ok: { status: 200, description: "{q, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
-      const { q, limit } = readQuery(c, SearchQuery);
-      const results = await searchContacts(engine.context, c.req.param("flock")!, q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
-      return c.json({ q, results });
-    });
+  return {
+    searchContactsByText: [describeSearchContactsByText(), ...guard, searchContactsByText],
+    findPersonsByFields: [describeFindPersonsByFields(), ...guard, findPersonsByFields],
+  } as const;
+
+  function describeSearchContactsByText(): MiddlewareHandler {
+    return documented({ tag: "search", summary: "Search contacts by text", auth: "key", query: queryParamsOf(SearchQuery, { q: "the text to look for", limit: "at most this many results" }), ok: { status: 200, description: "{q, results}", schema: "ReadModel" }, errors: [400, 403, 404] });
   }
 
-  routes.get("/:flock/person", documented({ tag: "search", summary: "Search persons by fields (the find rules), every match", auth: "key", query: queryParamsOf(FindQuery), ok: { status: 200, description: "{matched_by, results}", schema: "ReadModel" }, errors: [400, 403, 404] }), ...guard, async (c) => {
+  async function searchContactsByText(c: Context<AppEnv, "/:flock">) {
+    const { q, limit } = readQuery(c, SearchQuery);
+    const results = await searchContacts(engine.context, c.req.param("flock"), q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
+    return c.json({ q, results });
+  }
+
+  function describeFindPersonsByFields(): MiddlewareHandler {
+    return documented({ tag: "search", summary: "Search persons by fields (the find rules), every match", auth: "key", query: queryParamsOf(FindQuery), ok: { status: 200, description: "{matched_by, results}", schema: "ReadModel" }, errors: [400, 403, 404] });
+  }
+
+  async function findPersonsByFields(c: Context<AppEnv, "/:flock/person">) {
     const found = await findMatches(engine, c, c.req.param("flock"), "person");
     return c.json({ matched_by: found.rule, results: found.matches.map((r) => searchResult(r, 0)) });
-  });
-  return routes;
+  }
 }

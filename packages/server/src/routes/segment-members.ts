@@ -1,7 +1,7 @@
 /**
  * @module routes/segment-members
  * The segments gateway's paths over one segment's members (spec v2-gateway section 7),
- * mounted by routes/segments under `/segments/v2`. Core keys of the flock only; an unknown,
+ * served under `/segments/v2` (routes/bind-segments). Core keys of the flock only; an unknown,
  * deleted or non-segment `{uid}` is a 404, a rule the filter code refuses a 400 naming it.
  *
  * | method | path | answer |
@@ -23,7 +23,7 @@ import {
   type RecordEngine,
   type StoredRecord,
 } from "@records-service/core";
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { segmentConfig } from "../gateway/segments/config.js";
 import { checkDeleteParams, DELETE_BATCH, SEGMENT_DELETE_TASK } from "../gateway/segments/delete-task.js";
 import { memberRow, SEGMENT_EXPORT_TASK } from "../gateway/segments/export-task.js";
@@ -50,95 +50,133 @@ const MEMBERS_DEFAULT_PAGE_SIZE = 25;
 const LOOKUP_LIMIT = { fallback: 20, max: 100 } as const;
 
 /**
- * The member paths; routes/segments mounts them before its view-context route.
+ * The routes over one segment's members.
  *
  * @example
- * routes.route("/", createSegmentMemberRoutes(engine));
+ * const members = segmentMemberRoutes(engine); route(app, "GET", "/segments/v2/:flock/segment/:uid/all", members.listSegmentMembers);
  */
-export function createSegmentMemberRoutes(engine: RecordEngine): Hono<AppEnv> {
+export function segmentMemberRoutes(engine: RecordEngine) {
   const { storage, clock } = engine.context;
-  const routes = new Hono<AppEnv>({ strict: false });
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const segmentOf = (c: Context<AppEnv>) => liveRecord(engine, c.req.param("flock")!, "segment", c.req.param("uid")!);
-
-  routes.get(
-    "/:flock/segment/:uid/config",
-    _doc("A segment's config: how to show its members", { status: 200, description: "{segment, resource_type, segment_type, view_context, user_groups, user_interface, mapping}", schema: "SegmentConfig" }),
-    ...guard,
-    async (c) => {
-      const segment = await segmentOf(c);
-      segmentWalk(engine, segment);
-      return c.json(await segmentConfig(engine, segment));
-    },
-  );
-
-  routes.get(
-    "/:flock/segment/:uid/lookup",
-    _doc("Look up a segment's members by display value", { status: 200, description: "[{display_value, id, label, text, uri, value}]", schema: "SegmentLookup" }, [
-      queryParam("q", "text the member's display value contains, case ignored (empty: any)"),
-      queryParam("limit", `at most this many, 1..${LOOKUP_LIMIT.max} (default ${LOOKUP_LIMIT.fallback})`, { type: "integer", minimum: 1, maximum: LOOKUP_LIMIT.max }),
-    ]),
-    ...guard,
-    async (c) => {
-      const params = await readGatewayParams(c);
-      const limit = _whole(params, "limit", 1, LOOKUP_LIMIT.max) ?? LOOKUP_LIMIT.fallback;
-      const walk = segmentWalk(engine, await segmentOf(c));
-      const found: StoredRecord[] = [];
-      for await (const r of walkMembers(engine, walk, displayContains(params.get("q")))) {
-        found.push(r);
-        if (found.length >= limit) break;
-      }
-      return c.json(found.map((r) => ({ display_value: r.displayValue, id: uriOf(r), label: r.displayValue, text: r.displayValue, uri: uriOf(r), value: uriOf(r) })));
-    },
-  );
-
-  routes.get(
-    "/:flock/segment/:uid/all",
+  const segmentOf = (c: Context<AppEnv, "/:flock/segment/:uid">) => liveRecord(engine, c.req.param("flock"), "segment", c.req.param("uid"));
+  const describeXlsxExport = (alias: boolean) =>
     _doc(
-      "A segment's members, paged",
-      { status: 200, description: "the list wrapper over the members; with verbose=true elements in the single-record shape", schema: "ListWrapper" },
-      [
-        queryParam("q", "text the member's display value contains, case ignored"),
-        queryParam("verbose", "true: elements in the single-record shape (references expanded)"),
-        queryParam("page", "1-based page number (default 1)", { type: "integer", minimum: 1 }),
-        queryParam("page_size", `members per page, 1..1500 (default ${MEMBERS_DEFAULT_PAGE_SIZE})`, { type: "integer", minimum: 1, maximum: 1500 }),
-      ],
-    ),
-    ...guard,
-    async (c) => {
-      const params = await readGatewayParams(c);
-      const paging = readPaging(params, MEMBERS_DEFAULT_PAGE_SIZE);
-      const verbose = booleanParam(params, "verbose", false);
-      const segment = await segmentOf(c);
-      const walk = segmentWalk(engine, segment);
-      const q = params.get("q")?.trim() ?? "";
-      const skip = (paging.page - 1) * paging.pageSize;
-      const records: StoredRecord[] = [];
-      let seen = 0;
-      // Without q the count is the storage's; with q every member is looked at (one step in memory at a time).
-      for await (const r of walkMembers(engine, walk, displayContains(q))) {
-        if (seen >= skip && records.length < paging.pageSize) records.push(r);
-        seen += 1;
-        if (q === "" && records.length >= paging.pageSize) break;
-      }
-      const total = q === "" ? await countSegment(engine, segment) : seen;
-      const query = { filters: [], mode: "AND" as const, states: ["updated" as const], page: paging.page, pageSize: paging.pageSize };
-      const singles = verbose ? new Map(await Promise.all(records.map(async (r) => [r, await engine.toSingle(r)] as const))) : undefined;
-      const text = await listAnswerText({ total, records }, query, { element: (r) => singles?.get(r) ?? toListElement(r) });
-      return c.body(text, 200, { "Content-Type": "application/json" });
-    },
-  );
+      `Export a segment's members as XLSX${alias ? " (alias of all/xlsx)" : ""}`,
+      { status: 200, description: "the receipt: a task writes the file into the journal record journal_uri (field files) and marks it complete", schema: "SegmentReportReceipt" },
+      [queryParam("template", "a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields"), queryParam("debug", "echoed")],
+    );
+  const refuse = (summary: string, why: string) => [_doc(summary, undefined, [], [501]), ...guard, (c: Context<AppEnv>) => {
+    throw notOffered(c, why);
+  }] as const;
 
-  // The columns of a members file: the fieldset named by `template`, else the display value and the type's fields.
-  const columnsOf = async (flock: string, segment: StoredRecord, template: string | null): Promise<TableColumn[]> => {
+  return {
+    showSegmentConfig: [
+      _doc("A segment's config: how to show its members", { status: 200, description: "{segment, resource_type, segment_type, view_context, user_groups, user_interface, mapping}", schema: "SegmentConfig" }),
+      ...guard,
+      showSegmentConfig,
+    ],
+    lookUpSegmentMembers: [
+      _doc("Look up a segment's members by display value", { status: 200, description: "[{display_value, id, label, text, uri, value}]", schema: "SegmentLookup" }, [
+        queryParam("q", "text the member's display value contains, case ignored (empty: any)"),
+        queryParam("limit", `at most this many, 1..${LOOKUP_LIMIT.max} (default ${LOOKUP_LIMIT.fallback})`, { type: "integer", minimum: 1, maximum: LOOKUP_LIMIT.max }),
+      ]),
+      ...guard,
+      lookUpSegmentMembers,
+    ],
+    listSegmentMembers: [
+      _doc(
+        "A segment's members, paged",
+        { status: 200, description: "the list wrapper over the members; with verbose=true elements in the single-record shape", schema: "ListWrapper" },
+        [
+          queryParam("q", "text the member's display value contains, case ignored"),
+          queryParam("verbose", "true: elements in the single-record shape (references expanded)"),
+          queryParam("page", "1-based page number (default 1)", { type: "integer", minimum: 1 }),
+          queryParam("page_size", `members per page, 1..1500 (default ${MEMBERS_DEFAULT_PAGE_SIZE})`, { type: "integer", minimum: 1, maximum: 1500 }),
+        ],
+      ),
+      ...guard,
+      listSegmentMembers,
+    ],
+    queueXlsxExport: [describeXlsxExport(false), ...guard, queueXlsxExport],
+    queueExcelExport: [describeXlsxExport(true), ...guard, queueXlsxExport],
+    streamCsvExport: [
+      _doc(
+        "A segment's members as CSV, streamed",
+        { status: 200, description: "text/csv: a header row of labels, then one row per member (read a step at a time)", media: ["text/csv"] },
+        [queryParam("template", "a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields")],
+      ),
+      ...guard,
+      streamCsvExport,
+    ],
+    queueMemberDeletion: [
+      documented({
+        tag: "segments",
+        summary: "Delete a segment's members (a task)",
+        description: `Queues a task deleting every member (rules ANDed in) through the engine, batch_size (${DELETE_BATCH.min}..${DELETE_BATCH.max}, default ${DELETE_BATCH.fallback}) at a time; safe_mode=true only counts. Progress and counts are on the core_event at notification_uri.`,
+        auth: "key",
+        body: { schema: "SegmentDeleteBody", required: false, media: ["application/json", "application/x-www-form-urlencoded"] },
+        ok: { status: 200, description: "{notification_uri, lambda_params}", schema: "SegmentDeleteQueued" },
+        errors: [400, 403, 404],
+      }),
+      ...guard,
+      queueMemberDeletion,
+    ],
+    refusePdfReport: refuse("A segment's members as a templated PDF report (not offered)", "templated PDF reports are not offered; export the members as XLSX (all/xlsx) or read them as JSON (all)"),
+    refuseMailchimpSync: refuse("Sync a segment with an email-marketing partner (not offered)", "email-marketing partner sync is not part of this service"),
+    refuseReplace: refuse("Replace a segment's records (not offered)", "the hosted description does not say what the records are replaced with, so this action is not offered"),
+  } as const;
+
+  async function showSegmentConfig(c: Context<AppEnv, "/:flock/segment/:uid/config">) {
+    const segment = await segmentOf(c);
+    segmentWalk(engine, segment);
+    return c.json(await segmentConfig(engine, segment));
+  }
+
+  async function lookUpSegmentMembers(c: Context<AppEnv, "/:flock/segment/:uid/lookup">) {
+    const params = await readGatewayParams(c);
+    const limit = _whole(params, "limit", 1, LOOKUP_LIMIT.max) ?? LOOKUP_LIMIT.fallback;
+    const walk = segmentWalk(engine, await segmentOf(c));
+    const found: StoredRecord[] = [];
+    for await (const r of walkMembers(engine, walk, displayContains(params.get("q")))) {
+      found.push(r);
+      if (found.length >= limit) break;
+    }
+    return c.json(found.map((r) => ({ display_value: r.displayValue, id: uriOf(r), label: r.displayValue, text: r.displayValue, uri: uriOf(r), value: uriOf(r) })));
+  }
+
+  async function listSegmentMembers(c: Context<AppEnv, "/:flock/segment/:uid/all">) {
+    const params = await readGatewayParams(c);
+    const paging = readPaging(params, MEMBERS_DEFAULT_PAGE_SIZE);
+    const verbose = booleanParam(params, "verbose", false);
+    const segment = await segmentOf(c);
+    const walk = segmentWalk(engine, segment);
+    const q = params.get("q")?.trim() ?? "";
+    const skip = (paging.page - 1) * paging.pageSize;
+    const records: StoredRecord[] = [];
+    let seen = 0;
+    // Without q the count is the storage's; with q every member is looked at (one step in memory at a time).
+    for await (const r of walkMembers(engine, walk, displayContains(q))) {
+      if (seen >= skip && records.length < paging.pageSize) records.push(r);
+      seen += 1;
+      if (q === "" && records.length >= paging.pageSize) break;
+    }
+    const total = q === "" ? await countSegment(engine, segment) : seen;
+    const query = { filters: [], mode: "AND" as const, states: ["updated" as const], page: paging.page, pageSize: paging.pageSize };
+    const singles = verbose ? new Map(await Promise.all(records.map(async (r) => [r, await engine.toSingle(r)] as const))) : undefined;
+    const text = await listAnswerText({ total, records }, query, { element: (r) => singles?.get(r) ?? toListElement(r) });
+    return c.body(text, 200, { "Content-Type": "application/json" });
+  }
+
+  /** The columns of a members file: the fieldset named by `template`, else the display value and the type's fields. */
+  async function columnsOf(flock: string, segment: StoredRecord, template: string | null): Promise<TableColumn[]> {
     const type = String(segment.data.resource_type);
     return template
       ? fieldsOf(await templateFieldset(engine, flock, type, template)).map((field) => ({ field, label: fieldLabel(field) }))
       : [{ field: "display_value", label: "Display value" }, ...[...(await typeFields(engine, flock, type)).keys()].map((field) => ({ field, label: fieldLabel(field) }))];
-  };
+  }
 
-  const report = async (c: Context<AppEnv>) => {
-    const flock = c.req.param("flock")!;
+  async function queueXlsxExport(c: Context<AppEnv, "/:flock/segment/:uid/all/xlsx">) {
+    const flock = c.req.param("flock");
     const params = await readGatewayParams(c);
     const segment = await segmentOf(c);
     segmentWalk(engine, segment);
@@ -171,84 +209,40 @@ export function createSegmentMemberRoutes(engine: RecordEngine): Hono<AppEnv> {
       debug,
       task_id: task.id,
     });
-  };
-  for (const format of ["xlsx", "excel"]) {
-    routes.get(
-      `/:flock/segment/:uid/all/${format}`,
-      _doc(
-        `Export a segment's members as XLSX${format === "excel" ? " (alias of all/xlsx)" : ""}`,
-        { status: 200, description: "the receipt: a task writes the file into the journal record journal_uri (field files) and marks it complete", schema: "SegmentReportReceipt" },
-        [queryParam("template", "a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields"), queryParam("debug", "echoed")],
-      ),
-      ...guard,
-      report,
-    );
   }
 
-  routes.get(
-    "/:flock/segment/:uid/all/csv",
-    _doc(
-      "A segment's members as CSV, streamed",
-      { status: 200, description: "text/csv: a header row of labels, then one row per member (read a step at a time)", media: ["text/csv"] },
-      [queryParam("template", "a fieldset (uid or name) whose fields are the columns; default the display value and the type's fields")],
-    ),
-    ...guard,
-    async (c) => {
-      const flock = c.req.param("flock")!;
-      const params = await readGatewayParams(c);
-      const segment = await segmentOf(c);
-      const walk = segmentWalk(engine, segment);
-      // Everything that can refuse (segment, rules, template) is checked before the first byte.
-      const columns = await columnsOf(flock, segment, params.get("template")?.trim() || null);
-      const rows = async function* () {
-        for await (const r of walkMembers(engine, walk)) yield memberRow(r, columns);
-      };
-      const name = `segment-${segment.id}.csv`;
-      return new Response(tableStream("csv", columns, rows()), {
-        status: 200,
-        headers: { "Content-Type": TABLE_CONTENT_TYPE.csv, "Content-Disposition": `attachment; filename="${name}"` },
-      });
-    },
-  );
-
-  routes.post(
-    "/:flock/segment/:uid/action/delete",
-    documented({
-      tag: "segments",
-      summary: "Delete a segment's members (a task)",
-      description: `Queues a task deleting every member (rules ANDed in) through the engine, batch_size (${DELETE_BATCH.min}..${DELETE_BATCH.max}, default ${DELETE_BATCH.fallback}) at a time; safe_mode=true only counts. Progress and counts are on the core_event at notification_uri.`,
-      auth: "key",
-      body: { schema: "SegmentDeleteBody", required: false, media: ["application/json", "application/x-www-form-urlencoded"] },
-      ok: { status: 200, description: "{notification_uri, lambda_params}", schema: "SegmentDeleteQueued" },
-      errors: [400, 403, 404],
-    }),
-    ...guard,
-    async (c) => {
-      const flock = c.req.param("flock")!;
-      const params = await readGatewayParams(c);
-      const segment = await segmentOf(c);
-      const p = checkDeleteParams({
-        uri: uriOf(segment),
-        rules: _objectParam(params, "rules"),
-        safe_mode: booleanParam(params, "safe_mode", false),
-        batch_size: _whole(params, "batch_size", DELETE_BATCH.min, DELETE_BATCH.max),
-        verbose: booleanParam(params, "verbose", false),
-      });
-      const name = typeof segment.data.name === "string" ? segment.data.name : segment.id;
-      const task = await createTask(actingEngine(c, engine), flock, SEGMENT_DELETE_TASK, { ...p }, { registry: serverTaskRegistry, description: `${p.safe_mode ? "count" : "delete"} the members of segment ${name}` });
-      return c.json({ notification_uri: recordUri(flock, task.type, task.id), lambda_params: { uri: p.uri, rules: p.rules, safe_mode: p.safe_mode, batch_size: p.batch_size } });
-    },
-  );
-
-  const refused = (method: "GET" | "POST", path: string, summary: string, why: string) =>
-    routes.on(method, path, _doc(summary, undefined, [], [501]), ...guard, (c) => {
-      throw notOffered(c, why);
+  async function streamCsvExport(c: Context<AppEnv, "/:flock/segment/:uid/all/csv">) {
+    const flock = c.req.param("flock");
+    const params = await readGatewayParams(c);
+    const segment = await segmentOf(c);
+    const walk = segmentWalk(engine, segment);
+    // Everything that can refuse (segment, rules, template) is checked before the first byte.
+    const columns = await columnsOf(flock, segment, params.get("template")?.trim() || null);
+    const rows = async function* () {
+      for await (const r of walkMembers(engine, walk)) yield memberRow(r, columns);
+    };
+    const name = `segment-${segment.id}.csv`;
+    return new Response(tableStream("csv", columns, rows()), {
+      status: 200,
+      headers: { "Content-Type": TABLE_CONTENT_TYPE.csv, "Content-Disposition": `attachment; filename="${name}"` },
     });
-  refused("GET", "/:flock/segment/:uid/all/pdf", "A segment's members as a templated PDF report (not offered)", "templated PDF reports are not offered; export the members as XLSX (all/xlsx) or read them as JSON (all)");
-  refused("GET", "/:flock/segment/:uid/all/sync_mailchimp", "Sync a segment with an email-marketing partner (not offered)", "email-marketing partner sync is not part of this service");
-  refused("POST", "/:flock/segment/:uid/action/replace", "Replace a segment's records (not offered)", "the hosted description does not say what the records are replaced with, so this action is not offered");
+  }
 
-  return routes;
+  async function queueMemberDeletion(c: Context<AppEnv, "/:flock/segment/:uid/action/delete">) {
+    const flock = c.req.param("flock");
+    const params = await readGatewayParams(c);
+    const segment = await segmentOf(c);
+    const p = checkDeleteParams({
+      uri: uriOf(segment),
+      rules: _objectParam(params, "rules"),
+      safe_mode: booleanParam(params, "safe_mode", false),
+      batch_size: _whole(params, "batch_size", DELETE_BATCH.min, DELETE_BATCH.max),
+      verbose: booleanParam(params, "verbose", false),
+    });
+    const name = typeof segment.data.name === "string" ? segment.data.name : segment.id;
+    const task = await createTask(actingEngine(c, engine), flock, SEGMENT_DELETE_TASK, { ...p }, { registry: serverTaskRegistry, description: `${p.safe_mode ? "count" : "delete"} the members of segment ${name}` });
+    return c.json({ notification_uri: recordUri(flock, task.type, task.id), lambda_params: { uri: p.uri, rules: p.rules, safe_mode: p.safe_mode, batch_size: p.batch_size } });
+  }
 }
 
 // --- internal ---

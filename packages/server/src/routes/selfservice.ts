@@ -130,7 +130,7 @@ async function _single(engine: RecordEngine, record: StoredRecord) {
     .map(parseRecordUri)
     .filter((u) => u !== undefined && u.flock === record.flock)
     .map((u) => ({ type: u!.type, id: u!.id }));
-  const found = keys.length > 0 ? await engine.context.storage.getRecords(record.flock, keys) : [];
+  const found = await engine.read.getRecords(record.flock, keys);
   const names = new Map(found.map((r) => [recordUri(r.flock, r.type, r.id), r.displayValue]));
   return toSingleReservation(record, (uri) => names.get(uri.endsWith("/") ? uri : `${uri}/`));
 }

@@ -6,7 +6,7 @@
  * task leases are shown without their flock and task id.
  */
 import { hostname } from "node:os";
-import { formatTimestamp, listLeases, type Clock, type LeaseInfo, type Storage } from "@records-service/core";
+import { formatTimestamp, listLeases, type Clock, type LeaseInfo, type SharedState } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { documented } from "../openapi/describe.js";
@@ -39,9 +39,9 @@ const HEALTH_MAX_LEASES = 100;
  * answer.
  *
  * @example
- * const routes = statusRoutes(storage, { clock, workers: () => group.names }); route(app, "GET", "/api/v1/ping", routes.pingRoute);
+ * const routes = statusRoutes(shared, { clock, workers: () => group.names }); route(app, "GET", "/api/v1/ping", routes.pingRoute);
  */
-export function statusRoutes(storage: Storage, opts: HealthOptions = {}) {
+export function statusRoutes(shared: SharedState, opts: HealthOptions = {}) {
 
   return {
     pingRoute: [describePingRoute(), pingRoute],
@@ -72,8 +72,8 @@ export function statusRoutes(storage: Storage, opts: HealthOptions = {}) {
     const processInfo = { pid: process.pid, workers: [...(opts.workers?.() ?? [])] };
     let leases: LeaseInfo[];
     try {
-      await storage.getSetting("health_check");
-      leases = await listLeases(storage, (opts.clock?.now() ?? new Date()).getTime(), HEALTH_MAX_LEASES);
+      await shared.getSetting("health_check");
+      leases = await listLeases(shared, (opts.clock?.now() ?? new Date()).getTime(), HEALTH_MAX_LEASES);
     } catch {
       return c.json(
         { error: "unavailable", error_detail: "the database does not answer", database: { reachable: false }, process: processInfo },

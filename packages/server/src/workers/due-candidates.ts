@@ -8,7 +8,7 @@
  * index range per type), for core's catch-up of events due earlier on the day of the write.
  * Core's `dueEvents` then keeps exactly those due whose conditions hold.
  */
-import { MAX_PAGE_SIZE, PAYMENT_PRECEDENCE, recordUri, type Filter, type ListQuery, type Storage, type StoredRecord, type TriggerWindow } from "@records-service/core";
+import { MAX_PAGE_SIZE, PAYMENT_PRECEDENCE, recordUri, type Filter, type ListQuery, type RecordReader, type StoredRecord, type TriggerWindow } from "@records-service/core";
 import { windowPrefixes } from "./due-prefixes.js";
 
 /**
@@ -16,9 +16,9 @@ import { windowPrefixes } from "./due-prefixes.js";
  *
  * @example
  * const windows = dueWindows({ lastRun, now }, { triggerNames: ["expiring_2wk"] });
- * const records = await findDueCandidates(storage, "demo", windows);
+ * const records = await findDueCandidates(engine.read, "demo", windows);
  */
-export async function findDueCandidates(storage: Storage, flock: string, windows: readonly TriggerWindow[]): Promise<StoredRecord[]> {
+export async function findDueCandidates(reader: Pick<RecordReader, "listRecords">, flock: string, windows: readonly TriggerWindow[]): Promise<StoredRecord[]> {
   const found = new Map<string, StoredRecord>();
   const asked = new Set<string>();
   for (const w of windows) {
@@ -27,7 +27,7 @@ export async function findDueCandidates(storage: Storage, flock: string, windows
         const key = `${type}\u0000${JSON.stringify(filters)}`;
         if (asked.has(key)) continue; // triggers of one field share most prefixes
         asked.add(key);
-        for await (const r of _all(storage, flock, type, filters)) found.set(r.id, r);
+        for await (const r of _all(reader, flock, type, filters)) found.set(r.id, r);
       }
     }
   }
@@ -39,10 +39,10 @@ export async function findDueCandidates(storage: Storage, flock: string, windows
  * for core's catch-up (`catchUpStart`).
  *
  * @example
- * await findWrittenSince(storage, "demo", ["membership"], "2026-03-02T09:59:00.000000", "2026-03-02T10:00:00.000000")
+ * await findWrittenSince(engine.read, "demo", ["membership"], "2026-03-02T09:59:00.000000", "2026-03-02T10:00:00.000000")
  */
 export async function findWrittenSince(
-  storage: Storage,
+  reader: Pick<RecordReader, "listRecords">,
   flock: string,
   types: readonly string[],
   afterText: string,
@@ -51,7 +51,7 @@ export async function findWrittenSince(
   const bound = (op: "gt" | "lte", text: string): Filter => ({ field: "last_updated", meta: true, op, values: [{ text }] });
   const out: StoredRecord[] = [];
   for (const type of new Set(types)) {
-    for await (const r of _all(storage, flock, type, [bound("gt", afterText), bound("lte", upToText)])) out.push(r);
+    for await (const r of _all(reader, flock, type, [bound("gt", afterText), bound("lte", upToText)])) out.push(r);
   }
   return out;
 }
@@ -60,14 +60,14 @@ export async function findWrittenSince(
  * The URIs among `records` that some live payment references (for `no_payment_*`): one
  * indexed lookup per record, on the payment field that pays for its type.
  */
-export async function findPaidUris(storage: Storage, records: readonly StoredRecord[]): Promise<Set<string>> {
+export async function findPaidUris(reader: Pick<RecordReader, "listRecords">, records: readonly StoredRecord[]): Promise<Set<string>> {
   const paid = new Set<string>();
   for (const r of records) {
     const uri = recordUri(r.flock, r.type, r.id);
     for (const field of PAYMENT_FIELDS_FOR[r.type] ?? ALL_PAYMENT_FIELDS) {
       // References are stored as URIs; accept the URI without its trailing slash too.
       const filter: Filter = { field, meta: false, op: "eq", values: [{ text: uri }, { text: uri.slice(0, -1) }] };
-      const page = await storage.listRecords(r.flock, "payment", _query([filter], 1, 1));
+      const page = await reader.listRecords(r.flock, "payment", _query([filter], 1, 1));
       if (page.total > 0) {
         paid.add(uri);
         break;
@@ -101,9 +101,9 @@ function _filterSets(w: TriggerWindow): Filter[][] {
   return windowPrefixes(w.afterText, w.upToText).map((p) => [{ field: w.field, meta: false, op: "startswith", values: [{ text: p }] }]);
 }
 
-async function* _all(storage: Storage, flock: string, type: string, filters: Filter[]): AsyncGenerator<StoredRecord> {
+async function* _all(reader: Pick<RecordReader, "listRecords">, flock: string, type: string, filters: Filter[]): AsyncGenerator<StoredRecord> {
   for (let page = 1; ; page += 1) {
-    const result = await storage.listRecords(flock, type, _query(filters, page, MAX_PAGE_SIZE));
+    const result = await reader.listRecords(flock, type, _query(filters, page, MAX_PAGE_SIZE));
     yield* result.records;
     if (result.records.length < MAX_PAGE_SIZE || page * MAX_PAGE_SIZE >= result.total) return;
   }

@@ -152,6 +152,22 @@ describe("outbox worker: delivery", () => {
     expect(body.data.data.buyer_ref).toEqual({ display_value: "Ada Lovelace", ref: `/demo/person/${buyer.id}/` });
   });
 
+  it("never sends another flock's record as contact, whatever a field of this flock's record names", async () => {
+    const { engine, storage, runner, seen } = await outboxSetup({ triggers: [{ flock: "demo", trigger: "reservation_created", action: "send-webhook", url: HOOK }] });
+    await storage.createFlock({ identifier: "other", name: "Other", created: "2026-01-15T10:00:00.000000" });
+    const stranger = await engine.create("other", "person", { first_name: "Grace", last_name: "Hopper" });
+    const own = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+    // Positive control: this flock's buyer is sent.
+    await engine.create("demo", "reservation", { buyer_ref: `/demo/person/${own.id}/`, fee: 10 });
+    // The same field naming a record of flock "other".
+    const res = await engine.create("demo", "reservation", { buyer_ref: `/other/person/${stranger.id}/`, fee: 10 });
+    expect(res.data.buyer_ref).toBe(`/other/person/${stranger.id}/`);
+    await runner.runOnce();
+    const bodies = seen.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => b.contact?.first_name ?? null).sort()).toEqual(["Ada", null]);
+    expect(JSON.stringify(bodies)).not.toContain("Grace");
+  });
+
   it("an event about no record sends data and contact null", async () => {
     const { engine, runner, seen } = await outboxSetup({ triggers: [{ flock: "demo", trigger: "login", action: "send-json-webhook", url: HOOK }] });
     await engine.emit("demo", [{ name: "login", contextUri: null }]);
@@ -314,7 +330,7 @@ describe("outbox worker: the contact of a payment", () => {
     const templates = compileTemplates([{ flock: "demo", name: "thanks", subject: "Thanks <%= it.contact.first_name %>", body: "<p>paid</p>" }]);
     const mails: OutgoingMail[] = [];
     const transport: MailTransport = { send: async (mail) => (mails.push(mail), { messageId: "<m@test>" }), close() {} };
-    const registry = createActionRegistry(createEmailActions({ templates, storage, ids: engine.context.ids, transport }));
+    const registry = createActionRegistry(createEmailActions({ templates, records: engine.read, ids: engine.context.ids, transport }));
     const runner = createOutboxRunner({ engine, clock, secret: SECRET, registry, policy: {}, random: () => 0.5 });
     const ada = await engine.create("demo", "person", { first_name: "Ada", email: ["ada@home.example.org;home", "ada@work.example.org;work;__primary"] });
     const m = await engine.create("demo", "membership", { member: `/demo/person/${ada.id}/` });

@@ -31,6 +31,7 @@ import {
   type DueWindowTimes,
   type EventInput,
   type RecordEngine,
+  type RecordReader,
   type Storage,
   type TriggerConfig,
 } from "@records-service/core";
@@ -126,22 +127,22 @@ export function scheduledTriggers(triggers: readonly TriggerConfig[]): Map<strin
  * conditions, the paid check of `no_payment_*`), plus the daily events of the window.
  *
  * @example
- * await computeDueEvents(storage, "demo", ["expiring_2wk"], { lastRun, now }) // [{ name: "expiring_2wk", contextUri, fireAt, dedupeKey }]
+ * await computeDueEvents(engine.read, "demo", ["expiring_2wk"], { lastRun, now }) // [{ name: "expiring_2wk", contextUri, fireAt, dedupeKey }]
  */
-export async function computeDueEvents(storage: Storage, flock: string, names: readonly string[], window: DueWindowTimes): Promise<EventInput[]> {
+export async function computeDueEvents(reader: Pick<RecordReader, "listRecords">, flock: string, names: readonly string[], window: DueWindowTimes): Promise<EventInput[]> {
   if (window.now.getTime() <= window.lastRun.getTime()) return [];
   const windows = dueWindows(window, { triggerNames: names });
   const written = await findWrittenSince(
-    storage,
+    reader,
     flock,
     windows.flatMap((w) => w.resourceTypes),
     formatTimestamp(window.lastRun),
     formatTimestamp(window.now),
   );
-  const candidates = [...new Map([...(await findDueCandidates(storage, flock, windows)), ...written].map((r) => [r.id, r])).values()];
+  const candidates = [...new Map([...(await findDueCandidates(reader, flock, windows)), ...written].map((r) => [r.id, r])).values()];
   const unpaidTypes = _unpaidTypes(names);
   const paidUris = await findPaidUris(
-    storage,
+    reader,
     candidates.filter((r) => unpaidTypes.has(r.type)),
   );
   const events: EventInput[] = dueEvents(candidates, window, { triggerNames: names, paidUris }).map((e) => ({
@@ -171,7 +172,7 @@ async function _runFlock(ctx: SchedulerRunContext, flock: string, names: string[
     if (!lastRun) await ctx.storage.putSetting(setting, nowText);
     return { flock, from: stored ?? null, to: stored ?? nowText, due: 0, emitted: 0, fired: {} };
   }
-  const events = names.length === 0 ? [] : await computeDueEvents(ctx.storage, flock, names, { lastRun, now });
+  const events = names.length === 0 ? [] : await computeDueEvents(ctx.engine.read, flock, names, { lastRun, now });
   let emitted = 0;
   const fired: Record<string, number> = {};
   for (let i = 0; i < events.length; i += EMIT_CHUNK_SIZE) {

@@ -74,7 +74,7 @@ function fakeTransport(fail?: Error): MailTransport & { sent: OutgoingMail[] } {
 }
 
 function options(over: Partial<EmailActionOptions> = {}): EmailActionOptions {
-  return { templates, storage: createMemoryStorage(), ids: createSequentialIds("0"), transport: fakeTransport(), ...over };
+  return { templates, records: createMemoryStorage(), ids: createSequentialIds("0"), transport: fakeTransport(), ...over };
 }
 
 function journalOf(outcome: unknown): Record<string, unknown> {
@@ -146,7 +146,7 @@ describe("send-templated-email", () => {
       ],
     });
     const t = trigger({ trigger: "reservation_created", conditional_templates: rules });
-    const outcome = await runEmailAction("send-templated-email", runContext({ trigger: t, record: booking }), options({ storage }));
+    const outcome = await runEmailAction("send-templated-email", runContext({ trigger: t, record: booking }), options({ records: storage }));
     expect(journalOf(outcome).template).toBe("hall");
   });
 

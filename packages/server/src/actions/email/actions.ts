@@ -12,7 +12,7 @@
  * | no recipient, unknown template, a template failing, SMTP 5xx | permanent failure | `failed` |
  * | SMTP unreachable, timeout, 4xx | failure, retried by the outbox | none (the job records the error) |
  */
-import type { ActionHandler, ActionOutcome, ActionRunContext, ChangeSet, IdSource, Storage, TriggerAction } from "@records-service/core";
+import type { ActionHandler, ActionOutcome, ActionRunContext, ChangeSet, IdSource, RecordReader, TriggerAction } from "@records-service/core";
 import type { WorkerContext } from "../../runtime/workers.js";
 import { composeEmail, contactAddress, contactRef } from "./compose.js";
 import { journalChanges, type EmailJournalEntry } from "./journal.js";
@@ -22,8 +22,8 @@ import { createSmtpTransport, MailSendError, type MailTransport } from "./transp
 /** What the email actions need. */
 export interface EmailActionOptions {
   templates: TemplateSet;
-  /** Reads the names of referenced records (conditional templates, rule 7). */
-  storage: Storage;
+  /** Reads the names of referenced records (conditional templates, rule 7): `engine.read`. */
+  records: Pick<RecordReader, "getRecords">;
   /** Ids of the journal records. */
   ids: IdSource;
   /** The SMTP transport; none when `mail.smtp` is not set (sends are kept as drafts). */
@@ -43,7 +43,7 @@ export const NO_TRANSPORT_NOTE = "not sent: mail.smtp is not configured, so the 
  * The three email actions.
  *
  * @example
- * createActionRegistry([...createEmailActions({ templates: compileTemplates(config.templates), storage, ids })]);
+ * createActionRegistry([...createEmailActions({ templates: compileTemplates(config.templates), records: engine.read, ids })]);
  */
 export function createEmailActions(opts: EmailActionOptions): ActionHandler[] {
   const handler = (action: TriggerAction): ActionHandler => ({ action, run: (ctx) => runEmailAction(action, ctx, opts) });
@@ -58,7 +58,7 @@ export function emailActionsFor(ctx: WorkerContext, opts: { transport?: MailTran
   const transport = opts.transport ?? (ctx.settings.mail ? createSmtpTransport(ctx.settings.mail) : undefined);
   return createEmailActions({
     templates: compileTemplates(ctx.templates),
-    storage: ctx.storage,
+    records: ctx.engine.read,
     ids: ctx.engine.context.ids,
     ...(transport ? { transport } : {}),
   });

@@ -2,7 +2,7 @@
  * @module actions/email/compose
  * What an email action writes for one event: the template chosen by the trigger's
  * conditional templates (core's `pickTemplate`, the spec's seven rules, with reference
- * names resolved through storage), the data it is rendered with, and the recipient.
+ * names read through `engine.read`), the data it is rendered with, and the recipient.
  */
 import {
   parseRecordUri,
@@ -12,7 +12,7 @@ import {
   referencesToResolve,
   type ActionRunContext,
   type RecordKey,
-  type Storage,
+  type RecordReader,
   type StoredRecord,
   type TemplateContext,
 } from "@records-service/core";
@@ -30,12 +30,12 @@ export type Composition =
  * that fails at run time is an `error` composition (permanent: it fails the same way again).
  *
  * @example
- * await composeEmail(ctx, { templates, storage }) // { kind: "email", template: "welcome", subject: "Hello Ada", body: "..." }
+ * await composeEmail(ctx, { templates, records: engine.read }) // { kind: "email", template: "welcome", subject: "Hello Ada", body: "..." }
  */
-export async function composeEmail(ctx: ActionRunContext, deps: { templates: TemplateSet; storage: Storage }): Promise<Composition> {
+export async function composeEmail(ctx: ActionRunContext, deps: { templates: TemplateSet; records: Pick<RecordReader, "getRecords"> }): Promise<Composition> {
   const context: TemplateContext = { data: ctx.record?.data ?? {}, event: ctx.dataEvent.data };
   const rules = ctx.trigger.conditionalTemplates;
-  const names = rules ? await _referenceNames(deps.storage, ctx.flock.identifier, referencesToResolve(rules, context)) : new Map();
+  const names = rules ? await _referenceNames(deps.records, ctx.flock.identifier, referencesToResolve(rules, context)) : new Map();
   const name = pickTemplate(rules, context, ctx.trigger.template, (uri) => names.get(uri));
   if (name === null) return { kind: "none" };
   const template = deps.templates.get(ctx.flock.identifier, name);
@@ -87,7 +87,7 @@ export function contactRef(ctx: ActionRunContext): string | null {
 // --- internal ---
 
 /** Rule 7: the display names of the referenced records, in one read. */
-async function _referenceNames(storage: Storage, flock: string, uris: string[]): Promise<Map<string, string>> {
+async function _referenceNames(records: Pick<RecordReader, "getRecords">, flock: string, uris: string[]): Promise<Map<string, string>> {
   const keys: RecordKey[] = [];
   const uriOf = new Map<string, string>();
   for (const uri of uris) {
@@ -98,7 +98,7 @@ async function _referenceNames(storage: Storage, flock: string, uris: string[]):
   }
   const names = new Map<string, string>();
   if (keys.length === 0) return names;
-  for (const r of await storage.getRecords(flock, keys)) {
+  for (const r of await records.getRecords(flock, keys)) {
     const uri = uriOf.get(`${r.type}/${r.id}`);
     if (uri !== undefined) names.set(uri, r.displayValue);
   }

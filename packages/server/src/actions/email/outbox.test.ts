@@ -23,7 +23,7 @@ async function setup(opts: { transport?: MailTransport; action?: string } = {}) 
   const engine = createRecordEngine({ storage, clock, ids: createSequentialIds(), triggers: () => triggers });
   await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
   const templates = compileTemplates([{ flock: "demo", name: "welcome", subject: "Hi <%= it.data.first_name %>", body: "<p><%= it.data.last_name %></p>" }]);
-  const handlers = createEmailActions({ templates, storage, ids: engine.context.ids, ...(opts.transport ? { transport: opts.transport } : {}) });
+  const handlers = createEmailActions({ templates, records: engine.read, ids: engine.context.ids, ...(opts.transport ? { transport: opts.transport } : {}) });
   const runner = createOutboxRunner({ engine, clock, secret: "s".repeat(16), registry: createActionRegistry(handlers), policy: {}, random: () => 0.5 });
   const list = async (type: string): Promise<StoredRecord[]> =>
     (await storage.listRecords("demo", type, { filters: [], mode: "AND", states: ["updated"], page: 1, pageSize: 100 })).records;

@@ -117,16 +117,16 @@ export async function readTicketTypes(engine: RecordEngine, booking: StoredRecor
 }
 
 /**
- * The booking's live tickets, a page at a time, in creation order (the storage's cursor
+ * The booking's live tickets, a page at a time, in creation order (the record reader's cursor
  * walk over the indexed `booking_ref` filter); pages grow from `first` to `step` tickets.
  */
 async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
-  const { storage, clock } = engine.context;
+  const { clock } = engine.context;
   const q = parseListQuery([["booking_ref", uriOf(booking)]], { surface: "v2", now: clock.now() });
   let after: string | null = null;
   let size = Math.min(first, step);
   do {
-    const page = await storage.scanRecords(booking.flock, "ticket", { filters: q.filters, mode: q.mode, states: q.states }, after, size);
+    const page = await engine.read.scanRecords(booking.flock, "ticket", { filters: q.filters, mode: q.mode, states: q.states }, after, size);
     size = Math.min(size * 2, step);
     const live = page.records.filter((r) => r.state === "updated");
     if (live.length > 0) yield live;

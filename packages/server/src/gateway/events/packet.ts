@@ -173,18 +173,50 @@ export function summaryPacket(data: BookingData): Record<string, unknown> {
  * without reading whole tickets.
  */
 export function summaryFromStock(booking: StoredRecord, types: readonly Pick<StoredRecord, "data">[], stocks: readonly StockCount[]): Record<string, unknown> {
-  const prices = types.map((t) => numberOf(t.data.amount) ?? 0);
-  const computed: Record<string, unknown> = {
-    ..._bookingHeader(booking),
-    ticketed_event: typeof booking.data.ticketed_event === "boolean" ? booking.data.ticketed_event : types.length > 0,
+  const d = booking.data;
+  const stored = (f: string) => (Object.hasOwn(d, f) ? d[f] : undefined) ?? null;
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const t of types) {
+    const price = numberOf(t.data.amount) ?? 0;
+    if (min === null || price < min) min = price;
+    if (max === null || price > max) max = price;
+  }
+  const dates = eventDates(booking);
+  // One object literal in `SUMMARY_FIELDS` order (a list page builds 250): the computed
+  // fields as `_bookingHeader` gives them, the others as stored, absent ones null.
+  return {
+    uid: booking.id,
+    uri: uriOf(booking),
+    resource_type: "booking",
+    display_value: booking.displayValue ?? null,
+    title: stored("title"),
+    formatted_title: booking.displayValue ?? null,
+    start_date: dates.start_date,
+    end_date: dates.end_date,
+    start_time: dates.start_time,
+    end_time: dates.end_time,
+    start_datetime: dates.start_datetime,
+    end_datetime: dates.end_datetime,
+    date_range: dates.date_range,
+    multi_day: dates.multi_day,
+    status: _str(d.status),
+    cancelled: isCancelled(booking),
+    booking_type: stored("booking_type"),
+    event_type: stored("event_type"),
+    category: stored("category"),
+    location: stored("location"),
+    tags: stored("tags"),
+    hide_from_self_service: stored("hide_from_self_service"),
+    member_only_event: stored("member_only_event"),
+    ticketed_event: typeof d.ticketed_event === "boolean" ? d.ticketed_event : types.length > 0,
     has_available_tickets: stocks.some((s) => s.available === null || s.available > 0),
     is_sold_out: stocks.length > 0 && stocks.every((s) => s.available === 0),
-    minimum_ticket_price: prices.length > 0 ? Math.min(...prices) : null,
-    maximum_ticket_price: prices.length > 0 ? Math.max(...prices) : null,
-  };
-  const out: Record<string, unknown> = {};
-  for (const f of SUMMARY_FIELDS) out[f] = (Object.hasOwn(computed, f) ? computed[f] : Object.hasOwn(booking.data, f) ? booking.data[f] : undefined) ?? null;
-  return out;
+    minimum_ticket_price: min,
+    maximum_ticket_price: max,
+    created: booking.created ?? null,
+    last_updated: booking.lastUpdated ?? null,
+  } satisfies Record<(typeof SUMMARY_FIELDS)[number], unknown>;
 }
 
 /** The computed fields the event packet and the summary share: identity, title, dates, status. */

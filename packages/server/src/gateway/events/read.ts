@@ -4,13 +4,13 @@
  * types (the live `bookable` records whose `booking_ref` is the booking, and those its own
  * `bookable_refs` lists, each once) and its live tickets. A page of bookings costs one
  * indexed list query per record type (`booking_ref` equal to one of the page's URIs, in the
- * database's value index), not one look-up per booking: the events list reads a page of
- * 250 bookings and their 2,500 tickets in a few statements.
+ * database's value index), not one look-up per booking; the events list reads its stock
+ * from the database's kept count (one row per ticket type), not from the tickets.
  */
 import { parseRecordUri, type Filter, type RecordEngine, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { compareTicketTypes, summaryFromStock, type BookingData } from "./packet.js";
-import { countStockGroups, stockTotal, type StockGroup } from "./stock.js";
+import { stockCount, stockTotal } from "./stock.js";
 
 /** Bookings whose records one list query asks for at once (a bounded statement). */
 const BOOKINGS_PER_QUERY = 500;
@@ -22,11 +22,8 @@ const BOOKINGS_PER_QUERY = 500;
  */
 const LIST_STEP = 10_000;
 
-/** Most tickets one events list page counts (far above any real page of events). */
-const MAX_COUNTED_TICKETS = 1_000_000;
-
-/** The ticket fields stock counting reads (spec v2-gateway 1.1), in `readBookingSummaries`' order. */
-const STOCK_FIELDS = ["booking_ref", "bookable_ref", "status", "quantity"] as const;
+/** Most ticket types one events list page reads (far above any real page of events). */
+const MAX_COUNTED_TYPES = 1_000_000;
 
 /** The ticket type fields a summary reads (its booking, its price, its stock), in `readBookingSummaries`' order. */
 const TYPE_FIELDS = ["booking_ref", "amount", "total"] as const;
@@ -59,42 +56,40 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
 
 /**
  * The summary packets of `bookings`, in their order: what `summaryPacket` gives for each,
- * from the three fields of each ticket type the summary reads (`Storage.listFieldValues`)
- * and the stock counted in the database (`Storage.countFieldValues`: the page's tickets
- * grouped by booking, type, status and quantity), rather than from whole records.
+ * from the three fields of each ticket type the summary reads (`engine.read.listFieldValues`)
+ * and the stock the database keeps per booking and ticket type (`engine.read.listTicketStock`:
+ * one row per type, where counting would read every ticket of the page), rather than from
+ * whole records.
  *
  * @example
  * const entries = await readBookingSummaries(engine, "demo", page);
  */
 export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
-  const { storage } = engine.context;
   const types = new Map<string, Map<string, _TypePart>>(bookings.map((b) => [uriOf(b), new Map()]));
-  // Per booking, per ticket type: the stock-relevant part of its live tickets, with how many hold it.
-  const tickets = new Map<string, Map<string, StockGroup[]>>(bookings.map((b) => [uriOf(b), new Map()]));
+  // Per booking, per ticket type URI: what its counted tickets take.
+  const taken = new Map<string, Map<string, { allocated: number; reserved: number }>>(bookings.map((b) => [uriOf(b), new Map()]));
   for (let i = 0; i < bookings.length; i += BOOKINGS_PER_QUERY) {
     const uris = bookings.slice(i, i + BOOKINGS_PER_QUERY).map(uriOf);
-    const query = _bookingRefQuery(uris);
-    for (const { id, values } of await storage.listFieldValues(flock, "bookable", query, TYPE_FIELDS, MAX_COUNTED_TICKETS)) {
+    for (const { id, values } of await engine.read.listFieldValues(flock, "bookable", _bookingRefQuery(uris), TYPE_FIELDS, MAX_COUNTED_TYPES)) {
       const [bookingRef, amount, total] = values;
       const part: _TypePart = { flock, type: "bookable", id, data: { amount, total } };
       // A list holding the URI matches the query too; `refOf` reads no list (see `_referencingBookings`).
       types.get(refOf(bookingRef) ?? "")?.set(uriOf(part), part);
     }
-    for (const { values, count } of await storage.countFieldValues(flock, "ticket", query, STOCK_FIELDS)) {
-      const [bookingRef, bookableRef, status, quantity] = values;
-      const byType = tickets.get(refOf(bookingRef) ?? "");
-      const type = refOf(bookableRef);
-      if (!byType || type === undefined) continue;
-      let list = byType.get(type);
-      if (!list) byType.set(type, (list = []));
-      list.push({ ticket: { state: "updated", data: { status, quantity } }, count });
-    }
+    for (const row of await engine.read.listTicketStock(flock, uris)) taken.get(row.booking)?.set(row.bookable, row);
   }
   await _addListedTypes(engine, flock, bookings, types);
   return bookings.map((booking) => {
     const own = [...types.get(uriOf(booking))!.values()];
-    const byType = tickets.get(uriOf(booking))!;
-    return summaryFromStock(booking, own, own.map((t) => countStockGroups(stockTotal(t), byType.get(uriOf(t)) ?? [])));
+    const byType = taken.get(uriOf(booking))!;
+    return summaryFromStock(
+      booking,
+      own,
+      own.map((t) => {
+        const n = byType.get(uriOf(t));
+        return stockCount(stockTotal(t), n?.allocated ?? 0, n?.reserved ?? 0);
+      }),
+    );
   });
 }
 
@@ -113,13 +108,13 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
     if (parsed && parsed.flock === flock) keys.set(`${parsed.type}/${parsed.id}`, { type: parsed.type, id: parsed.id });
   }
   if (keys.size === 0) return new Map();
-  const found = await engine.context.storage.getRecords(flock, [...keys.values()]);
+  const found = await engine.read.getRecords(flock, [...keys.values()]);
   return new Map(found.filter((r) => r.state === "updated").map((r) => [uriOf(r), r]));
 }
 
 /**
  * Every record of `type` in `flock` matching `query` (its filters, mode and states), in
- * insertion order, read through the storage's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
+ * insertion order, read through the record reader's list query `LIST_STEP` records at a time: the filters pick the matches from the value index at once, where a walk
  * (`scanRecords`) would test every record of the type in turn.
  *
  * @example
@@ -128,7 +123,7 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
 export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
-    const step = await engine.context.storage.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
+    const step = await engine.read.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
     out.push(...step.records);
     if (step.records.length < LIST_STEP || out.length >= step.total) return out;
   }

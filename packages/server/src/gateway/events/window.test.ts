@@ -1,8 +1,29 @@
 import { createFakeClock, createMemoryStorage, createRecordEngine, formatTimestamp } from "@records-service/core";
 import { describe, expect, it } from "vitest";
-import { selectBookingPage, selectBookings } from "./window.js";
+import fc from "fast-check";
+import { addDays, datePrefixes, selectBookingPage, selectBookings } from "./window.js";
 
-/** The window's first query reads `start_date` by month prefixes: across a year's end they must run on. */
+describe("datePrefixes", () => {
+  it("covers exactly the days of the span, with whole months and tens where they fit", () => {
+    expect(datePrefixes("2026-01-28", "2026-03-12")).toEqual(["2026-01-28", "2026-01-29", "2026-01-3", "2026-02", "2026-03-0", "2026-03-10", "2026-03-11", "2026-03-12"]);
+    expect(datePrefixes("2024-02-20", "2024-02-29")).toEqual(["2024-02-2"]);
+    expect(datePrefixes("2026-05-05", "2026-05-04")).toEqual([]);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 140 }), (start, length) => {
+        const from = addDays("2024-01-01", start);
+        const to = addDays(from, length);
+        const prefixes = datePrefixes(from, to);
+        for (let d = addDays(from, -45); d <= addDays(to, 45); d = addDays(d, 1)) {
+          expect(prefixes.some((p) => d.startsWith(p))).toBe(d >= from && d <= to);
+        }
+        expect(prefixes.length).toBeLessThanOrEqual(26);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** The window's first query reads `start_date` by date prefixes: across a year's end they must run on. */
 describe("the default window", () => {
   it("holds the bookings of every month it spans, across a year's end, and none outside it", async () => {
     const now = new Date("2026-01-02T12:00:00.000Z");

@@ -74,11 +74,11 @@ export async function selectBookingPage(
   today: string,
   paging: GatewayPaging,
 ): Promise<{ total: number; bookings: StoredRecord[] }> {
-  const { storage, clock } = engine.context;
+  const { clock } = engine.context;
   const { queries, keep } = _plan(selection, today);
   const found = new Map<string, _Keyed>();
   for (const q of queries) {
-    for (const { id, values } of await storage.listFieldValues(flock, "booking", _scanQuery(q, clock.now()), _KEY_FIELDS, MAX_SELECTED)) {
+    for (const { id, values } of await engine.read.listFieldValues(flock, "booking", _scanQuery(q, clock.now()), _KEY_FIELDS, MAX_SELECTED)) {
       const data: Record<string, unknown> = {};
       _KEY_FIELDS.forEach((f, i) => {
         if (values[i] !== undefined) data[f] = values[i];
@@ -91,7 +91,7 @@ export async function selectBookingPage(
   if (selection === "past") kept.reverse();
   const start = (paging.page - 1) * paging.pageSize;
   const ids = kept.slice(start, start + paging.pageSize).map((k) => k.id);
-  const read = new Map((await storage.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
+  const read = new Map((await engine.read.getRecords(flock, ids.map((id) => ({ type: "booking", id })))).map((r) => [r.id, r]));
   // A booking deleted since it was counted is left out of the page.
   const bookings = ids.map((id) => read.get(id)).filter((r): r is StoredRecord => r !== undefined && r.state === "updated");
   return { total: kept.length, bookings };
@@ -164,15 +164,51 @@ function _scanQuery(q: _Query, now: Date): ScanQuery {
 }
 
 /**
- * Live bookings whose `start_date` begins with the month of one of the days `from`..`to`:
- * a superset of those starting in the span that the value index finds as a few prefix
- * ranges, each reading only its month's entries, where `start_date__gte` with
+ * Live bookings whose `start_date` begins with one of the days `from`..`to`: the span as
+ * the fewest date prefixes that cover exactly its days (whole months as `YYYY-MM`, whole
+ * tens of days as `YYYY-MM-D`, the rest as days), which the value index finds as a few
+ * prefix ranges, each reading only its own entries, where `start_date__gte` with
  * `start_date__lte` reads every entry on either side of each bound and intersects them.
  */
-function _startMonths(from: string, to: string): ScanQuery {
-  const months: string[] = [];
-  for (let m = from.slice(0, 7); m <= to.slice(0, 7); m = _nextMonth(m)) months.push(m);
-  return { filters: [{ field: "start_date", meta: false, op: "startswith", values: months.map((text) => ({ text })) }], mode: "AND", states: ["updated"] };
+function _startDays(from: string, to: string): ScanQuery {
+  return { filters: [{ field: "start_date", meta: false, op: "startswith", values: datePrefixes(from, to).map((text) => ({ text })) }], mode: "AND", states: ["updated"] };
+}
+
+/**
+ * The fewest prefixes of `YYYY-MM-DD` dates that the dates `from`..`to` (inclusive), and
+ * no others, begin with.
+ *
+ * @example
+ * datePrefixes("2026-01-28", "2026-03-12") // ["2026-01-28", "2026-01-29", "2026-01-3", "2026-02", "2026-03-0", "2026-03-10", "2026-03-11", "2026-03-12"]
+ */
+export function datePrefixes(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; ) {
+    const month = d.slice(0, 7);
+    const monthEnd = _lastDay(month);
+    // A whole month from its first day.
+    if (d.endsWith("-01") && monthEnd <= to) {
+      out.push(month);
+      d = addDays(monthEnd, 1);
+      continue;
+    }
+    // A whole ten (`-0`: 01-09, `-1`: 10-19, `-2`: 20-29, `-3`: 30-31) from its first day.
+    const tens = d.slice(0, 9);
+    const first = tens.endsWith("-0") ? `${tens}1` : `${tens}0`;
+    const last = tens.endsWith("-0") ? `${tens}9` : tens.endsWith("-3") ? monthEnd : `${tens}9` < monthEnd ? `${tens}9` : monthEnd;
+    if (d === first && last <= to) {
+      out.push(tens);
+      d = addDays(last, 1);
+      continue;
+    }
+    out.push(d);
+    d = addDays(d, 1);
+  }
+  return out;
+}
+
+function _lastDay(month: string): string {
+  return addDays(`${_nextMonth(month)}-01`, -1);
 }
 
 function _nextMonth(month: string): string {
@@ -193,7 +229,7 @@ function _plan(selection: BookingSelection, today: string): _Plan {
       const from = addDays(today, -WINDOW_DAYS_BACK);
       const to = addDays(today, WINDOW_DAYS_AHEAD);
       return {
-        queries: [_startMonths(from, to), runningInto(from)],
+        queries: [_startDays(from, to), runningInto(from)],
         keep: (r) => {
           const { start, end } = span(r);
           return start !== null && start <= to && end! >= from;

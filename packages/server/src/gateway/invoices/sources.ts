@@ -42,10 +42,9 @@ export function pdfResourceType(source: InvoiceSource): string {
 // --- internal ---
 
 async function _record(engine: RecordEngine, flock: string, type: InvoiceType, uid: string): Promise<StoredRecord> {
-  const { storage } = engine.context;
   if (/^[0-9a-f]{24}$/.test(uid)) {
     for (const t of INVOICE_RECORD_TYPES[type]) {
-      const r = await storage.getRecord(flock, t, uid);
+      const r = await engine.read.getRecord(flock, t, uid);
       if (r && r.flock === flock && r.type === t && r.state === "updated") return r;
     }
   }

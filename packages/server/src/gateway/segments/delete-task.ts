@@ -20,7 +20,7 @@ import {
   type TaskKind,
 } from "@records-service/core";
 import { segmentQuery } from "./rules.js";
-import { segmentWalk, walkStep } from "./walk.js";
+import { segmentWalk, taskReader, walkStep } from "./walk.js";
 
 /** The task kind's name. */
 export const SEGMENT_DELETE_TASK = "segment_delete";
@@ -48,7 +48,7 @@ export const segmentDeleteTask: TaskKind = {
   async prepare(ctx, flock, raw) {
     const p = checkDeleteParams(raw);
     const segment = await _segment(ctx, flock, p.uri);
-    segmentWalk({ context: ctx }, segment);
+    segmentWalk(taskReader(ctx), segment);
     segmentQuery(p.rules, String(segment.data.resource_type), `${p.uri} (action rules)`, ctx.clock.now());
     return { ...p };
   },
@@ -56,9 +56,9 @@ export const segmentDeleteTask: TaskKind = {
   async step(ctx, task) {
     const p = checkDeleteParams(task.params);
     const segment = await _segment(ctx, task.flock, p.uri);
-    const walk = segmentWalk({ context: ctx }, segment);
+    const walk = segmentWalk(taskReader(ctx), segment);
     const extra = segmentQuery(p.rules, String(segment.data.resource_type), `${p.uri} (action rules)`, task.requestedAt);
-    const step = await walkStep({ context: ctx }, walk, task.cursor, p.batch_size, (r) => matchesQuery(r, extra));
+    const step = await walkStep(taskReader(ctx), walk, task.cursor, p.batch_size, (r) => matchesQuery(r, extra));
     const now = formatTimestamp(ctx.clock.now());
     const writes: RecordWrite[] = p.safe_mode ? [] : step.records.map((r) => updateWrite(r, plannedMove(r, "delete", now)));
     const n = step.records.length;
@@ -91,7 +91,7 @@ export function checkDeleteParams(raw: Record<string, unknown>): SegmentDeletePa
 
 async function _segment(ctx: EngineContext, flock: string, uri: string): Promise<StoredRecord> {
   const key = parseRecordUri(uri);
-  const segment = key && key.flock === flock ? await ctx.storage.getRecord(flock, "segment", key.id) : undefined;
+  const segment = key && key.flock === flock ? await taskReader(ctx).read.getRecord(flock, "segment", key.id) : undefined;
   if (!segment || segment.state === "deleted") throw notFound("not found", `no segment ${uri} in flock ${flock}`);
   return segment;
 }

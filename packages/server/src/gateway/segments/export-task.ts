@@ -22,7 +22,7 @@ import {
 } from "@records-service/core";
 import { tableBuffer, TABLE_CONTENT_TYPE, type TableCell, type TableColumn } from "../../exports/table-file.js";
 import { uriOf } from "../read-all.js";
-import { segmentWalk, walkMembers } from "./walk.js";
+import { segmentWalk, taskReader, walkMembers } from "./walk.js";
 
 /** The task kind's name. */
 export const SEGMENT_EXPORT_TASK = "segment_export";
@@ -46,7 +46,7 @@ export const segmentExportTask: TaskKind = {
 
   async prepare(ctx, flock, raw) {
     const p = checkExportParams(raw);
-    segmentWalk({ context: ctx }, await _live(ctx, flock, p.uri, "segment"));
+    segmentWalk(taskReader(ctx), await _live(ctx, flock, p.uri, "segment"));
     await _live(ctx, flock, p.journal_uri, "journal");
     return { ...p };
   },
@@ -60,7 +60,7 @@ export const segmentExportTask: TaskKind = {
     let walk: ReturnType<typeof segmentWalk>;
     try {
       segment = await _live(ctx, task.flock, p.uri, "segment");
-      walk = segmentWalk({ context: ctx }, segment);
+      walk = segmentWalk(taskReader(ctx), segment);
     } catch (e) {
       // The segment went or its rules broke since the request: the journal says so.
       const why = e instanceof Error && "detail" in e ? String((e as { detail: unknown }).detail) : String(e);
@@ -68,7 +68,7 @@ export const segmentExportTask: TaskKind = {
     }
     let n = 0;
     const rows = async function* () {
-      for await (const r of walkMembers({ context: ctx }, walk)) {
+      for await (const r of walkMembers(taskReader(ctx), walk)) {
         n += 1;
         yield memberRow(r, p.columns);
       }
@@ -122,7 +122,7 @@ function checkExportParams(raw: Record<string, unknown>): SegmentExportParams {
 
 async function _live(ctx: EngineContext, flock: string, uri: string, type: string): Promise<StoredRecord> {
   const key = parseRecordUri(uri);
-  const r = key && key.flock === flock && key.type === type ? await ctx.storage.getRecord(flock, type, key.id) : undefined;
+  const r = key && key.flock === flock && key.type === type ? await taskReader(ctx).read.getRecord(flock, type, key.id) : undefined;
   if (!r || r.state === "deleted") throw notFound("not found", `no ${type} ${uri} in flock ${flock}`);
   return r;
 }

@@ -23,7 +23,7 @@ export type TypeFields = Map<string, FieldKind>;
  * @example
  * [...(await typeFields(engine, "demo", "person")).keys()] // ["bio", "colour", ...]
  */
-export async function typeFields(engine: Pick<RecordEngine, "context">, flock: string, type: string): Promise<TypeFields> {
+export async function typeFields(engine: Pick<RecordEngine, "context" | "read">, flock: string, type: string): Promise<TypeFields> {
   if (type === "person") return _personFields();
   if (type === CONTACT_TYPE) {
     const fields = _personFields();
@@ -31,7 +31,7 @@ export async function typeFields(engine: Pick<RecordEngine, "context">, flock: s
     return fields;
   }
   // Bounded in bytes too, so a type of large records is never read whole.
-  const { records } = await engine.context.storage.scanRecords(flock, type, { filters: [], mode: "AND", states: ["updated"] }, null, FIELD_SAMPLE_SIZE, TASK_CHUNK_DATA_LENGTH);
+  const { records } = await engine.read.scanRecords(flock, type, { filters: [], mode: "AND", states: ["updated"] }, null, FIELD_SAMPLE_SIZE, TASK_CHUNK_DATA_LENGTH);
   return sampledFields(records);
 }
 

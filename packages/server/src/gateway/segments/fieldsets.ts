@@ -37,7 +37,7 @@ export function fieldsetEntry(r: StoredRecord): Record<string, unknown> {
  * The single shape: the entry plus `active`, `locked` and `field_display`, each field's kind
  * from the person schema or the stored values of the types it applies to (text when unknown).
  */
-export async function fieldsetSingle(engine: Pick<RecordEngine, "context">, r: StoredRecord): Promise<Record<string, unknown>> {
+export async function fieldsetSingle(engine: Pick<RecordEngine, "context" | "read">, r: StoredRecord): Promise<Record<string, unknown>> {
   const kinds = new Map<string, FieldKind>();
   // At most a few types are sampled: a fieldset names its fields, not whole schemas.
   for (const type of applicableTo(r).slice(0, _KIND_TYPES)) {

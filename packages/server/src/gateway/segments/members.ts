@@ -39,7 +39,7 @@ export async function countSegment(engine: RecordEngine, segment: StoredRecord):
   if (!kind.rules && !kind.listed) return 0;
   let count = 0;
   if (kind.rules) {
-    for (const type of types) count += (await engine.context.storage.listRecords(segment.flock, type, query)).total;
+    for (const type of types) count += (await engine.read.listRecords(segment.flock, type, query)).total;
   }
   const listed = async (field: string) => {
     const uris = _uris(segment.data[field]);

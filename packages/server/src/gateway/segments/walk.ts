@@ -1,13 +1,13 @@
 /**
  * @module gateway/segments/walk
  * A segment's members read a step at a time (spec v2-gateway 3.1): the rule matches of each
- * of its types walked with the storage's cursor, then the listed URIs (`uris_include`) that
+ * of its types walked with the record reader's cursor, then the listed URIs (`uris_include`) that
  * are live, of its types and not already rule matches; `uris_exclude` taken out of both.
  * The position is a text cursor that stays right while members are deleted between steps
  * (a task resumes at it), so exports, look-ups, pages and the delete action read any
  * number of members without holding them all.
  */
-import { badRequest, matchesQuery, parseRecordUri, TASK_CHUNK_DATA_LENGTH, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, createRecordReader, matchesQuery, parseRecordUri, TASK_CHUNK_DATA_LENGTH, type EngineContext, type RecordEngine, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { segmentPlan } from "./members.js";
 
@@ -23,8 +23,18 @@ export interface SegmentWalk {
   readonly exclude: ReadonlySet<string>;
 }
 
-/** What a walk reads through: an engine, or a task's context (`{ context }`). */
-export type Reader = Pick<RecordEngine, "context">;
+/** What a walk reads through: an engine, or a task's context (`taskReader`). */
+export type Reader = Pick<RecordEngine, "context" | "read">;
+
+/**
+ * A task's context as a walk's reader: its record reader over the context's storage.
+ *
+ * @example
+ * const step = await walkStep(taskReader(ctx), walk, task.cursor, 100);
+ */
+export function taskReader(ctx: EngineContext): Reader {
+  return { context: ctx, read: createRecordReader(ctx) };
+}
 
 /** One step of a walk: the members read and where the next step starts (null: done). */
 export interface WalkStep {
@@ -77,7 +87,7 @@ export async function walkStep(
   const keep = (r: StoredRecord) => !walk.exclude.has(uriOf(r)) && accept(r);
   while (at !== null && out.length < limit) {
     if (at.p === "rules") {
-      const page = await engine.context.storage.scanRecords(flock, walk.types[at.t]!, walk.query, at.after, limit - out.length, TASK_CHUNK_DATA_LENGTH);
+      const page = await engine.read.scanRecords(flock, walk.types[at.t]!, walk.query, at.after, limit - out.length, TASK_CHUNK_DATA_LENGTH);
       out.push(...page.records.filter(keep));
       at = page.cursor !== null ? { ...at, after: page.cursor } : _afterRules(walk, at.t);
     } else {
@@ -154,7 +164,7 @@ function _parse(cursor: string): _Position {
 async function _liveByUri(engine: Reader, flock: string, uris: readonly string[]): Promise<Map<string, StoredRecord>> {
   const keys = uris.map((u) => parseRecordUri(canonicalUri(u))).filter((k) => k !== undefined && k !== null && k.flock === flock);
   if (keys.length === 0) return new Map();
-  const found = await engine.context.storage.getRecords(flock, keys.map((k) => ({ type: k!.type, id: k!.id })));
+  const found = await engine.read.getRecords(flock, keys.map((k) => ({ type: k!.type, id: k!.id })));
   return new Map(found.filter((r) => r.state === "updated").map((r) => [uriOf(r), r]));
 }
 
