@@ -6,6 +6,7 @@
  * (whose text depends on the query's shape) run unnamed.
  */
 import { retryWhileBusy } from "@records-service/core";
+import { POSTGRES_PLACEHOLDER, renderWith } from "@records-service/sql";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -20,6 +21,7 @@ export interface Result<T> {
 }
 
 const _dialect = new PgDialect();
+const _render = renderWith(POSTGRES_PLACEHOLDER, (q) => _dialect.sqlToQuery(q));
 
 /**
  * Runs `query`; with `name`, as a named prepared statement (the text must never change for a
@@ -29,14 +31,14 @@ const _dialect = new PgDialect();
  * const { rows } = await exec<{ n: string }>(pool, sql`SELECT count(*) AS n FROM records`);
  */
 export async function exec<T = Record<string, unknown>>(c: Conn, query: SQL, name?: string): Promise<Result<T>> {
-  const { sql: text, params } = _dialect.sqlToQuery(query);
+  const { sql: text, params } = _render(query);
   const res = await c.query<T & pg.QueryResultRow>(name ? { name: `records_${name}`, text, values: params } : { text, values: params });
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 
 /** The SQL text and parameters of a query (tests, EXPLAIN). */
 export function render(query: SQL): { sql: string; params: unknown[] } {
-  return _dialect.sqlToQuery(query);
+  return _render(query);
 }
 
 /** Options of `transaction`. */

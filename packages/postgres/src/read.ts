@@ -22,6 +22,7 @@ import {
 } from "@records-service/core";
 import {
   countPlan,
+  lazyWhere,
   createQueryCompiler,
   fieldCountsStatement,
   fieldValuesStatement,
@@ -111,7 +112,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
   const keptCounts = _keptCounts(pool, generation);
 
   /** The number of matches (see `countPlan`). */
-  const count = async (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): Promise<number> => {
+  const count = async (cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup): Promise<number> => {
     const plan = countPlan(compiler, cid, query, where, fieldId, await keptCounts(cid));
     if (plan.kind === "kept") return plan.total;
     if (plan.kind === "count") return countOf(pool, plan.sql);
@@ -159,7 +160,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return { total: 0, records: [] };
       const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
-      const where = compiler.where(cid, query, fieldId);
+      const where = lazyWhere(compiler, cid, query, fieldId);
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };

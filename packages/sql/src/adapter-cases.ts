@@ -93,6 +93,8 @@ export function equalityPageRecords(flock: string): StoredRecord[] {
     testRecord(3, "thing", { tags: ["1"] }, { flock, state: "deleted" }),
     testRecord(4, "thing", { tags: ["2"] }, { flock }),
     testRecord(5, "thing", { tags: ["1", 1] }, { flock }),
+    testRecord(6, "thing", { tags: ["x", { a: 1 }, '{"a":1}', "1.0"] }, { flock }),
+    testRecord(7, "thing", { tags: ['{"a":1}', "x"] }, { flock }),
   ];
 }
 
@@ -108,6 +110,14 @@ export function equalityPageTests(list: (query: ListQuery) => Promise<ListPage<S
     const p = await page("tags=1");
     expect([ids(p), p.total]).toEqual([[1, 2, 5], 3]);
     expect(ids(await page("tags=true"))).toEqual([1]);
+  });
+
+  it("give each record once whatever the text (a string's alone, or a JSON entry's too)", async () => {
+    const x = await page("tags=x");
+    expect([ids(x), x.total]).toEqual([[6, 7], 2]);
+    const json = await page(`tags=${encodeURIComponent('{"a":1}')}`);
+    expect([ids(json), json.total]).toEqual([[6, 7], 2]);
+    expect(ids(await page("tags=1.0"))).toEqual([6]); // no number's text (1.0 is "1")
   });
 
   it("show deleted records only when asked", async () => {

@@ -68,7 +68,8 @@ export interface QueryCompiler {
    * entries, already in `rid` order, and reads each record by its key, so it stops after
    * the page instead of first collecting every match. An entry is skipped when the same
    * record has the same text under a smaller kind code (e.g. `"1"` and `1` in one list), so
-   * each record comes once.
+   * each record comes once; a text only a string can have (`Lovelace`, not `1` or `true`)
+   * needs no such test.
    */
   equalityPage(cid: number, query: ListQuery, fieldId: FieldIdLookup, page: PageSpec): SQL | undefined;
   /** The number of matches of `where`. */
@@ -224,9 +225,11 @@ class _Compiler {
     const order = page.fromEnd ? sql`DESC` : sql`ASC`;
     const v = { ...this.d.valueColumn("text", "v"), param: this.d.valueParam };
     const w = { ...this.d.valueColumn("text", "w"), param: this.d.valueParam };
+    // A text only a string entry can have is held at most once per record and field.
+    const once = _stringOnly(value) ? sql`` : sql`
+    AND NOT EXISTS (SELECT 1 FROM record_values w WHERE w.rid = v.rid AND w.fid = v.fid AND w.kind < v.kind AND ${this.cmp(w, "eq", value)})`;
     return sql`SELECT ${ROW_COLUMNS} FROM record_values v ${this.d.orderedJoin} records r ON r.rid = v.rid
-    WHERE v.fid = ${fid} AND ${this.cmp(v, "eq", value)} AND r.cid = ${cid}${states ? sql` AND ${states}` : sql``}
-    AND NOT EXISTS (SELECT 1 FROM record_values w WHERE w.rid = v.rid AND w.fid = v.fid AND w.kind < v.kind AND ${this.cmp(w, "eq", value)})
+    WHERE v.fid = ${fid} AND ${this.cmp(v, "eq", value)} AND r.cid = ${cid}${states ? sql` AND ${states}` : sql``}${once}
     ORDER BY v.rid ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
   }
 
@@ -493,6 +496,25 @@ function _list(items: readonly unknown[]): SQL {
     items.map((v) => sql`${v}`),
     sql`, `,
   );
+}
+
+/**
+ * True when only a string entry can have the text `t` (core's `toEntries`): a number's entry
+ * has the text `String` gives a finite number, a boolean's `true` or `false`, a JSON entry's
+ * (an object or a nested list) starts with `{` or `[` (`"` too, for any other JSON text).
+ * The index rows hold each kind and text of a field once per record (`valueRows`), so such
+ * a text then matches at most one entry per record and field.
+ *
+ * @example
+ * _stringOnly("Lovelace") // true
+ * _stringOnly("12") // false: the number 12 has it too
+ */
+function _stringOnly(t: string): boolean {
+  if (t === "true" || t === "false") return false;
+  const c = t.charCodeAt(0);
+  if (c === 0x7b || c === 0x5b || c === 0x22) return false;
+  const n = Number(t);
+  return !(Number.isFinite(n) && String(n) === t);
 }
 
 /** The texts an equality compares with: a timestamp value also equals its date (FilterValue.date). */

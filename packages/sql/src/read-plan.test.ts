@@ -27,7 +27,7 @@ describe("pagePlan", () => {
 });
 
 describe("countPlan", () => {
-  const where = compiler.where(1, query({ filters: [eqLovelace] }), fid);
+  const where = () => compiler.where(1, query({ filters: [eqLovelace] }), fid);
   it("answers an unfiltered list from the kept counts of the states shown", () => {
     const kept = new Map([["updated", 40], ["deleted", 2]]);
     expect(countPlan(compiler, 1, query({}), where, fid, kept)).toEqual({ kind: "kept", total: 40 });

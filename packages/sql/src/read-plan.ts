@@ -25,19 +25,32 @@ export const FEW_DELETED = 1000;
 export type CountPlan = { kind: "kept"; total: number } | { kind: "count"; sql: SQL } | { kind: "difference"; every: SQL; deleted: SQL };
 
 /**
+ * `compiler.where(cid, query, fieldId)`, built on the first call and kept: the list plans
+ * below ask for it only when they need it (an equality page and its count never do).
+ *
+ * @example
+ * const where = lazyWhere(compiler, cid, query, fieldId);
+ * const plan = countPlan(compiler, cid, query, where, fieldId, kept);
+ */
+export function lazyWhere(compiler: QueryCompiler, cid: number, query: ListQuery, fieldId: FieldIdLookup): () => SQL {
+  let built: SQL | undefined;
+  return () => (built ??= compiler.where(cid, query, fieldId));
+}
+
+/**
  * The count of `query`'s matches in collection `cid`, given its kept counts by state: the
  * kept counts when unfiltered; else, when the filters can be counted from `record_values`
  * alone, that count less the deleted matches (when there are few); else `count(*)` of the
- * WHERE, which probes each match's state in `records`.
+ * WHERE (`where()`, see `lazyWhere`), which probes each match's state in `records`.
  *
  * @example
- * const plan = countPlan(compiler, cid, query, where, fieldId, new Map([["updated", 10]]));
+ * const plan = countPlan(compiler, cid, query, lazyWhere(compiler, cid, query, fieldId), fieldId, new Map([["updated", 10]]));
  */
 export function countPlan(
   compiler: QueryCompiler,
   cid: number,
   query: ListQuery,
-  where: SQL,
+  where: () => SQL,
   fieldId: FieldIdLookup,
   kept: ReadonlyMap<string, number>,
 ): CountPlan {
@@ -50,7 +63,7 @@ export function countPlan(
   const showsDeleted = query.states.includes("deleted");
   const fast = query.states.includes("updated") && (showsDeleted || deleted <= FEW_DELETED);
   const every = fast ? compiler.matchCount(query, fieldId) : undefined;
-  if (every === undefined) return { kind: "count", sql: compiler.count(where) };
+  if (every === undefined) return { kind: "count", sql: compiler.count(where()) };
   if (showsDeleted || deleted === 0) return { kind: "count", sql: every };
   const deletedWhere = compiler.where(cid, { ...query, states: ["deleted"] }, fieldId, "probe");
   return { kind: "difference", every, deleted: compiler.count(deletedWhere) };
@@ -84,12 +97,12 @@ export function sortNumbersProbe(query: Pick<ListQuery, "sort">, fieldId: FieldI
 /**
  * The statement of one page of `query`: in `query.sort`'s order when given (see order.ts;
  * `numbers` is what `sortNumbersProbe` found, true when not asked), else the equality fast
- * path when it fits, else the WHERE's page in insertion order.
+ * path when it fits, else the WHERE's page (`where()`, see `lazyWhere`) in insertion order.
  */
-export function pageStatement(compiler: QueryCompiler, cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup, at: PageSpec, numbers = true): SQL {
+export function pageStatement(compiler: QueryCompiler, cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup, at: PageSpec, numbers = true): SQL {
   const sort = query.sort;
-  if (sort) return compiler.page(where, at, orderTerms(compiler.dialect, sort, sort.meta ? undefined : fieldId(sort.field), at.fromEnd, numbers));
-  return compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where, at);
+  if (sort) return compiler.page(where(), at, orderTerms(compiler.dialect, sort, sort.meta ? undefined : fieldId(sort.field), at.fromEnd, numbers));
+  return compiler.equalityPage(cid, query, fieldId, at) ?? compiler.page(where(), at);
 }
 
 /** The wanted ids grouped by type, each once. */

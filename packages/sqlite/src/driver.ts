@@ -60,7 +60,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const accounts = createAccountStore(db);
   const watch = createChangeWatch(db.$client, { now: opts.now });
   const cached = createAccountCache(db.$client, accounts, { watch });
-  const reader = createRecordReader(db, catalog);
+  const reader = createRecordReader(db, catalog, watch.generation);
   const outbox = createOutboxStore(db.$client);
   const changeLog = createChangeLog(db.$client);
   const apply = createApplier(db, catalog, outbox, changeLog);

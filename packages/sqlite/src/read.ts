@@ -6,7 +6,7 @@
 import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
@@ -59,8 +59,11 @@ export async function parseRows(rows: readonly RecordRow[], flock: string, type:
 /** How much JSON text `parseRows` parses between two turns of the event loop. */
 const PARSE_SLICE_LENGTH = 64 * 1024;
 
-/** The reader for one connection. */
-export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
+/**
+ * The reader for one connection. With `generation` (the connection's change generation,
+ * change-watch), collections' kept counts are read once per generation.
+ */
+export function createRecordReader(db: Db, catalog: Catalog, generation?: () => number): RecordReader {
   const prepared = createStatementCache(db.$client);
   const p = (name: string) => sql.placeholder(name);
   const rowColumns = {
@@ -89,6 +92,22 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
   const selCounts = db.$client.prepare<[number], { state: string; n: number }>(
     "SELECT state, n FROM collection_counts WHERE cid = ?",
   );
+  // A collection's kept counts by state, kept while the change generation stays (any write moves it).
+  const kept = new Map<number, Map<string, number>>();
+  let keptAt = -1;
+  const keptCounts = (cid: number): ReadonlyMap<string, number> => {
+    const g = generation?.();
+    if (g !== keptAt) {
+      kept.clear();
+      keptAt = g ?? -1;
+    }
+    let counts = kept.get(cid);
+    if (!counts) {
+      counts = new Map(selCounts.all(cid).map((c) => [c.state, c.n]));
+      if (g !== undefined) kept.set(cid, counts);
+    }
+    return counts;
+  };
 
   const rowsOf = (query: SQL): RecordRow[] => {
     const { statement, params } = prepared(query);
@@ -114,8 +133,8 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
   };
 
   /** The number of matches (see `countPlan`). */
-  const count = (cid: number, query: ListQuery, where: SQL, fieldId: FieldIdLookup): number => {
-    const plan = countPlan(compiler, cid, query, where, fieldId, new Map(selCounts.all(cid).map((c) => [c.state, c.n])));
+  const count = (cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup): number => {
+    const plan = countPlan(compiler, cid, query, where, fieldId, keptCounts(cid));
     if (plan.kind === "kept") return plan.total;
     if (plan.kind === "count") return countOf(plan.sql);
     return countOf(plan.every) - countOf(plan.deleted);
@@ -162,7 +181,7 @@ export function createRecordReader(db: Db, catalog: Catalog): RecordReader {
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return { total: 0, records: [] };
       const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
-      const where = compiler.where(cid, query, fieldId);
+      const where = lazyWhere(compiler, cid, query, fieldId);
       const total = count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [] };

@@ -4,6 +4,7 @@
  * query's text depends only on its shape (which filters, how many values), never on the
  * values, so a busy list endpoint reuses a handful of statements.
  */
+import { renderWith, SQLITE_PLACEHOLDER } from "@records-service/sql";
 import type Database from "better-sqlite3";
 import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
@@ -23,9 +24,10 @@ const DEFAULT_STATEMENT_CACHE_SIZE = 200;
 /** A bounded cache (least recently used text is dropped first). */
 export function createStatementCache(client: Database.Database, max = DEFAULT_STATEMENT_CACHE_SIZE): StatementCache {
   const dialect = new SQLiteSyncDialect();
+  const render = renderWith(SQLITE_PLACEHOLDER, (q) => dialect.sqlToQuery(q));
   const cache = new Map<string, Database.Statement<unknown[]>>();
   return (query) => {
-    const { sql: text, params } = dialect.sqlToQuery(query);
+    const { sql: text, params } = render(query);
     let statement = cache.get(text);
     if (statement) {
       cache.delete(text); // re-insert below: Map order is the recency order

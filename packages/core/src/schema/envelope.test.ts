@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ListQuery } from "../model/query.js";
 import type { StoredRecord } from "../model/record.js";
-import { toListElement, toListWrapper, toSingleEnvelope } from "./envelope.js";
+import { listElementToSerialize, toListElement, toListWrapper, toSingleEnvelope } from "./envelope.js";
+import { listAnswerText } from "./list-answer.js";
 import { newPersonData, PERSON_FIELDS, personFieldsOfKind } from "./person.js";
 
 const ID = "0123456789abcdef01234567";
@@ -104,6 +105,21 @@ describe("toListElement", () => {
     const { data } = toListElement(person);
     expect(data.source).toBe(ORG_URI);
     expect(data.tags).toBeNull();
+  });
+});
+
+describe("listElementToSerialize", () => {
+  const { last_name: _dropped, ...partial } = person.data;
+  it.each([
+    ["a person with every field", person],
+    ["a person stored without some field", { ...person, data: partial }],
+    ["another type", { ...person, type: "organisation", data: { name: "Acme", tags: ["a"] } }],
+  ])("serializes as toListElement does, for %s, and leaves the record as it was", async (_what, record) => {
+    const before = JSON.stringify(record);
+    expect(JSON.stringify(listElementToSerialize(record))).toBe(JSON.stringify(toListElement(record)));
+    const page = { total: 3, records: [record, record] };
+    expect(await listAnswerText(page, query(1, 2))).toBe(JSON.stringify(toListWrapper(page, query(1, 2))));
+    expect(JSON.stringify(record)).toBe(before);
   });
 });
 

@@ -88,11 +88,24 @@ export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<str
 
 /** One element of a list result: references stay URIs, unset list fields stay null. */
 export function toListElement(record: StoredRecord): ListElement {
+  return _listElement(record, _completeData(record));
+}
+
+/**
+ * `toListElement(record)` for serializing at once (`listAnswerText`): its `data` is the
+ * record's own object, not a copy, when the element adds no field to it (a person stored
+ * with every field of its schema, or any other type). Never to be kept or changed.
+ */
+export function listElementToSerialize(record: StoredRecord): ListElement {
+  return _listElement(record, _addsFields(record) ? _completeData(record) : record.data);
+}
+
+function _listElement(record: StoredRecord, data: Record<string, unknown>): ListElement {
   return {
     _id: null,
     bucket: record.flock,
     created: record.created,
-    data: _completeData(record),
+    data,
     display_value: record.displayValue,
     id: record.id,
     last_updated: record.lastUpdated,
@@ -131,6 +144,13 @@ function _completeData(record: StoredRecord): Record<string, unknown> {
   const data: Record<string, unknown> = { ...record.data };
   for (const [field, unset] of _PERSON_UNSET) if (!(field in data)) data[field] = unset;
   return data;
+}
+
+/** True when `_completeData` adds a field: a person stored without some field of its schema. */
+function _addsFields(record: StoredRecord): boolean {
+  if (record.type !== "person") return false;
+  for (const [field] of _PERSON_UNSET) if (!(field in record.data)) return true;
+  return false;
 }
 
 /** The person fields in schema order with the value an unset one has in a list element. */

@@ -9,7 +9,7 @@ import { RecordsError } from "../errors.js";
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import type { StoredRecord } from "../model/record.js";
-import { toListElement, toListWrapper } from "./envelope.js";
+import { listElementToSerialize, toListWrapper } from "./envelope.js";
 
 /**
  * The 400 for a page whose answer would pass `limit` characters. `fit` is how many of the
@@ -73,7 +73,7 @@ export interface ListAnswerOptions {
    * turn while a large page is serialized (the server passes `setImmediate`). Default: none.
    */
   pause?: () => Promise<void>;
-  /** Shapes each result; default `toListElement` (a read model may add members to it). */
+  /** Shapes each result; default `toListElement`'s shape (a read model may add members to it). */
   element?: (record: StoredRecord) => unknown;
 }
 
@@ -97,7 +97,7 @@ export async function listAnswerText(page: ListPage<StoredRecord>, query: ListQu
       since = 0;
       await opts.pause();
     }
-    const text = JSON.stringify((opts.element ?? toListElement)(record));
+    const text = JSON.stringify((opts.element ?? listElementToSerialize)(record));
     length += text.length + 1;
     since += text.length;
     if (length > limit) throw listAnswerTooLarge(parts.length, limit);
