@@ -57,27 +57,6 @@ describe("createResponseCache", () => {
     expect(cache.get("f", g)).toBe("12345");
   });
 
-  it("drops the oldest entries first when full, keeping the rest", () => {
-    const { storage } = _storage();
-    const cache = createResponseCache(storage, { maxEntries: 3, maxChars: 100 });
-    const g = cache.generation()!;
-    for (const k of ["a", "b", "c", "d"]) cache.set(k, g, k);
-    expect(["a", "b", "c", "d"].map((k) => cache.get(k, g))).toEqual([undefined, "b", "c", "d"]);
-    cache.set("b", g, "b2"); // written again: now the newest
-    cache.set("e", g, "e");
-    expect(["b", "c", "d", "e"].map((k) => cache.get(k, g))).toEqual(["b2", undefined, "d", "e"]);
-    expect(cache.size()).toBe(3);
-  });
-
-  it("keeps no text longer than maxEntryChars", () => {
-    const { storage } = _storage();
-    const cache = createResponseCache(storage, { maxChars: 100, maxEntryChars: 5 });
-    const g = cache.generation()!;
-    cache.set("a", g, "12345");
-    cache.set("b", g, "123456");
-    expect([cache.get("a", g), cache.get("b", g)]).toEqual(["12345", undefined]);
-  });
-
   it("caches nothing when the storage has no change generation", () => {
     const cache = createResponseCache({ ...createMemoryStorage(), changeGeneration: () => undefined });
     expect(cache.generation()).toBeUndefined();

@@ -10,12 +10,10 @@ import type { Storage } from "@records-service/core";
 
 /** Bounds of `createResponseCache`. */
 export interface ResponseCacheOptions {
-  /** Most entries kept; past it the oldest go first. Default 50,000. */
+  /** Entries kept before the cache is emptied. Default 10,000. */
   maxEntries?: number;
-  /** Most characters of text kept; past it the oldest entries go first. Default 32 M (~64 MB). */
+  /** Characters of text kept before the cache is emptied. Default 32 M (~64 MB). */
   maxChars?: number;
-  /** The longest text kept at all (a longer one is not cached). Default `maxChars`. */
-  maxEntryChars?: number;
 }
 
 /** A cache of response texts by key. */
@@ -31,19 +29,16 @@ export interface ResponseCache {
 }
 
 /**
- * A response cache over `storage`'s change generation. Past its bounds the entries kept
- * longest are dropped first (first in, first out: a set of answers a little larger than the
- * bounds still mostly hits, where emptying the whole cache at the bound made most requests
- * miss; an LRU's reordering on every hit buys little over it for uniform reads).
+ * A response cache over `storage`'s change generation. Emptied whenever it would grow past
+ * its bounds (simpler than LRU, and a hot set refills at once).
  *
  * @example
  * const gen = cache.generation();
  * const text = gen === undefined ? undefined : cache.get(key, gen);
  */
 export function createResponseCache(storage: Storage, opts: ResponseCacheOptions = {}): ResponseCache {
-  const maxEntries = opts.maxEntries ?? 50_000;
+  const maxEntries = opts.maxEntries ?? 10_000;
   const maxChars = opts.maxChars ?? 32 * 1024 * 1024;
-  const maxEntryChars = Math.min(maxChars, opts.maxEntryChars ?? maxChars);
   const entries = new Map<string, string>();
   let held = -1;
   let chars = 0;
@@ -66,18 +61,11 @@ export function createResponseCache(storage: Storage, opts: ResponseCacheOptions
         clear();
         held = gen;
       }
-      if (text.length > maxEntryChars) return;
+      if (text.length > maxChars) return;
       const old = entries.get(key);
-      if (old !== undefined) {
-        entries.delete(key);
-        chars -= old.length;
-      }
-      // Map order is insertion order: the first keys are the oldest.
-      for (const [k, v] of entries) {
-        if (entries.size < maxEntries && chars + text.length <= maxChars) break;
-        entries.delete(k);
-        chars -= v.length;
-      }
+      if (old !== undefined) chars -= old.length;
+      else if (entries.size >= maxEntries) clear();
+      if (chars + text.length > maxChars) clear();
       entries.set(key, text);
       chars += text.length;
     },

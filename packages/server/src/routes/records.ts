@@ -23,8 +23,7 @@ export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_eve
 /**
  * Routes under `/:flock/:type` for create, list, get, update and delete. Pass `singles` to
  * share one single-record response cache between surfaces (the text is the same for v1
- * and v2); without it the route set makes its own. List answers are cached per route set
- * (`_LIST_CACHE_BOUNDS`), by the query as parsed.
+ * and v2); without it the route set makes its own.
  *
  * @example
  * const routes = recordRoutes(engine, "v1"); route(app, "POST", "/api/v1/:flock/:type", routes.createRecord);
@@ -36,7 +35,6 @@ export function recordRoutes(
 ) {
   const { storage, clock } = engine.context;
   const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const lists = createResponseCache(storage, _LIST_CACHE_BOUNDS);
 
   return {
     createRecord: [describeCreateRecord(), ...guard, createRecord],
@@ -81,8 +79,6 @@ export function recordRoutes(
     });
   }
 
-  // A list answer is kept in `lists` until anything is written, as a single record's is:
-  // its key is the query as parsed (smart dates resolved), so it never outlives their day.
   async function listRecords(c: Context<AppEnv, "/:flock/:type">) {
     const { flock, type } = c.req.param();
     const query = parseListQuery(new URL(c.req.url).searchParams, {
@@ -90,15 +86,9 @@ export function recordRoutes(
       now: clock.now(),
       isKnownField: type === "person" ? _isPersonField : undefined,
     });
-    const gen = lists.generation();
-    const key = gen === undefined ? "" : `${flock}\u0000${type}\u0000${JSON.stringify(query)}`;
-    let text = gen === undefined ? undefined : lists.get(key, gen);
-    if (text === undefined) {
-      // Built element by element: a page past MAX_LIST_ANSWER_LENGTH is a 400, found while
-      // reading (storage) or serializing, never after a huge text was made.
-      text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
-      if (gen !== undefined) lists.set(key, gen, text);
-    }
+    // Built element by element: a page past MAX_LIST_ANSWER_LENGTH is a 400, found while
+    // reading (storage) or serializing, never after a huge text was made.
+    const text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
     return c.body(text, 200, _JSON_TYPE);
   }
 
@@ -166,12 +156,6 @@ export function recordRoutes(
     return c.json(await engine.toSingle(await actingEngine(c, engine).delete(flock, type, id)));
   }
 }
-
-/**
- * Bounds of a route set's list answer cache: 16 M characters in all (~32 MB), none over
- * 1 M (a page of large records is read again rather than crowd out the rest).
- */
-const _LIST_CACHE_BOUNDS = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024, maxEntryChars: 1024 * 1024 } as const;
 
 // --- internal ---
 
