@@ -9,10 +9,10 @@ import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import type { ChangeSet } from "../model/change-set.js";
 import type { StoredFile } from "../model/file.js";
-import type { DateCut, DisplayValueRow, FieldCountRow, FieldValuesRow, ScanPage, ScanQuery, TypeSummary } from "../storage/record-store.js";
+import type { FileStore } from "../storage/file-store.js";
+import type { RecordStore } from "../storage/record-store.js";
 import type { OutboxJob } from "../model/outbox.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
-import type { TicketStockRow } from "../model/ticket-stock.js";
 import type { Storage } from "../storage/storage.js";
 import type { Clock } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
@@ -126,30 +126,20 @@ export interface FileUploadResult {
  * none writes. Semantics are the `RecordStore` member's of the same name (see
  * storage/record-store.ts); each first checks the flock (and the type it names).
  */
-export interface RecordReader {
-  /** One record of `type` in any state, or undefined when there is none. */
-  getRecord(flock: string, type: string, id: string): Promise<StoredRecord | undefined>;
-  /** Several records of the flock by key, in any state; missing ones left out (no keys: `[]` at once). */
-  getRecords(flock: string, keys: readonly RecordKey[]): Promise<StoredRecord[]>;
-  /** The display values of several records of the flock, without their data. */
-  getDisplayValues(flock: string, keys: readonly RecordKey[]): Promise<DisplayValueRow[]>;
-  /** A page of `type` records matching `query` and the total, with the query's own `maxDataLength` (none: unbounded). */
-  listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
-  /** Records of the flock whose data references `uri`, at most `limit`. */
-  listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): Promise<StoredRecord[]>;
-  /** One step of a walk over the `type` records matching `query`, from the cursor `after`. */
-  scanRecords(flock: string, type: string, query: ScanQuery, after: string | null, limit: number, maxDataLength?: number): Promise<ScanPage>;
-  /** The ids and stored values of `fields` of the matching records, at most `limit`. */
-  listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): Promise<FieldValuesRow[]>;
-  /** The matching records grouped by the stored values of `fields` (each date cut to `cuts`' length where one is given), with their counts. */
-  countFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], cuts?: readonly (DateCut | undefined)[]): Promise<FieldCountRow[]>;
-  /** The kept ticket stock of the bookings `bookings` (canonical URIs) of the flock, per ticket type (no bookings: `[]` at once). */
-  listTicketStock(flock: string, bookings: readonly string[]): Promise<TicketStockRow[]>;
-  /** One row per resource type with records in the flock. */
-  summarizeTypes(flock: string): Promise<TypeSummary[]>;
-  /** The uploaded file `id` of the flock, or undefined. */
-  getFile(flock: string, id: string): Promise<StoredFile | undefined>;
-}
+export type RecordReader = Pick<
+  RecordStore,
+  | "getRecord"
+  | "getRecords"
+  | "getDisplayValues"
+  | "listRecords"
+  | "listReferencing"
+  | "scanRecords"
+  | "listFieldValues"
+  | "countFieldValues"
+  | "listTicketStock"
+  | "summarizeTypes"
+> &
+  Pick<FileStore, "getFile">;
 
 /** The record engine. Every method checks the flock and type exist (404 otherwise). */
 export interface RecordEngine {
