@@ -3,8 +3,7 @@
  * their own pools writing at once, as two processes), and the fill of a database written
  * before the stock existed (the migration's request, answered under the migration lock).
  */
-import { createFakeClock, createRecordEngine } from "@records-service/core";
-import { runTicketStockPropertyTests } from "@records-service/sql/testing";
+import { runTicketStockPropertyTests, storeFillTickets } from "@records-service/sql/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
@@ -27,24 +26,13 @@ describe.skipIf(!inject("pgAvailable"))("postgres ticket stock", () => {
   });
 
   it("is filled from the stored tickets when the migration asks, once", async () => {
-    const booking = "/alpha/booking/0123456789abcdef01234567/";
-    const type = "/alpha/bookable/0123456789abcdef01234568/";
     const storage = await db.emptyStorage();
-    try {
-      await storage.createFlock({ identifier: "alpha", name: "Alpha", created: "2026-01-15T10:00:00.000000" });
-      const engine = createRecordEngine({ storage, clock: createFakeClock("2026-01-15T10:00:00.000Z") });
-      await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type, quantity: 2 });
-      await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type, status: "reserved" });
-      const gone = await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type });
-      await engine.delete("alpha", "ticket", gone.id);
-      // As a database of the version before: no stock kept, and the migration's request pending.
-      await db.pool.query("DELETE FROM ticket_stock; INSERT INTO ticket_stock_backfill (pending) VALUES (1)");
-    } finally {
-      await storage.close();
-    }
+    const { booking, expected } = await storeFillTickets(storage).finally(() => storage.close());
+    // As a database of the version before: no stock kept, and the migration's request pending.
+    await db.pool.query("DELETE FROM ticket_stock; INSERT INTO ticket_stock_backfill (pending) VALUES (1)");
     const reopened = await createPostgresStorage({ url: db.url });
     try {
-      expect(await reopened.listTicketStock("alpha", [booking])).toEqual([{ flock: "alpha", booking, bookable: type, allocated: 2, reserved: 1 }]);
+      expect(await reopened.listTicketStock("alpha", [booking])).toEqual(expected);
       expect((await db.pool.query("SELECT count(*)::int AS n FROM ticket_stock_backfill")).rows).toEqual([{ n: 0 }]);
     } finally {
       await reopened.close();

@@ -22,4 +22,4 @@ export {
   type ScanStep,
 } from "./adapter-cases.js";
 export { INDEX_PLAN_CASES, PAGING_PLAN_CASES, MATCH_COUNT_PLAN_CASES, type PlanCase } from "./plan-cases.js";
-export { runTicketStockPropertyTests, type TicketStockPropertyTestOptions } from "./ticket-stock-property.js";
+export { runTicketStockPropertyTests, storeFillTickets, type TicketStockPropertyTestOptions } from "./ticket-stock-property.js";

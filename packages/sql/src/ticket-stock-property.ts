@@ -219,3 +219,23 @@ async function _retry<T>(fn: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * The tickets the adapters' fill tests store before emptying the stock: in flock `alpha`
+ * (created here), two units allocated, one reserved and one deleted ticket of one type;
+ * `expected` is the stock a fill must find.
+ *
+ * @example
+ * const { booking, expected } = await storeFillTickets(storage);
+ */
+export async function storeFillTickets(storage: Storage): Promise<{ booking: string; expected: TicketStockRow[] }> {
+  const booking = "/alpha/booking/0123456789abcdef01234567/";
+  const bookable = "/alpha/bookable/0123456789abcdef01234568/";
+  await storage.createFlock({ identifier: "alpha", name: "Alpha", created: "2026-01-15T10:00:00.000000" });
+  const engine = createRecordEngine({ storage, clock: createFakeClock("2026-01-15T10:00:00.000Z") });
+  await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: bookable, quantity: 2 });
+  await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: bookable, status: "reserved" });
+  const gone = await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: bookable });
+  await engine.delete("alpha", "ticket", gone.id);
+  return { booking, expected: [{ flock: "alpha", booking, bookable, allocated: 2, reserved: 1 }] };
+}

@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { createFakeClock, createRecordEngine } from "@records-service/core";
-import { runTicketStockPropertyTests } from "@records-service/sql/testing";
+import { runTicketStockPropertyTests, storeFillTickets } from "@records-service/sql/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSqliteStorage } from "./driver.js";
 
@@ -28,15 +27,8 @@ runTicketStockPropertyTests({
 describe("ticket stock of a file written before it existed", () => {
   it("is filled from the stored tickets at the next open, once", async () => {
     const path = join(dir, "before.db");
-    const booking = "/alpha/booking/0123456789abcdef01234567/";
-    const type = "/alpha/bookable/0123456789abcdef01234568/";
     const storage = createSqliteStorage({ path });
-    await storage.createFlock({ identifier: "alpha", name: "Alpha", created: "2026-01-15T10:00:00.000000" });
-    const engine = createRecordEngine({ storage, clock: createFakeClock("2026-01-15T10:00:00.000Z") });
-    await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type, quantity: 2 });
-    await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type, status: "reserved" });
-    const gone = await engine.create("alpha", "ticket", { booking_ref: booking, bookable_ref: type });
-    await engine.delete("alpha", "ticket", gone.id);
+    const { booking, expected } = await storeFillTickets(storage);
     await storage.close();
     // As a file of the version before: no stock kept, and the migration's request pending.
     const raw = new Database(path);
@@ -44,7 +36,7 @@ describe("ticket stock of a file written before it existed", () => {
     raw.close();
     const reopened = createSqliteStorage({ path });
     try {
-      expect(await reopened.listTicketStock("alpha", [booking])).toEqual([{ flock: "alpha", booking, bookable: type, allocated: 2, reserved: 1 }]);
+      expect(await reopened.listTicketStock("alpha", [booking])).toEqual(expected);
       const check = new Database(path, { readonly: true });
       expect(check.prepare("SELECT count(*) AS n FROM ticket_stock_backfill").get()).toEqual({ n: 0 });
       check.close();
