@@ -5,7 +5,7 @@
  * trigger of that event, and applies everything in one transaction: nothing is emitted for
  * a change that did not commit, and nothing committed lacks its events and queued actions.
  */
-import { badRequest, isRecordsError, notFound } from "../errors.js";
+import { badRequest, isRecordsError } from "../errors.js";
 import { actionTag, buildDataEvent, DATA_EVENT_TYPE } from "../events/data-event.js";
 import { planEvents, type PlannedEvent, type PlannedRequeue } from "../events/emit.js";
 import type { ChangeSet, RecordWrite } from "../model/change-set.js";
@@ -15,6 +15,7 @@ import { formatTimestamp, parseTimestamp } from "../time.js";
 import type { TriggerConfig } from "../triggers/config.js";
 import { namePlans } from "./plan-names.js";
 import { derive } from "./revise.js";
+import { requireFlock } from "./guards.js";
 import type { CommitOptions, CommitResult, EngineContext, EventInput } from "./types.js";
 import { MAX_PAGE_SIZE, MAX_VALUES_PER_FILTER } from "../query/limits.js";
 
@@ -68,7 +69,7 @@ export async function commit(ctx: EngineContext, changes: ChangeSet, opts: Commi
  * await emitEvents(ctx, "demo", [{ name: "login", contextUri: null }]);
  */
 export async function emitEvents(ctx: EngineContext, flock: string, events: readonly EventInput[]): Promise<StoredRecord[]> {
-  if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
+  await requireFlock(ctx, flock);
   const keyed = events.some((e) => e.dedupeKey !== undefined);
   for (let attempt = 0; ; attempt++) {
     try {

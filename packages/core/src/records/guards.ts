@@ -10,10 +10,14 @@ import { assertServedType } from "../schema/resource-types.js";
 import type { StoredRecord } from "../model/record.js";
 import type { EngineContext } from "./types.js";
 
+/** Throws 404 unless the flock exists. */
+export async function requireFlock(ctx: EngineContext, flock: string): Promise<void> {
+  if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
+}
+
 /** Throws 404 unless the flock exists and serves `type`. */
 export async function requireFlockAndType(ctx: EngineContext, flock: string, type: string): Promise<void> {
-  const row = await ctx.storage.getFlock(flock);
-  if (!row) throw notFound("unknown flock", `flock '${flock}' does not exist`);
+  await requireFlock(ctx, flock);
   assertServedType(ctx.typesOf(flock), type);
 }
 

@@ -6,8 +6,7 @@
  * after the checks `get` and `list` make: the flock exists and, where a type is named,
  * the flock serves it (404 otherwise). Nothing here writes.
  */
-import { notFound } from "../errors.js";
-import { requireFlockAndType } from "./guards.js";
+import { requireFlock, requireFlockAndType } from "./guards.js";
 import type { EngineContext, RecordReader } from "./types.js";
 
 /**
@@ -19,7 +18,7 @@ import type { EngineContext, RecordReader } from "./types.js";
 export function createRecordReader(ctx: EngineContext): RecordReader {
   const s = ctx.storage;
   const typed = (flock: string, type: string) => requireFlockAndType(ctx, flock, type);
-  const flockOnly = (flock: string) => _requireFlock(ctx, flock);
+  const flockOnly = (flock: string) => requireFlock(ctx, flock);
   return {
     getRecord: async (flock, type, id) => (await typed(flock, type), s.getRecord(flock, type, id)),
     getRecords: async (flock, keys) => (keys.length === 0 ? [] : (await flockOnly(flock), s.getRecords(flock, [...keys]))),
@@ -33,11 +32,4 @@ export function createRecordReader(ctx: EngineContext): RecordReader {
     summarizeTypes: async (flock) => (await flockOnly(flock), s.summarizeTypes(flock)),
     getFile: async (flock, id) => (await flockOnly(flock), s.getFile(flock, id)),
   };
-}
-
-// --- internal ---
-
-/** Throws 404 unless the flock exists. */
-async function _requireFlock(ctx: EngineContext, flock: string): Promise<void> {
-  if (!(await ctx.storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
 }
