@@ -120,7 +120,7 @@ export {
   LIST_ELEMENT_MIN_OVERHEAD,
 } from "./schema/list-answer.js";
 export type { ListAnswerOptions } from "./schema/list-answer.js";
-export { checkReservedFieldNames, checkRecordLimits } from "./schema/record-limits.js";
+export { checkReservedFieldNames, checkRecordLimits, FIELD_NAME_RE } from "./schema/record-limits.js";
 export type { SingleEnvelope, ListElement, ListWrapper } from "./schema/envelope.js";
 
 // --- state ---
@@ -158,6 +158,7 @@ export { withLease, listLeases, newLeaseOwner, LEASE_KEY_PREFIX, type LeaseOptio
 export type { Storage } from "./storage/storage.js";
 export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow, DateCut } from "./storage/record-store.js";
 export type { SearchIndex } from "./storage/search-index.js";
+export type { IndexRegistry } from "./storage/index-registry.js";
 export type { FileStore } from "./storage/file-store.js";
 export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";
 export type { JobQueue, JobClaim, OutboxJobUpdate, OutboxJobFilter, OutboxStats } from "./storage/job-queue.js";
@@ -175,6 +176,8 @@ export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
 export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
 export type { TicketStockRow } from "./model/ticket-stock.js";
+export { EVERY_FLOCK, compareFieldIndexRows, isEngineField, isIndexedByDefault, namedDefaultFields, rulingRow, writesIndex, readsIndex, fieldIndexStatus } from "./model/field-index.js";
+export type { FieldIndexRow, FieldIndexState, FieldIndexSource, FieldIndexWish, FieldIndexStatus } from "./model/field-index.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow } from "./changes/change-of.js";

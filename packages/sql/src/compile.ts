@@ -15,8 +15,28 @@ import type { SqlDialect, ValueColumn } from "./dialects.js";
 import { KIND_CODES } from "./index-rows.js";
 import { orderSafeHead, prefixUpperBound } from "./text-order.js";
 
-/** The field ids of one collection: undefined for a field no record of it has had. */
-export type FieldIdLookup = (name: string) => number | undefined;
+/**
+ * A data field the value index does not keep (issue 24: index what is queried): its entries
+ * are read from each record's data (`SqlDialect.fieldEntries`), exactly as the index would
+ * hold them, so every filter still means what the reference evaluator says.
+ */
+export interface ScannedField {
+  scan: string;
+}
+
+/** Where a data field's entries are read: its `record_values` rows (the field id) or each record's data. */
+export type FieldSource = number | ScannedField;
+
+/**
+ * Where each data field of one collection is read (`FieldSource`); undefined for an indexed
+ * field no record of the collection has had.
+ */
+export type FieldIdLookup = (name: string) => FieldSource | undefined;
+
+/** The field id of an indexed field's source, else undefined (scanned, or no record has it). */
+export function indexedFid(source: FieldSource | undefined): number | undefined {
+  return typeof source === "number" ? source : undefined;
+}
 
 /** Every record state; a query showing all of them needs no state predicate. */
 const ALL_STATES: readonly RecordState[] = ["updated", "deleted"];
@@ -197,10 +217,10 @@ class _Compiler {
 
   filter(filter: Filter, fieldId: FieldIdLookup, form: FilterForm): SQL {
     if (filter.meta) return this.metaFilter(filter);
-    const fid = fieldId(filter.field);
+    const source = fieldId(filter.field);
     // A field no record of the collection has: no entries, so only the negative modifiers match.
-    if (fid === undefined) return _isNegative(filter) || _isVacuous(filter) ? this.d.true : this.d.false;
-    return this.dataFilter(filter, fid, form, fieldId);
+    if (source === undefined) return _isNegative(filter) || _isVacuous(filter) ? this.d.true : this.d.false;
+    return this.dataFilter(filter, source, form, fieldId);
   }
 
   page(where: SQL, page: PageSpec, order?: SQL): SQL {
@@ -217,7 +237,7 @@ class _Compiler {
   equalityPage(cid: number, query: ListQuery, fieldId: FieldIdLookup, page: PageSpec): SQL | undefined {
     const f = query.filters.length === 1 ? query.filters[0]! : undefined;
     if (!f || f.meta || !["eq", "raw", "or", "orlist"].includes(f.op)) return undefined;
-    const fid = fieldId(f.field);
+    const fid = indexedFid(fieldId(f.field));
     const texts = _texts(f.values);
     if (fid === undefined || texts.length !== 1) return undefined;
     const value = texts[0]!;
@@ -254,7 +274,7 @@ class _Compiler {
   /** The rids of a data filter's matches, or undefined when `record_values` alone cannot say. */
   private ridSet(f: Filter, fieldId: FieldIdLookup): _RidSet | undefined {
     if (f.meta || _isNegative(f) || f.values.length === 0) return undefined;
-    const fid = fieldId(f.field);
+    const fid = indexedFid(fieldId(f.field));
     if (fid === undefined) return undefined;
     const at = (cond: _Cond): _RidSet =>
       cond && "either" in cond ? _combine("UNION", cond.either.map((c) => ({ fid, cond: c }))) : { fid, cond };
@@ -264,8 +284,8 @@ class _Compiler {
     return _combine(f.op === "and" || f.op === "andlist" ? "INTERSECT" : "UNION", conds.map(at));
   }
 
-  private dataFilter(f: Filter, fid: number, form: FilterForm, fieldId: FieldIdLookup): SQL {
-    const has = (cond: _Cond) => this.hasEntry(fid, cond, form);
+  private dataFilter(f: Filter, source: FieldSource, form: FilterForm, fieldId: FieldIdLookup): SQL {
+    const has = (cond: _Cond) => this.hasEntry(source, cond, form);
     if (f.op === "ne" || f.op === "none") {
       const texts = _texts(f.values);
       return texts.length === 0 ? this.d.true : sql`NOT ${has(this.inList(this.text, texts))}`;
@@ -328,8 +348,15 @@ class _Compiler {
     return { either: [sql`folded IS NOT NULL AND ${match(this.folded)}`, match(this.text)] };
   }
 
-  /** `r.rid IN` the records with an entry of field `fid` meeting `cond` (or its probe form). */
-  private hasEntry(fid: number, cond: _Cond, form: FilterForm): SQL {
+  /** `r.rid IN` the records with an entry of the field meeting `cond` (or its probe form). */
+  private hasEntry(source: FieldSource, cond: _Cond, form: FilterForm): SQL {
+    if (typeof source !== "number") {
+      // A scanned field: the record's own entries, one probe of its data per record walked.
+      const c = cond && "either" in cond ? sql`(${cond.either[0]} OR ${cond.either[1]})` : cond;
+      const entries = this.d.fieldEntries(source.scan);
+      return c ? sql`EXISTS (SELECT 1 FROM ${entries} WHERE ${c})` : sql`EXISTS (SELECT 1 FROM ${entries})`;
+    }
+    const fid = source;
     if (form === "probe") {
       const c = cond && "either" in cond ? sql`(${cond.either[0]} OR ${cond.either[1]})` : cond;
       return c

@@ -19,6 +19,8 @@
  */
 import { Buffer } from "node:buffer";
 import { sql, type SQL } from "drizzle-orm";
+import { FIELD_NAME_RE } from "@records-service/core";
+import { ENTRIES } from "./index-rows.js";
 import { CMP16 } from "./text-order.js";
 
 /** A `record_values` text column as the compiler sees it. */
@@ -52,6 +54,12 @@ export interface SqlDialect {
   ridInSet(subquery: SQL): SQL;
   /** The data field `name` (a `FIELD_NAME_RE` name) of `r.data` as JSON text; NULL when the record has no such field. */
   dataField(name: string): SQL;
+  /**
+   * A table expression (for `FROM`) of the entries of data field `name` of `r`, as columns
+   * `kind`, `text`, `folded`, `num` exactly as `record_values` would hold them
+   * (`valueRows`): what a filter on a field the value index does not keep reads.
+   */
+  fieldEntries(name: string): SQL;
   /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
   readonly dataFieldFallback: SQL | undefined;
   /** The JSON text `json` is a string whose text starts with a date `YYYY-MM-DD` (ASCII digits). */
@@ -76,6 +84,10 @@ export const sqliteDialect: SqlDialect = {
   orderedJoin: sql`CROSS JOIN`,
   ridInSet: (subquery) => sql`r.rid IN (${subquery})`,
   dataField: (name) => sql`r.data -> ${`$."${name}"`}`,
+  // A FIELD_NAME_RE name is picked by SQLite (the JS function parses only the field's JSON);
+  // any other is picked by the function from the whole data.
+  fieldEntries: (name) =>
+    FIELD_NAME_RE.test(name) ? sql`${sql.raw(ENTRIES)}(r.data -> ${`$."${name}"`})` : sql`${sql.raw(ENTRIES)}(r.data, ${name})`,
   dataFieldFallback: undefined,
   startsWithDate: (json) => sql`(${json}) GLOB '"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'`,
   mapListEntries: (list, map) =>
@@ -107,6 +119,8 @@ export const postgresDialect: SqlDialect = {
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`JOIN`,
   ridInSet: (subquery) => sql`r.rid = ANY(ARRAY(${subquery}))`,
+  // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`).
+  fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name})`,
   // json (not jsonb): the field's text comes back as stored, without building the whole document.
   dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,
   // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare

@@ -43,6 +43,26 @@ export function valueRows(value: unknown): ValueRow[] {
 }
 
 /**
+ * Name of the SQL table function `records_entries(value, name)` (SQLite: a JS function
+ * registered on each connection): the `valueRows` of a field, from `value`, the field's
+ * JSON text (no `name`: SQLite gives a table function no row for a NULL argument), or from `value`, the record's whole data JSON, picking `name`.
+ */
+export const ENTRIES = "records_entries";
+
+/**
+ * The rows of `records_entries(value, name)` (see `ENTRIES`): the field's `valueRows`.
+ *
+ * @example
+ * [...entriesOf('["a", 3]', null)] // [{kind: 0, text: "a", ...}, {kind: 1, text: "3", num: 3, ...}]
+ */
+export function* entriesOf(value: unknown, name: unknown): Generator<ValueRow> {
+  if (typeof value !== "string") return;
+  const parsed: unknown = JSON.parse(value);
+  const field = typeof name === "string" ? (parsed !== null && typeof parsed === "object" && Object.hasOwn(parsed, name) ? (parsed as Record<string, unknown>)[name] : undefined) : parsed;
+  yield* valueRows(field);
+}
+
+/**
  * The reference targets of a record's data: every string value that looks like a record
  * URI (starts with `/`), and every such list entry whole and, for `uri;label` entries, the
  * part before the first `;`. `listReferencing` looks targets up exactly.

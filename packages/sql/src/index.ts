@@ -13,14 +13,17 @@
 export {
   createQueryCompiler,
   type QueryCompiler,
+  indexedFid,
   type FieldIdLookup,
+  type FieldSource,
+  type ScannedField,
   type FilterForm,
   type PageSpec,
 } from "./compile.js";
 export { renderWith, SQLITE_PLACEHOLDER, POSTGRES_PLACEHOLDER, type RenderedSql } from "./render.js";
 export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
 export { CMP16, prefixUpperBound } from "./text-order.js";
-export { valueRows, refTargets, type ValueRow } from "./index-rows.js";
+export { valueRows, refTargets, entriesOf, ENTRIES, type ValueRow } from "./index-rows.js";
 export {
   lazyWhere,
   countPlan,

@@ -9,6 +9,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { ListSort } from "@records-service/core";
+import type { FieldSource } from "./compile.js";
 import type { SqlDialect } from "./dialects.js";
 import { KIND_CODES } from "./index-rows.js";
 
@@ -24,7 +25,7 @@ import { KIND_CODES } from "./index-rows.js";
  * orderTerms(sqliteDialect, { field: "created", meta: true, descending: true }, undefined, false)
  * // r.created DESC, r.rid DESC
  */
-export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid: number | undefined, backwards: boolean, numbers = true): SQL {
+export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid: FieldSource | undefined, backwards: boolean, numbers = true): SQL {
   const down = (sort?.descending ?? false) !== backwards;
   const dir = down ? sql`DESC` : sql`ASC`;
   const rid = sql`r.rid ${dir}`;
@@ -38,8 +39,10 @@ export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid:
   const folded = sql`coalesce(${dialect.valueColumn("folded").full}, ${dialect.valueColumn("text").full})`;
   // `+fid`: the probe goes by the record's rows (rid), never along the field's value index in
   // value order, which would walk every record's entry per record (seconds at 10,000).
-  const num = sql`(SELECT min(num) FROM record_values WHERE rid = r.rid AND +fid = ${fid} AND kind = ${KIND_CODES.number})`;
-  const text = sql`(SELECT ${folded} FROM record_values WHERE rid = r.rid AND +fid = ${fid} AND kind <> ${KIND_CODES.number} ORDER BY 1 LIMIT 1)`;
+  // A scanned field's entries come from the record's data (`fieldEntries`), in the same columns.
+  const entries = typeof fid === "number" ? sql`record_values WHERE rid = r.rid AND +fid = ${fid} AND` : sql`${dialect.fieldEntries(fid.scan)} WHERE`;
+  const num = sql`(SELECT min(num) FROM ${entries} kind = ${KIND_CODES.number})`;
+  const text = sql`(SELECT ${folded} FROM ${entries} kind <> ${KIND_CODES.number} ORDER BY 1 LIMIT 1)`;
   if (!numbers) return sql`${text} ${dir} ${nulls}, ${rid}`;
   return sql`${num} ${dir} ${nulls}, ${text} ${dir} ${nulls}, ${rid}`;
 }

@@ -8,7 +8,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { badRequest, cutDates, fieldValuesKey, type DateCut, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
-import type { FieldIdLookup, PageSpec, QueryCompiler } from "./compile.js";
+import { indexedFid, type FieldIdLookup, type PageSpec, type QueryCompiler } from "./compile.js";
 import { orderTerms } from "./order.js";
 
 /**
@@ -90,7 +90,8 @@ export function pagePlan(query: Pick<ListQuery, "page" | "pageSize">, total: num
  */
 export function sortNumbersProbe(query: Pick<ListQuery, "sort">, fieldId: FieldIdLookup): SQL | undefined {
   const sort = query.sort;
-  const fid = sort && !sort.meta ? fieldId(sort.field) : undefined;
+  // A scanned field is not probed: its sort keeps the number key (right either way).
+  const fid = sort && !sort.meta ? indexedFid(fieldId(sort.field)) : undefined;
   return fid === undefined ? undefined : sql`SELECT 1 AS found FROM record_values WHERE fid = ${fid} AND num IS NOT NULL LIMIT 1`;
 }
 

@@ -21,6 +21,7 @@ import { createChangeHistoryReader } from "./change-history.js";
 import { createChangeLog } from "./changes.js";
 import { createLimitStore } from "./limits.js";
 import { createCatalog } from "./catalog.js";
+import { createFieldIndexes } from "./field-indexes.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
@@ -60,10 +61,11 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
   const accounts = createAccountStore(db);
   const watch = createChangeWatch(db.$client, { now: opts.now });
   const cached = createAccountCache(db.$client, accounts, { watch });
-  const reader = createRecordReader(db, catalog, watch.generation);
+  const indexes = createFieldIndexes(db.$client, catalog, watch.generation);
+  const reader = createRecordReader(db, catalog, watch.generation, indexes.source);
   const outbox = createOutboxStore(db.$client);
   const changeLog = createChangeLog(db.$client);
-  const apply = createApplier(db, catalog, outbox, changeLog);
+  const apply = createApplier(db, catalog, outbox, changeLog, indexes);
   // An attempt's outcome and its changes (the event's tag, a journal record) commit together;
   // `apply` nests as a savepoint.
   const finishJob = db.$client.transaction((id: string, token: string, update: OutboxJobUpdate, changes: ChangeSet | undefined) => {
@@ -115,10 +117,14 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     listFieldValues: _async(reader.listFieldValues),
     countFieldValues: _async(reader.countFieldValues),
     listTicketStock: _async(ticketStock),
-    scanRecords: _async(createScanner(db, catalog)),
+    scanRecords: _async(createScanner(db, catalog, undefined, indexes.source)),
     summarizeTypes: _async(reader.summarizeTypes),
     searchRecords: _async(search),
     mergeSearchIndex: _async(mergeSearch),
+    listFieldIndexes: _async(indexes.listFieldIndexes),
+    setFieldIndex: _async(indexes.setFieldIndex),
+    removeFieldIndex: _async(indexes.removeFieldIndex),
+    stepFieldIndexes: _async(indexes.stepFieldIndexes),
     // A group that met a busy database runs again change set by change set, as every write does.
     apply: (changes: ChangeSet) =>
       grouped.apply(changes).catch((e: unknown) => (isSqliteBusy(e) ? retryWhileBusy(() => apply(changes), { isBusy: isSqliteBusy, afterBusy: true }) : Promise.reject(e))),

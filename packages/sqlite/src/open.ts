@@ -12,6 +12,7 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { schema } from "./schema.js";
 import { isSqliteBusy } from "./busy.js";
+import { registerIndexFunctions } from "./field-indexes.js";
 import { registerTextFunctions } from "./text-functions.js";
 import { backfillTicketStock } from "./ticket-stock.js";
 
@@ -70,6 +71,7 @@ export function openDatabase(opts: OpenOptions): Db {
     client.pragma("temp_store = MEMORY");
     client.pragma("cache_size = -131072"); // up to 128 MiB of page cache: index inserts stay in memory longer
     registerTextFunctions(client);
+    registerIndexFunctions(client);
     const db = drizzle(client, { schema });
     // Another process may be migrating the same file (a large one for a while): wait for it.
     if (!opts.readonly) _whileBusy(() => _migrate(db), Math.max(opts.busyTimeoutMs ?? 5000, MIGRATION_WAIT_MS));

@@ -8,6 +8,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
+import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import type { Db } from "./open.js";
 import { records } from "./schema.js";
 import { createStatementCache } from "./statement-cache.js";
@@ -63,7 +64,12 @@ const PARSE_SLICE_LENGTH = 64 * 1024;
  * The reader for one connection. With `generation` (the connection's change generation,
  * change-watch), collections' kept counts are read once per generation.
  */
-export function createRecordReader(db: Db, catalog: Catalog, generation?: () => number): RecordReader {
+export function createRecordReader(
+  db: Db,
+  catalog: Catalog,
+  generation?: () => number,
+  sources: FieldIndexes["source"] = createFieldIndexes(db.$client, catalog, generation).source,
+): RecordReader {
   const prepared = createStatementCache(db.$client);
   const p = (name: string) => sql.placeholder(name);
   const rowColumns = {
@@ -180,7 +186,7 @@ export function createRecordReader(db: Db, catalog: Catalog, generation?: () => 
     listRecordRows(flock, type, query) {
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return { total: 0, records: [] };
-      const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
+      const fieldId: FieldIdLookup = sources(cid, flock, type);
       const where = lazyWhere(compiler, cid, query, fieldId);
       const total = count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
@@ -197,7 +203,7 @@ export function createRecordReader(db: Db, catalog: Catalog, generation?: () => 
       requireFieldNames(fields);
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined || limit <= 0) return [];
-      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, sources(cid, flock, type));
       const { statement, params } = prepared(fieldValuesStatement(compiler.dialect, where, fields, limit));
       return (statement.all(...params) as Record<string, unknown>[]).map((row) => toFieldValuesRow(row, fields));
     },
@@ -207,7 +213,7 @@ export function createRecordReader(db: Db, catalog: Catalog, generation?: () => 
       requireDateCuts(cuts, fields.length);
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return [];
-      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, (name) => catalog.fieldId(cid, name));
+      const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, sources(cid, flock, type));
       const { statement, params } = prepared(fieldCountsStatement(compiler.dialect, where, fields, cuts));
       return toFieldCountRows(statement.all(...params) as Record<string, unknown>[], fields, cuts);
     },

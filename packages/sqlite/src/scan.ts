@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { cursorBefore, scanCursorFrom, scanStepStatement, takeScanRows, type FieldIdLookup } from "@records-service/sql";
 import { compiler } from "./compiler.js";
+import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import type { Db } from "./open.js";
 import { toStoredRecord, type RecordRow } from "./read.js";
 import { createStatementCache } from "./statement-cache.js";
@@ -26,7 +27,12 @@ export type Scanner = (flock: string, type: string, query: ScanQuery, after: str
 const SCAN_WINDOW = 20_000;
 
 /** The scanner for one connection; `window` is `SCAN_WINDOW` except in tests. */
-export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WINDOW): Scanner {
+export function createScanner(
+  db: Db,
+  catalog: Catalog,
+  window: number = SCAN_WINDOW,
+  sources: FieldIndexes["source"] = createFieldIndexes(db.$client, catalog).source,
+): Scanner {
   const prepared = createStatementCache(db.$client, 20);
   const nextRid = db.$client.prepare<[number, number], { rid: number | null }>(
     "SELECT min(rid) AS rid FROM records WHERE cid = ? AND rid > ?",
@@ -35,7 +41,7 @@ export function createScanner(db: Db, catalog: Catalog, window: number = SCAN_WI
     const from = scanCursorFrom(after);
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { records: [], cursor: null };
-    const fieldId: FieldIdLookup = (name) => catalog.fieldId(cid, name);
+    const fieldId: FieldIdLookup = sources(cid, flock, type);
     const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId, "probe");
     const take = Math.max(1, Math.floor(limit));
     const to = from + window;

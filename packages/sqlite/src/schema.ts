@@ -145,6 +145,26 @@ export const recordValues = sqliteTable(
   ],
 );
 
+/**
+ * The value index's registry (issue 24, core's `IndexRegistry`): the fields whose index
+ * differs from the defaults (`isIndexedByDefault`), per flock (or `*`, every flock) and
+ * type. `cursor` is the last rid a back-fill or removal walked (NULL: not begun), `done` 1
+ * once it walked every record.
+ */
+export const fieldIndexes = sqliteTable(
+  "field_indexes",
+  {
+    flock: text("flock").notNull(),
+    type: text("type").notNull(),
+    field: text("field").notNull(),
+    state: text("state").notNull(),
+    source: text("source").notNull(),
+    cursor: integer("cursor"),
+    done: integer("done").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.type, t.field] })],
+);
+
 /** Which records reference which record URI (data values and `uri;label` list entries). */
 export const recordRefs = sqliteTable(
   "record_refs",
@@ -303,6 +323,7 @@ export const schema = {
   records,
   recordValues,
   recordRefs,
+  fieldIndexes,
   collectionCounts,
   ticketStock,
   ticketStockBackfill,

@@ -14,6 +14,7 @@ import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
 import { files, records } from "./schema.js";
+import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import { createSearchIndexer, SEARCH_DIRECT_MIN } from "./search.js";
 import { createTicketStockWriter } from "./ticket-stock.js";
 
@@ -26,6 +27,7 @@ export function createApplier(
   catalog: Catalog,
   outbox: OutboxStore = createOutboxStore(db.$client),
   changeLog: ChangeLog = createChangeLog(db.$client),
+  indexes: Pick<FieldIndexes, "writes"> = createFieldIndexes(db.$client, catalog),
 ): Applier {
   const client = db.$client;
   const p = (name: string) => sql.placeholder(name);
@@ -116,6 +118,19 @@ export function createApplier(
     version: r.version,
   });
 
+  /**
+   * Which fields of a collection the value index keeps, read from the registry once per
+   * collection inside each transaction (so a field another process began to index or
+   * dropped is seen by the next write, under the same write lock).
+   */
+  let keeps = new Map<string, (field: string) => boolean>();
+  const keptFields = (flock: string, type: string): ((field: string) => boolean) => {
+    const key = `${flock}\u0000${type}`;
+    let fn = keeps.get(key);
+    if (!fn) keeps.set(key, (fn = indexes.writes(flock, type)));
+    return fn;
+  };
+
   /** Into the search index now (a large change set) or through its queue. */
   let searchNow = false;
   const searchPut = (rid: number, r: StoredRecord, inserted: boolean): void => (searchNow ? search.put(rid, r, inserted) : search.queue(rid, r));
@@ -125,7 +140,8 @@ export function createApplier(
     if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
     const rid = Number(_unique(() => insRecord.run({ cid, id: r.id, ...recordParams(r) }), r).lastInsertRowid);
-    for (const [field, value] of Object.entries(r.data)) writeValues(rid, cid, field, value);
+    const kept = keptFields(r.flock, r.type);
+    for (const [field, value] of Object.entries(r.data)) if (kept(field)) writeValues(rid, cid, field, value);
     writeRefs(rid, r.data);
     searchPut(rid, r, true);
     counts.add(cid, r.state, 1);
@@ -156,10 +172,12 @@ export function createApplier(
     // changes and touches rewrite none.
     logged.push(change);
     const changed = change.fields.length > 0;
+    const kept = changed ? keptFields(r.flock, r.type) : undefined;
     for (const field of change.fields) {
+      // Any old entries go (also a dropped field's leftovers); new ones only where the index is kept.
       const fid = catalog.fieldId(cid, field);
       if (fid !== undefined) delValues.run(old.rid, fid);
-      writeValues(old.rid, cid, field, r.data[field]);
+      if (kept!(field)) writeValues(old.rid, cid, field, r.data[field]);
     }
     if (changed) {
       delRefs.run(old.rid);
@@ -191,6 +209,7 @@ export function createApplier(
     const counts = new _Counts();
     const stock = new TicketStockDeltas();
     const logged: PendingChange[] = [];
+    keeps = new Map();
     searchNow = (changes.records ?? []).filter((w) => SEARCH_TYPES.includes(w.record.type)).length >= SEARCH_DIRECT_MIN;
     for (const w of changes.records ?? []) {
       if (w.kind === "insert") insert(w.record, counts, stock, logged);

@@ -12,6 +12,7 @@ import { holdsReference } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
 import { cutDates, fieldValuesKey, requireDateCuts, requireFieldNames } from "../schema/field-values.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
+import { createMemoryIndexRegistry } from "./memory-indexes.js";
 import { createMemoryLimits } from "./memory-limits.js";
 import { DEFAULT_LIMIT_LIST } from "../storage/lease.js";
 import type { ApiKeyRow, FlockRow, UserRow } from "../model/account.js";
@@ -46,6 +47,7 @@ export function createMemoryStorage(): Storage {
   /** The claim token each claimed job is held under (job id → token). */
   const claims = new Map<string, string>();
   const changeLog = createMemoryChangeLog();
+  const registry = createMemoryIndexRegistry();
 
   /**
    * Scan cursors: a number per record, increasing in insertion (map) order. Given lazily,
@@ -75,6 +77,7 @@ export function createMemoryStorage(): Storage {
   let generation = 0;
 
   return {
+    ...registry,
     changeGeneration: () => generation,
     async createFlock(flock) {
       generation += 1;

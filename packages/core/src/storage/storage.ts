@@ -11,6 +11,7 @@ import type { ChangeLog } from "./change-log.js";
 import type { Connection } from "./connection.js";
 import type { FileStore } from "./file-store.js";
 import type { FlockStore } from "./flock-store.js";
+import type { IndexRegistry } from "./index-registry.js";
 import type { JobQueue } from "./job-queue.js";
 import type { RecordStore } from "./record-store.js";
 import type { SearchIndex } from "./search-index.js";
@@ -23,4 +24,4 @@ import type { SharedState } from "./shared-state.js";
  * `@records-service/core/testing` (one suite per role; a case an adapter cannot support is
  * skipped in its test file, with the reason).
  */
-export interface Storage extends RecordStore, SearchIndex, FileStore, ChangeLog, JobQueue, FlockStore, AccountStore, SharedState, Connection {}
+export interface Storage extends RecordStore, IndexRegistry, SearchIndex, FileStore, ChangeLog, JobQueue, FlockStore, AccountStore, SharedState, Connection {}

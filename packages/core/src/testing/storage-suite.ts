@@ -16,6 +16,7 @@ import { describeConnection } from "./connection.js";
 import { describeFileStore } from "./file-store.js";
 import { describeFlockStore } from "./flock-store.js";
 import { declareSuite, type Harness, type StorageTestOptions } from "./harness.js";
+import { describeIndexRegistry } from "./index-registry.js";
 import { describeJobQueue } from "./job-queue.js";
 import { describeRecordStore } from "./record-store.js";
 import { describeSearchIndex } from "./search-index.js";
@@ -24,6 +25,7 @@ import { describeSharedState } from "./shared-state.js";
 /** Each role interface of `Storage` with its suite, in the order `runStorageTests` runs them. */
 const STORAGE_ROLES = {
   RecordStore: describeRecordStore,
+  IndexRegistry: describeIndexRegistry,
   SearchIndex: describeSearchIndex,
   FileStore: describeFileStore,
   ChangeLog: describeChangeLog,
