@@ -186,17 +186,24 @@ export function createRecordReader(
     listRecordRows(flock, type, query) {
       const cid = catalog.collectionId(flock, type);
       if (cid === undefined) return { total: 0, records: [] };
-      const fieldId: FieldIdLookup = sources(cid, flock, type);
+      const scanned = new Set<string>();
+      const source = sources(cid, flock, type);
+      const fieldId: FieldIdLookup = (name) => {
+        const s = source(name);
+        if (typeof s === "object") scanned.add(name);
+        return s;
+      };
       const where = lazyWhere(compiler, cid, query, fieldId);
       const total = count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
-      if (!at) return { total, records: [] };
+      const note = () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(keptCounts(cid)) } });
+      if (!at) return { total, records: [], ...note() };
       const probe = sortNumbersProbe(query, fieldId);
       const asked = probe && prepared(probe);
       const numbers = !asked || asked.statement.get(...asked.params) !== undefined;
       const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
-      return { total, records: rows };
+      return { total, records: rows, ...note() };
     },
 
     listFieldValues(flock, type, query, fields, limit) {
@@ -236,6 +243,12 @@ export function createRecordReader(
         .map((s) => ({ name: s.name, count: s.count, lastModified: s.lastModified! }));
     },
   };
+}
+
+function _sum(counts: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const c of counts.values()) n += c;
+  return n;
 }
 
 /**

@@ -48,6 +48,19 @@ export type FieldIndexWish = "index" | "drop";
  */
 export type FieldIndexStatus = "declared" | "earned" | "building" | "dropped";
 
+/** One field's index as operators see it. */
+export interface FieldIndexView {
+  type: string;
+  field: string;
+  status: FieldIndexStatus;
+  /** Why: `default` (the service's own choice) or the ruling row's source. */
+  source: FieldIndexSource | "default";
+  /** `EVERY_FLOCK` when the ruling row holds for every flock (config). */
+  flock: string;
+  /** How far a back-fill or removal is, 0 to 1. */
+  progress: number;
+}
+
 /** The fields this service looks up itself, on every type: never dropped. */
 const _ENGINE_FIELDS: readonly string[] = ["dedupe_key", "tags", "status", "date", "start_date", "end_date"];
 
