@@ -68,6 +68,29 @@ export function createRequireFlock(storage: FlockStore): MiddlewareHandler<AppEn
   };
 }
 
+/** The key and flock guards of every area, built once from the record-free roles. */
+export interface RouteGuards {
+  /** `createRequireKey` for `roles` (default: `core`). */
+  requireKey(roles?: readonly Role[]): MiddlewareHandler<AppEnv>;
+  /** `createRequireFlock`: the `:flock` the authenticated user may open. */
+  requireFlock: MiddlewareHandler<AppEnv>;
+}
+
+/**
+ * The guards over `accounts` and `flocks`, keys expiring by `clock`.
+ *
+ * @example
+ * const guards = createRouteGuards(accounts, flocks, clock);
+ * route(app, "GET", "/api/v1/:flock/:type", [guards.requireKey(), guards.requireFlock, handler]);
+ */
+export function createRouteGuards(accounts: AccountStore, flocks: FlockStore, clock: Clock): RouteGuards {
+  const coreKey = createRequireKey(accounts, clock);
+  return {
+    requireKey: (roles) => (roles === undefined ? coreKey : createRequireKey(accounts, clock, roles)),
+    requireFlock: createRequireFlock(flocks),
+  };
+}
+
 /**
  * The key from an `Authorization: Bearer <key>` header, or undefined when the header is
  * missing, malformed or the key is implausibly long.
