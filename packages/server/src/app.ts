@@ -13,6 +13,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { answerError } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
+import { createTaskQueue } from "./http/acting.js";
 import { createRecordQueries } from "./http/record-queries.js";
 import { createLoginFlow } from "./auth/login-flow.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
@@ -158,17 +159,20 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   const deps: RouteDeps = {
     engine,
     queries: createRecordQueries(engine.context),
+    tasks: createTaskQueue(engine),
     guards: createRouteGuards(storage, storage, clock),
     accounts: storage,
     flocks: storage,
     shared: storage,
+    jobs: storage,
+    feeds: storage,
     clock,
     flow,
     loginGuard: guard,
     passwords,
     counts,
     secret,
-    invoiceSettings: { secret, invoicing: settings.invoicing },
+    invoiceSettings: { flocks: storage, secret, invoicing: settings.invoicing },
     singles: createResponseCache(storage),
     health: { clock, ...(opts.workers ? { workers: opts.workers } : {}) },
     clockAdvancer: opts.clockAdvancer,

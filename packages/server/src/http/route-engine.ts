@@ -9,7 +9,7 @@
 import type { Attribution, EngineContext, RecordEngine } from "@records-service/core";
 
 /** The engine's context without its Storage. */
-export type RouteContext = Omit<EngineContext, "storage">;
+type RouteContext = Omit<EngineContext, "storage">;
 
 /** A `RecordEngine` whose context (and that of the engines it acts as) holds no Storage. */
 export interface RouteEngine extends Omit<RecordEngine, "context" | "withAttribution"> {
