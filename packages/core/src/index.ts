@@ -187,9 +187,9 @@ export { systemAttribution } from "./model/attribution.js";
 export type { Attribution, SystemWriter } from "./model/attribution.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { openChanges } from "./changes/feed.js";
-export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
+export type { ChangeEvent, ChangeFeedStore, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 export { createChangeHub, sharedChangeHub } from "./changes/hub.js";
-export type { ChangeHub, ChangeHubOptions, ChangeHubStats, HeadWatch } from "./changes/hub.js";
+export type { ChangeHub, ChangeHubOptions, ChangeHubStats, ChangeWatchStore, HeadWatch } from "./changes/hub.js";
 
 // --- events ---
 export { EVENT_CATALOGUE } from "./events/catalogue.js";

@@ -57,14 +57,14 @@ describe("PUT, DELETE and POST reset on /api/v1/{flock}/_indexes/{type}/{field}/
     // Another flock keeps the defaults.
     expect((await list(t, "beta", KEYS.bob)).some((v) => v.field === "shoe_size")).toBe(false);
 
-    const del = await t.call("DELETE", "/api/v1/alpha/_indexes/person/telephone/", { key: KEYS.alice });
+    const del = await t.call("DELETE", "/api/v1/alpha/_indexes/person/last_name/", { key: KEYS.alice });
     expect(del.status).toBe(200);
-    expect(((await del.json()) as { index: View }).index).toMatchObject({ type: "person", field: "telephone", status: "dropped", source: "operator", flock: "alpha" });
-    expect((await list(t)).find((v) => v.type === "person" && v.field === "telephone")).toMatchObject({ status: "dropped" });
+    expect(((await del.json()) as { index: View }).index).toMatchObject({ type: "person", field: "last_name", status: "dropped", source: "operator", flock: "alpha" });
+    expect((await list(t)).find((v) => v.type === "person" && v.field === "last_name")).toMatchObject({ status: "dropped" });
 
-    const reset = await t.call("POST", "/api/v1/alpha/_indexes/person/telephone/reset/", { key: KEYS.alice });
+    const reset = await t.call("POST", "/api/v1/alpha/_indexes/person/last_name/reset/", { key: KEYS.alice });
     expect(reset.status).toBe(200);
-    expect(await reset.json()).toEqual({ reset: true, index: { type: "person", field: "telephone", status: "declared", source: "default", flock: "alpha", progress: 1 } });
+    expect(await reset.json()).toEqual({ reset: true, index: { type: "person", field: "last_name", status: "declared", source: "default", flock: "alpha", progress: 1 } });
     const resetAdded = await t.call("POST", "/api/v1/alpha/_indexes/person/shoe_size/reset", { key: KEYS.alice });
     expect(await resetAdded.json()).toEqual({ reset: true, index: null });
     const again = await t.call("POST", "/api/v1/alpha/_indexes/person/shoe_size/reset/", { key: KEYS.alice });

@@ -128,7 +128,7 @@ export function Indexes({ flock }: { flock: string }) {
                     <td>{textOf(v.source)}</td>
                     <td>{v.flock === "*" ? "every flock" : "this flock"}</td>
                     <td>
-                      {v.status !== "dropped" && !isEngineField(v.field) && (
+                      {v.status !== "dropped" && !isEngineField(v.type, v.field) && (
                         <button type="button" class="danger" aria-label={`Drop ${name}`} onClick={() => change("DELETE", v.type, v.field)}>
                           Drop
                         </button>

@@ -43,7 +43,7 @@ export async function addFieldIndex(ctx: EngineContext, flock: string, type: str
 /** Drops `field`'s index in `flock`: filters on it scan; 400 for a field the service looks up itself. */
 export async function dropFieldIndex(ctx: EngineContext, flock: string, type: string, field: string): Promise<FieldIndexView> {
   await _check(ctx, flock, type, field);
-  if (isEngineField(field)) throw badRequest("index needed", `the service looks up '${field}' itself: its index cannot be dropped`);
+  if (isEngineField(type, field)) throw badRequest("index needed", `the service looks up '${field}' itself: its index cannot be dropped`);
   return _view(await ctx.storage.setFieldIndex(flock, type, field, "drop", "operator"));
 }
 

@@ -186,7 +186,7 @@ the field, its status and why it is indexed (source). Statuses:
   building n%  being back-filled by the serving processes; filters scan until it is done
   dropped      not indexed: filters on it scan the records
 Sources: default, config, operator, demand, migration. A row whose flock is * holds for
-every flock (the config's resourceTypes indexes) and is listed once.
+every flock (config indexes.fields) and is listed once.
   --add TYPE.FIELD    index the field in --flock (it is built in the background)
   --drop TYPE.FIELD   stop indexing it in --flock; a field the service looks up itself
                       (references, dates, tags, ...) cannot be dropped (exit 1)

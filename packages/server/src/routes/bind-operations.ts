@@ -22,13 +22,13 @@ import { triggerRoutes } from "./triggers.js";
  */
 export function bindOperations(app: Hono<AppEnv>, deps: RouteDeps): void {
   const status = statusRoutes(deps.shared, deps.health);
-  const discovery = discoveryRoutes(deps.engine, deps.accounts, deps.flocks, deps.clock);
-  const stats = statsRoutes(deps.accounts, deps.clock, deps.counts);
-  const clock = clockRoutes(deps.accounts, deps.clock, deps.clockAdvancer);
-  const triggers = triggerRoutes(deps.engine);
-  const outbox = outboxRoutes(deps.engine);
-  const changes = changesRoutes(deps.engine, deps.changes);
-  const indexes = fieldIndexRoutes(deps.engine);
+  const discovery = discoveryRoutes(deps.engine, deps.guards, deps.flocks);
+  const stats = statsRoutes(deps.guards, deps.counts);
+  const clock = clockRoutes(deps.guards, deps.clock, deps.clockAdvancer);
+  const triggers = triggerRoutes(deps.engine, deps.guards);
+  const outbox = outboxRoutes(deps.jobs, deps.clock, deps.guards);
+  const changes = changesRoutes(deps.guards, deps.clock, { changes: deps.feeds, accounts: deps.accounts, flocks: deps.flocks, shared: deps.shared }, deps.changes);
+  const indexes = fieldIndexRoutes(deps.engine, deps.guards);
 
   route(app, "GET", "/api/v1/ping", status.pingRoute);
   route(app, "GET", "/api/v1/health", status.healthRoute);

@@ -8,22 +8,22 @@
  * flock and type (404), the field name (400) and refuses to drop a field it looks up itself
  * (400); the back-fill runs in the background, so an added field answers `building`.
  */
-import type { FieldIndexView, RecordEngine } from "@records-service/core";
+import type { FieldIndexView } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteEngine } from "../http/route-engine.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
 /**
  * The index routes.
  *
  * @example
- * const routes = fieldIndexRoutes(engine); route(app, "GET", "/api/v1/:flock/_indexes", routes.getIndexes);
+ * const routes = fieldIndexRoutes(engine, guards); route(app, "GET", "/api/v1/:flock/_indexes", routes.getIndexes);
  * // GET /api/v1/demo/_indexes/ → {"indexes": [{"type": "person", "field": "email", "status": "declared", "source": "default", "flock": "demo", "progress": 1}, ...]}
  */
-export function fieldIndexRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function fieldIndexRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     getIndexes: [describeGetIndexes(), ...guard, getIndexes],

@@ -65,11 +65,11 @@ describe.skipIf(!BROWSER_TESTS)("the console's Indexes page in headless Chromium
       // While a field is being built the page looks again by itself: a change made elsewhere
       // (here through the API) shows without a click. (Once built, nothing moves and it stops.)
       if (/building/.test((await row("person", "shoe_size").textContent()) ?? "")) {
-        const res = await fetch(`${server.url}/api/v1/demo/_indexes/person/postal_code/`, { method: "DELETE", headers: { authorization: `Bearer ${key}`, application: "Tests/browser/1" } });
+        const res = await fetch(`${server.url}/api/v1/demo/_indexes/person/first_name/`, { method: "DELETE", headers: { authorization: `Bearer ${key}`, application: "Tests/browser/1" } });
         expect(res.status).toBe(200);
-        await expect.poll(() => row("person", "postal_code").textContent(), { timeout: 10_000 }).toMatch(/dropped/);
-        await page.getByRole("button", { name: "Reset person.postal_code" }).click();
-        await expect.poll(() => row("person", "postal_code").textContent()).toMatch(/declareddefault/);
+        await expect.poll(() => row("person", "first_name").textContent(), { timeout: 10_000 }).toMatch(/dropped/);
+        await page.getByRole("button", { name: "Reset person.first_name" }).click();
+        await expect.poll(() => row("person", "first_name").textContent()).toMatch(/declareddefault/);
       }
 
       // A bad field name: the server's words, nothing added.
@@ -79,15 +79,15 @@ describe.skipIf(!BROWSER_TESTS)("the console's Indexes page in headless Chromium
       expect((await _registry()).some((v) => v.field === "9lives")).toBe(false);
 
       // Drop, then reset back to the defaults.
-      await page.getByRole("button", { name: "Drop person.telephone" }).click();
-      await expect.poll(() => row("person", "telephone").textContent()).toMatch(/^persontelephonedropped(, \d+% removed)?operatorthis flock/);
+      await page.getByRole("button", { name: "Drop person.last_name" }).click();
+      await expect.poll(() => row("person", "last_name").textContent()).toMatch(/^personlast_namedropped(, \d+% removed)?operatorthis flock/);
       expect(await page.getByRole("alert").count()).toBe(0);
-      expect(await row("person", "telephone").getByRole("button", { name: /^Drop/ }).count()).toBe(0);
-      expect(await _registry()).toContainEqual(expect.objectContaining({ type: "person", field: "telephone", status: "dropped" }));
+      expect(await row("person", "last_name").getByRole("button", { name: /^Drop/ }).count()).toBe(0);
+      expect(await _registry()).toContainEqual(expect.objectContaining({ type: "person", field: "last_name", status: "dropped" }));
       await _contrastOk(page);
-      await page.getByRole("button", { name: "Reset person.telephone" }).click();
-      await expect.poll(() => row("person", "telephone").textContent()).toMatch(/^persontelephonedeclareddefaultthis flock/);
-      expect(await _registry()).toContainEqual(expect.objectContaining({ type: "person", field: "telephone", status: "declared", source: "default" }));
+      await page.getByRole("button", { name: "Reset person.last_name" }).click();
+      await expect.poll(() => row("person", "last_name").textContent()).toMatch(/^personlast_namedeclareddefaultthis flock/);
+      expect(await _registry()).toContainEqual(expect.objectContaining({ type: "person", field: "last_name", status: "declared", source: "default" }));
 
       // The added field's reset: no longer indexed, so no longer listed.
       await page.getByRole("button", { name: "Reset person.shoe_size" }).click();

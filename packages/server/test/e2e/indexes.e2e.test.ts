@@ -59,13 +59,13 @@ describe("records-service indexes", () => {
     expect(served.body.indexes).toContainEqual(expect.objectContaining({ type: "volunteer", field: "skill", source: "operator", flock: "demo" }));
 
     // The server drops; the CLI lists it.
-    expect((await call("DELETE", "/api/v1/demo/_indexes/person/telephone/", key)).body.index).toMatchObject({ status: "dropped" });
+    expect((await call("DELETE", "/api/v1/demo/_indexes/person/last_name/", key)).body.index).toMatchObject({ status: "dropped" });
     const listed = await runCliToEnd(["indexes", "--db", db, "--flock", "demo"]);
-    expect(listed.stdout).toContainEqual(expect.stringMatching(/^demo\s+person\s+telephone\s+dropped(, \d+% removed)?\s+operator$/));
+    expect(listed.stdout).toContainEqual(expect.stringMatching(/^demo\s+person\s+last_name\s+dropped(, \d+% removed)?\s+operator$/));
     expect(listed.stdout.some((l) => /^other\s/.test(l))).toBe(false);
-    const reset = await runCliToEnd(["indexes", "--db", db, "--flock", "demo", "--reset", "person.telephone"]);
-    expect(reset.stdout[1]).toMatch(/^demo\s+person\s+telephone\s+declared\s+default$/);
-    expect((await call("GET", "/api/v1/demo/_indexes/", key)).body.indexes).toContainEqual(expect.objectContaining({ type: "person", field: "telephone", status: "declared" }));
+    const reset = await runCliToEnd(["indexes", "--db", db, "--flock", "demo", "--reset", "person.last_name"]);
+    expect(reset.stdout[1]).toMatch(/^demo\s+person\s+last_name\s+declared\s+default$/);
+    expect((await call("GET", "/api/v1/demo/_indexes/", key)).body.indexes).toContainEqual(expect.objectContaining({ type: "person", field: "last_name", status: "declared" }));
 
     // Refusals: exit 1 with the service's words; nothing on stdout.
     const engineField = await runCliToEnd(["indexes", "--db", db, "--flock", "demo", "--drop", "person.tags"]);
@@ -85,7 +85,7 @@ describe("records-service indexes", () => {
   it.each([
     { name: "a change without --flock", args: ["indexes", "--add", "person.x"] },
     { name: "two changes at once", args: ["indexes", "--flock", "demo", "--add", "person.x", "--reset", "person.y"] },
-    { name: "a change without TYPE.FIELD", args: ["indexes", "--flock", "demo", "--drop", "telephone"] },
+    { name: "a change without TYPE.FIELD", args: ["indexes", "--flock", "demo", "--drop", "last_name"] },
     { name: "an unknown flag", args: ["indexes", "--type", "person"] },
   ])("exits 2 with one line on stderr for $name", async ({ args }) => {
     const r = await runCliToEnd([...args, "--db", join(tmp, "unused.db")]);
