@@ -159,7 +159,7 @@ export type { Storage } from "./storage/storage.js";
 export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow, DateCut } from "./storage/record-store.js";
 export type { SearchIndex } from "./storage/search-index.js";
 export type { IndexRegistry } from "./storage/index-registry.js";
-export { noteScannedFields, demandKey, INDEX_DEMAND_DEFAULTS, type IndexDemandOptions } from "./indexes/demand.js";
+export { INDEX_DEMAND_DEFAULTS, type IndexDemandOptions } from "./indexes/demand.js";
 export type { FileStore } from "./storage/file-store.js";
 export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";
 export type { JobQueue, JobClaim, OutboxJobUpdate, OutboxJobFilter, OutboxStats } from "./storage/job-queue.js";
@@ -177,7 +177,7 @@ export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
 export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
 export type { TicketStockRow } from "./model/ticket-stock.js";
-export { EVERY_FLOCK, compareFieldIndexRows, isEngineField, isIndexedByDefault, namedDefaultFields, rulingRow, writesIndex, readsIndex, fieldIndexStatus } from "./model/field-index.js";
+export { EVERY_FLOCK, isEngineField, isIndexedByDefault, rulingRow, writesIndex, readsIndex } from "./model/field-index.js";
 export type { FieldIndexView, FieldIndexRow, FieldIndexState, FieldIndexSource, FieldIndexWish, FieldIndexStatus } from "./model/field-index.js";
 
 // --- change feed ---

@@ -13,7 +13,6 @@
 export {
   createQueryCompiler,
   type QueryCompiler,
-  indexedFid,
   type FieldIdLookup,
   type FieldSource,
   type ScannedField,

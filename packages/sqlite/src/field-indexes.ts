@@ -11,7 +11,7 @@ import type Database from "better-sqlite3";
 import type { Catalog } from "./catalog.js";
 
 /** Records one step of a back-fill or removal walks at most (one short write transaction). */
-export const FIELD_INDEX_STEP = 500;
+const FIELD_INDEX_STEP = 500;
 
 /** `IndexRegistry`'s members, run synchronously (the Storage wrapper makes them async). */
 type _Sync<T> = { [K in keyof T]: T[K] extends (...a: infer A) => Promise<infer R> ? (...a: A) => R : never };
@@ -88,9 +88,9 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
   };
 
   /** One step of one unfinished row: up to `limit` records, in one transaction. */
-  const stepRow = client.transaction((r: _Row, limit: number): number => {
+  const stepRow = client.transaction((r: _Row, limit: number): { walked: number; finished: boolean } => {
     const now = selOne.get(r.flock, r.type, r.field);
-    if (!now || now.done) return 0; // another process finished or removed it meanwhile
+    if (!now || now.done) return { walked: 0, finished: true }; // another process finished or removed it meanwhile
     const building = now.state === "building";
     // A removal needs only the collections where the field has an id (some record had entries).
     const fids = new Map(_cidsOf(now).map((cid) => [cid, building ? catalog.ensureField(cid, now.field) : catalog.fieldId(cid, now.field)] as const));
@@ -105,7 +105,7 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     const finished = rows.length < limit;
     if (finished && now.state === "dropped" && now.source === "migration") del.run(now.flock, now.type, now.field);
     else moveTo.run(rows.at(-1)?.rid ?? now.cursor, finished ? 1 : 0, finished && building ? "ready" : now.state, now.flock, now.type, now.field);
-    return Math.max(rows.length, 1);
+    return { walked: Math.max(rows.length, 1), finished };
   });
 
   return {
@@ -151,9 +151,14 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
 
     stepFieldIndexes(limit) {
       let walked = 0;
+      // Each step is its own transaction of at most FIELD_INDEX_STEP records, so a write
+      // never waits long behind a back-fill.
       for (const r of selUnfinished.all()) {
-        if (walked >= limit) break;
-        walked += stepRow.immediate(r, limit - walked);
+        while (walked < limit) {
+          const step = stepRow.immediate(r, Math.min(FIELD_INDEX_STEP, limit - walked));
+          walked += step.walked;
+          if (step.finished) break;
+        }
       }
       return walked;
     },

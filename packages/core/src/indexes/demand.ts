@@ -25,7 +25,7 @@ export interface IndexDemandOptions {
 export const INDEX_DEMAND_DEFAULTS: IndexDemandOptions = { earnAfter: 20, minRecords: 5_000, windowMs: 7 * 24 * 3600_000 };
 
 /** The limit row key of a field's demand; undefined when too long to key (such a field never earns). */
-export function demandKey(flock: string, type: string, field: string): string | undefined {
+function _demandKey(flock: string, type: string, field: string): string | undefined {
   const key = `index-demand:${JSON.stringify([flock, type, field])}`;
   return key.length <= 200 ? key : undefined;
 }
@@ -49,7 +49,7 @@ export async function noteScannedFields(
   if (scanned.collection < opts.minRecords) return [];
   const earned: string[] = [];
   for (const field of scanned.fields) {
-    const key = demandKey(flock, type, field);
+    const key = _demandKey(flock, type, field);
     if (key === undefined) continue;
     const after = await storage.updateLimit(key, now, (current) => ({ value: String(Number(current ?? 0) + 1), expiresAt: now + opts.windowMs }));
     if (Number(after) < opts.earnAfter) continue;

@@ -7,8 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRecordEngine, parseListQuery, systemClock, type Storage } from "@records-service/core";
-import { valueRows } from "@records-service/sql";
+import { createRecordEngine, parseListQuery, systemClock, toEntries, type Storage } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -83,7 +82,9 @@ function _scannedRows(path: string, field: string): string[] {
   const db = new Database(path, { readonly: true });
   try {
     const rows = db.prepare<[], { id: string; data: string }>("SELECT id, data FROM records").all();
-    return rows.flatMap((r) => valueRows((JSON.parse(r.data) as Record<string, unknown>)[field]).map((v) => `${r.id}\u0001${_KINDS[v.kind]}\u0001${v.text}`)).sort();
+    // Core's entries of each record's value, each kind and text once per record (as the index holds them).
+    const lines = rows.flatMap((r) => toEntries((JSON.parse(r.data) as Record<string, unknown>)[field]).map((e) => `${r.id}\u0001${e.kind}\u0001${e.text}`));
+    return [...new Set(lines)].sort();
   } finally {
     db.close();
   }

@@ -11,10 +11,10 @@ import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js
 import { createLeasedDrainWorker } from "./leased-drain.js";
 
 /** How often unfinished back-fills are looked for, in ms. */
-export const INDEX_BUILD_INTERVAL_MS = 1000;
+const INDEX_BUILD_INTERVAL_MS = 1000;
 
 /** Records walked per drain call (each row's step is its own transaction of at most 500). */
-export const INDEX_BUILD_BATCH = 2000;
+const INDEX_BUILD_BATCH = 2000;
 
 /** Options of `createIndexBuildWorker` (tests shorten the interval). */
 export interface IndexBuildWorkerOptions {
