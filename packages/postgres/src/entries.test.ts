@@ -5,12 +5,14 @@
  * objects and lists, long texts) compared row for row. Data the function cannot read
  * (`\u0000`, lone surrogates) or holds a character the server's ICU folds otherwise than
  * JavaScript keeps every field's entries, and a filter on such a record's unindexed field
- * still answers as the reference evaluator.
+ * still answers as the reference evaluator. The migration's fill marks the fields an older
+ * version indexed that the defaults do not want.
  */
 import { evaluateList, parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
 import { PG_VALUE_KEY_BYTES, valueRows } from "@records-service/sql";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresStorage } from "./driver.js";
 import { storesAllEntries } from "./field-indexes.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
@@ -118,6 +120,50 @@ describe.skipIf(!inject("pgAvailable"))("records_entries (PostgreSQL)", () => {
       const query = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date() });
       const got = await storage.listRecords("f1", "thing", query);
       expect({ qs, ids: got.records.map((r) => r.id) }).toEqual({ qs, ids: evaluateList(live, query).records.map((r) => r.id) });
+    }
+  });
+
+  it("marks, when the migration asks, the fields an older version indexed that the defaults do not want, and removes their entries", async () => {
+    const s = await db.emptyStorage();
+    try {
+      const person = (n: number, data: Record<string, unknown>): StoredRecord => ({
+        id: (100 + n).toString(16).padStart(24, "0"),
+        flock: "f1",
+        type: "person",
+        state: "updated",
+        data,
+        displayValue: `p${n}`,
+        created: "2026-01-01T00:00:00.000000",
+        lastUpdated: "2026-01-01T00:00:00.000000",
+        version: 1,
+      });
+      // As an older version wrote them: every field indexed (here through a ready row, then forgotten).
+      await s.setFieldIndex("f1", "person", "shoe", "index", "operator");
+      await s.stepFieldIndexes(10);
+      const records = [person(1, { last_name: "Ada", shoe: 41 }), person(2, { last_name: "Bo", shoe: "Wide" })];
+      await s.apply({ records: records.map((record) => ({ kind: "insert" as const, record })) });
+      await db.pool.query("DELETE FROM field_indexes; INSERT INTO field_indexes_fill (pending) VALUES (1)");
+      const reopened = await createPostgresStorage({ url: db.url });
+      try {
+        expect(await reopened.listFieldIndexes("f1", "person")).toEqual([
+          { flock: "f1", type: "person", field: "shoe", state: "dropped", source: "migration", progress: 0 },
+        ]);
+        while ((await reopened.stepFieldIndexes(1)) >= 1);
+        expect(await reopened.listFieldIndexes("f1", "person")).toEqual([]);
+        const { rows } = await db.pool.query<{ name: string }>(
+          "SELECT DISTINCT f.name FROM record_values v JOIN fields f ON f.fid = v.fid JOIN collections c ON c.cid = f.cid WHERE c.type = 'person' ORDER BY 1",
+        );
+        expect(rows.map((r) => r.name)).toEqual(["last_name"]);
+        for (const qs of ["shoe=41", "shoe__near=wide", "last_name=Bo"]) {
+          const query = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date() });
+          const got = await reopened.listRecords("f1", "person", query);
+          expect({ qs, ids: got.records.map((r) => r.id) }).toEqual({ qs, ids: evaluateList(records, query).records.map((r) => r.id) });
+        }
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await s.close();
     }
   });
 });

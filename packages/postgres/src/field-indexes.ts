@@ -30,9 +30,6 @@ import type { Catalog, WriteIds } from "./catalog.js";
 import { exec, transaction, type Conn } from "./exec.js";
 import { insertValues, type ValueInsert } from "./values.js";
 
-/** Records one step of a back-fill or removal walks at most (one short transaction). */
-export const FIELD_INDEX_STEP = 500;
-
 /**
  * The first key of the registry's advisory locks (the second is `hashtext(type)`); the SQL
  * function `records_write_rules` of migration 0011 holds the same number.
