@@ -16,6 +16,7 @@ import { useShortcuts } from "./shortcuts.js";
 import { Dashboard } from "./views/dashboard.js";
 import { FlockHome, FlockPicker } from "./views/flocks.js";
 import { Guard } from "./views/guard.js";
+import { Indexes } from "./views/indexes.js";
 import { SEARCH_BOX_ID } from "./views/list-search.js";
 import { Outbox } from "./views/outbox.js";
 import { RecordList } from "./views/record-list.js";
@@ -69,6 +70,7 @@ export function App() {
             {nav("_triggers", "Triggers")}
             {outbox && nav("_outbox", "Outbox")}
             {nav("_tasks", "Tasks")}
+            {nav("_indexes", "Indexes")}
           </nav>
         )}
         <span class="grow" />
@@ -98,6 +100,8 @@ export function App() {
             <Outbox flock={flock} live={live} />
           ) : section === "_tasks" ? (
             <Tasks flock={flock} live={live} />
+          ) : section === "_indexes" ? (
+            <Indexes flock={flock} />
           ) : id === "_new" ? (
             <RecordNew flock={flock} type={section} />
           ) : id ? (

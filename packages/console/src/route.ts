@@ -3,7 +3,7 @@
  * The console's address lives in the URL hash, query included, so any view (a filtered
  * list, page 3 with deleted records) can be bookmarked and shared:
  * `#/{flock}`, `#/{flock}/{type}?last_name__startswithi=lo&page=2`, `#/{flock}/{type}/{id}`,
- * `#/{flock}/{type}/_new` (a new record), `#/{flock}/_dashboard`, `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`.
+ * `#/{flock}/{type}/_new` (a new record), `#/{flock}/_dashboard`, `#/{flock}/_triggers`, `#/{flock}/_outbox`, `#/{flock}/_tasks`, `#/{flock}/_indexes`.
  */
 import { useEffect, useState } from "preact/hooks";
 import { decodeOr, encodePart } from "./text.js";
@@ -11,7 +11,7 @@ import { decodeOr, encodePart } from "./text.js";
 /** Where the console is. */
 export interface Route {
   flock?: string;
-  /** A resource type, or a page: `_dashboard`, `_triggers`, `_outbox`, `_tasks`. */
+  /** A resource type, or a page: `_dashboard`, `_triggers`, `_outbox`, `_tasks`, `_indexes`. */
   section?: string;
   id?: string;
   params: URLSearchParams;

@@ -159,6 +159,7 @@ export type { Storage } from "./storage/storage.js";
 export type { RecordStore, DisplayValueRow, TypeSummary, ScanQuery, ScanPage, FieldValuesRow, FieldCountRow, DateCut } from "./storage/record-store.js";
 export type { SearchIndex } from "./storage/search-index.js";
 export type { IndexRegistry } from "./storage/index-registry.js";
+export { noteScannedFields, demandKey, INDEX_DEMAND_DEFAULTS, type IndexDemandOptions } from "./indexes/demand.js";
 export type { FileStore } from "./storage/file-store.js";
 export type { ChangeLog, ChangePage, ChangeHistoryQuery, ChangeHistoryPage } from "./storage/change-log.js";
 export type { JobQueue, JobClaim, OutboxJobUpdate, OutboxJobFilter, OutboxStats } from "./storage/job-queue.js";
@@ -177,7 +178,7 @@ export type { ChangeRow, HistoryChange } from "./model/change.js";
 export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
 export type { TicketStockRow } from "./model/ticket-stock.js";
 export { EVERY_FLOCK, compareFieldIndexRows, isEngineField, isIndexedByDefault, namedDefaultFields, rulingRow, writesIndex, readsIndex, fieldIndexStatus } from "./model/field-index.js";
-export type { FieldIndexRow, FieldIndexState, FieldIndexSource, FieldIndexWish, FieldIndexStatus } from "./model/field-index.js";
+export type { FieldIndexView, FieldIndexRow, FieldIndexState, FieldIndexSource, FieldIndexWish, FieldIndexStatus } from "./model/field-index.js";
 
 // --- change feed ---
 export { changeOf, byFlock, changeFromRow } from "./changes/change-of.js";
@@ -186,9 +187,9 @@ export { systemAttribution } from "./model/attribution.js";
 export type { Attribution, SystemWriter } from "./model/attribution.js";
 export type { PendingChange, ChangeTableRow } from "./changes/change-of.js";
 export { openChanges } from "./changes/feed.js";
-export type { ChangeEvent, ChangesOptions, OpenedChanges } from "./changes/feed.js";
+export type { ChangeEvent, ChangeFeedStore, ChangesOptions, OpenedChanges } from "./changes/feed.js";
 export { createChangeHub, sharedChangeHub } from "./changes/hub.js";
-export type { ChangeHub, ChangeHubOptions, ChangeHubStats, HeadWatch } from "./changes/hub.js";
+export type { ChangeHub, ChangeHubOptions, ChangeHubStats, ChangeWatchStore, HeadWatch } from "./changes/hub.js";
 
 // --- events ---
 export { EVENT_CATALOGUE } from "./events/catalogue.js";

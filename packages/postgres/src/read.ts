@@ -165,16 +165,24 @@ export function createRecordReader(
     async listRecords(flock, type, query) {
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return { total: 0, records: [] };
-      const fieldId = await sources(cid, flock, type, filterFields(query));
+      const source = await sources(cid, flock, type, filterFields(query));
+      // The fields answered by a scan, which the engine counts as demand for their index.
+      const scanned = new Set<string>();
+      const fieldId: FieldIdLookup = (name) => {
+        const s = source(name);
+        if (typeof s === "object") scanned.add(name);
+        return s;
+      };
       const where = lazyWhere(compiler, cid, query, fieldId);
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
-      if (!at) return { total, records: [] };
+      const note = async () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(await keptCounts(cid)) } });
+      if (!at) return { total, records: [], ...(await note()) };
       const probe = sortNumbersProbe(query, fieldId);
       const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
       const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
-      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)), ...(await note()) };
     },
 
     async listFieldValues(flock, type, query, fields, limit) {
@@ -229,6 +237,12 @@ export function createRecordReader(
 // --- internal ---
 
 /** A collection's kept counts by state; cached per change generation when there is one. */
+function _sum(counts: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const c of counts.values()) n += c;
+  return n;
+}
+
 function _keptCounts(pool: pg.Pool, generation: (() => number) | undefined): (cid: number) => Promise<Map<string, number>> {
   const cache = new Map<number, Map<string, number>>();
   let seen = -1;

@@ -13,11 +13,14 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./http/env.js";
 import { answerError } from "./http/errors.js";
 import { createResponseCache } from "./http/response-cache.js";
+import { createTaskQueue } from "./http/acting.js";
+import { createRecordQueries } from "./http/record-queries.js";
 import { createLoginFlow } from "./auth/login-flow.js";
 import { createPasswordHasher, defaultPasswordHasher, type ScryptCost } from "./auth/passwords.js";
 import { SELF_SERVICE_SESSION_MS } from "./auth/self-service-users.js";
 import { storedSecret } from "./derived/card-url.js";
 import { createAccessLog, type LogSink } from "./middleware/access-log.js";
+import { createRouteGuards } from "./middleware/auth.js";
 import { createAttribution } from "./middleware/attribution.js";
 import { createBodyLimit } from "./middleware/body-limit.js";
 import { createFreshReads } from "./middleware/fresh-reads.js";
@@ -155,16 +158,21 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // mountBySpecificity serves the most specific path first (routes/route-order).
   const deps: RouteDeps = {
     engine,
+    queries: createRecordQueries(engine.context),
+    tasks: createTaskQueue(engine),
+    guards: createRouteGuards(storage, storage, clock),
     accounts: storage,
     flocks: storage,
     shared: storage,
+    jobs: storage,
+    feeds: storage,
     clock,
     flow,
     loginGuard: guard,
     passwords,
     counts,
     secret,
-    invoiceSettings: { secret, invoicing: settings.invoicing },
+    invoiceSettings: { flocks: storage, secret, invoicing: settings.invoicing },
     singles: createResponseCache(storage),
     health: { clock, ...(opts.workers ? { workers: opts.workers } : {}) },
     clockAdvancer: opts.clockAdvancer,

@@ -69,8 +69,16 @@ describe("parseConfig", () => {
       changes: { retentionDays: 7, maxFeedsPerKey: 8, maxFeedsPerFlock: 64, maxBufferBytes: 262_144 },
       metrics: { enabled: false },
       invoicing: [],
+      indexes: { earnAfter: 20, minRecords: 5000, fields: {} },
       warnings: [],
     });
+  });
+
+  it("takes declared indexes by type and refuses a bad type or field name", () => {
+    expect(parseConfig({ indexes: { fields: { membership: ["level"] }, earnAfter: 3 } }).indexes).toEqual({ earnAfter: 3, minRecords: 5000, fields: { membership: ["level"] } });
+    expect(() => parseConfig({ indexes: { fields: { Membership: ["level"] } } })).toThrow(/indexes\.fields/);
+    expect(() => parseConfig({ indexes: { fields: { membership: ["9lives"] } } })).toThrow(/data field name/);
+    expect(() => parseConfig({ indexes: { earnAfter: 0 } })).toThrow(/indexes\.earnAfter/);
   });
 
   it("takes clock manual, at a time or now, and refuses anything else", () => {
@@ -109,7 +117,7 @@ describe("parseConfig", () => {
     { name: "top level list", input: [], message: "config: expected a JSON object at the top level, got a list" },
     { name: "top level string", input: "x", message: "config: expected a JSON object at the top level, got a string" },
     { name: "top level null", input: null, message: "config: expected a JSON object at the top level, got null" },
-    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, resourceTypes, scheduler, webhooks, throttle, database, auth, workers, changes, metrics, mail, backup, invoicing, clock)' },
+    { name: "unknown top key", input: { flock: [] }, message: 'config: unknown key "flock" (accepted: secret, flocks, users, templates, triggers, resourceTypes, scheduler, webhooks, throttle, database, auth, workers, changes, metrics, mail, backup, indexes, invoicing, clock)' },
     { name: "metrics enabled with neither token nor port", input: { metrics: { enabled: true } }, message: 'config: "metrics.enabled" needs metrics.token (a bearer token) or metrics.port (a port of its own on 127.0.0.1): metrics are never open on the API\'s port' },
     { name: "metrics token too short", input: { metrics: { enabled: true, token: "short" } }, message: 'config: "metrics.token" must be at least 16 characters' },
     { name: "metrics token with a space", input: { metrics: { enabled: true, token: "sixteen chars or more" } }, message: 'config: "metrics.token" must be printable ASCII without spaces (it is sent as Authorization: Bearer <token>)' },

@@ -8,7 +8,7 @@
  * the workers, close the database. The CLI, the e2e tests and the in-process example all
  * start servers through `startServer`.
  */
-import { createRecordEngine, systemAttribution, systemClock, type Clock, type Storage } from "@records-service/core";
+import { createRecordEngine, INDEX_DEMAND_DEFAULTS, systemAttribution, systemClock, type Clock, type Storage } from "@records-service/core";
 import { createManualClockDriver, type ManualClockDriver } from "./clock/driver.js";
 import { refuseExistingData } from "./clock/existing-data.js";
 import { clockFromSetting, isManualClock, parseClockSetting, type ClockSetting } from "./clock/manual-clock.js";
@@ -164,6 +164,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         clock,
         triggers: triggerProvider(triggers.triggers),
         flockResourceTypes: flockResourceTypes(config),
+        indexDemand: { ...INDEX_DEMAND_DEFAULTS, earnAfter: config.indexes.earnAfter, minRecords: config.indexes.minRecords },
       });
       // One resolved settings object for this configuration: the app and the workers read the same values.
       const settings = settingsOf(config);

@@ -165,6 +165,9 @@ const _META_COLUMNS: Record<string, string> = {
 
 const _utf8 = new TextEncoder();
 
+/** Texts `JSON.stringify` writes unescaped: no `"`, `\\`, control character or lone surrogate. */
+const _SAFE_IN_JSON = /^(?:[^"\\\u0000-\u001f\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+
 class _Compiler {
   private readonly text: _Col;
   private readonly folded: _Col;
@@ -291,12 +294,49 @@ class _Compiler {
       return texts.length === 0 ? this.d.true : sql`NOT ${has(this.inList(this.text, texts))}`;
     }
     const conds = this.entryConditions(f) ?? [];
+    if (typeof source !== "number") {
+      // A scanned field: a cheap test of the data's JSON text first, where one is exact enough.
+      const found = this.scanPrefilter(f);
+      const each = f.op === "and" || f.op === "andlist" ? this.all(conds.map(has)) : this.any(conds.map(has));
+      return found ? sql`(${found} AND ${each})` : each;
+    }
     if (f.op === "and" || f.op === "andlist") return this.all(conds.map(has));
     if (form === "set" && conds.length > 1) {
       const set = this.ridSet(f, fieldId);
       if (set) return this.d.ridInSet(_setSql(set, true));
     }
     return this.any(conds.map(has));
+  }
+
+  /**
+   * A necessary condition on a record's data JSON text for a positive filter on a scanned
+   * field (`SqlDialect.dataHolds`), or undefined. An entry's text appears in the data's JSON
+   * text as it is (`JSON.stringify` writes a string's characters unescaped unless they are
+   * `"`, `\`, a control character or a lone surrogate; a number as `String` does; a nested
+   * object as its own JSON text), so a record can match only where the data holds one of
+   * the texts the filter compares. The exact test (the record's entries) then runs on far
+   * fewer records.
+   */
+  private scanPrefilter(f: Filter): SQL | undefined {
+    const holds = this.d.dataHolds;
+    if (!holds) return undefined;
+    let texts: string[];
+    switch (f.op) {
+      case "eq":
+      case "raw":
+      case "or":
+      case "orlist":
+        texts = _texts(f.values);
+        break;
+      case "contains":
+      case "startswith":
+        texts = [...new Set(f.values.map((v) => v.text))];
+        break;
+      default:
+        return undefined; // case-insensitive, ranges, `and` (each value on its own): no such text test
+    }
+    if (texts.length === 0 || texts.some((t) => t === "" || !_SAFE_IN_JSON.test(t))) return undefined;
+    return this.any(texts.map((t) => holds(t)));
   }
 
   /**

@@ -60,6 +60,12 @@ export interface SqlDialect {
    * (`valueRows`): what a filter on a field the value index does not keep reads.
    */
   fieldEntries(name: string): SQL;
+  /**
+   * `r.data`'s JSON text holds `text` as written (a text `JSON.stringify` does not escape),
+   * as a cheap first test before `fieldEntries`; undefined where the stored text is not the
+   * record's `JSON.stringify` (PostgreSQL's jsonb writes numbers its own way).
+   */
+  readonly dataHolds: ((text: string) => SQL) | undefined;
   /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
   readonly dataFieldFallback: SQL | undefined;
   /** The JSON text `json` is a string whose text starts with a date `YYYY-MM-DD` (ASCII digits). */
@@ -88,6 +94,7 @@ export const sqliteDialect: SqlDialect = {
   // any other is picked by the function from the whole data.
   fieldEntries: (name) =>
     FIELD_NAME_RE.test(name) ? sql`${sql.raw(ENTRIES)}(r.data -> ${`$."${name}"`})` : sql`${sql.raw(ENTRIES)}(r.data, ${name})`,
+  dataHolds: (text) => sql`instr(r.data, ${text}) > 0`,
   dataFieldFallback: undefined,
   startsWithDate: (json) => sql`(${json}) GLOB '"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'`,
   mapListEntries: (list, map) =>
@@ -122,6 +129,7 @@ export const postgresDialect: SqlDialect = {
   // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`); the few
   // records whose data it cannot read keep every field's rows, which it finds by rid.
   fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name}::text, r.rid)`,
+  dataHolds: undefined,
   // json (not jsonb): the field's text comes back as stored, without building the whole document.
   dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,
   // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare

@@ -166,10 +166,11 @@ export function runQueryPropertyTests(opts: QueryPropertyTestOptions): void {
         fc.asyncProperty(
           fc.array(recordSpec, { maxLength: 14 }),
           fc.array(fc.oneof(parsedQuery, directQuery), { minLength: 1, maxLength: 8 }),
-          async (specs, queries) => {
+          fc.constantFrom<_IndexMode>("defaults", "every", "none", "mid-back-fill"),
+          async (specs, queries, mode) => {
             const storage = await opts.create();
             try {
-              const final = await _store(storage, specs);
+              const final = await _store(storage, specs, undefined, mode);
               for (const q of queries) {
                 if (!q) continue;
                 const expected = evaluateList(final, q);
@@ -240,10 +241,25 @@ export function runQueryPropertyTests(opts: QueryPropertyTestOptions): void {
 type Spec = { data: Record<string, unknown>; later: Record<string, unknown> | undefined; deleted: boolean; createdDay: number };
 
 /**
+ * What the value index keeps of the fields (issue 24): the defaults, every field, none, or
+ * every field with its back-fill stopped half way (answers must not change in any of them).
+ */
+type _IndexMode = "defaults" | "every" | "none" | "mid-back-fill";
+
+/** Sets the registry before the records are stored (`every`, `none`) or after (`mid-back-fill`). */
+async function _index(storage: Storage, mode: _IndexMode, when: "before" | "after", records: number): Promise<void> {
+  if (mode === "defaults" || (mode === "mid-back-fill") !== (when === "after")) return;
+  for (const f of FIELDS) await storage.setFieldIndex(FLOCK, TYPE, f, mode === "none" ? "drop" : "index", "operator");
+  if (mode === "mid-back-fill") await storage.stepFieldIndexes(Math.floor(records / 2) + 1);
+  else while ((await storage.stepFieldIndexes(100)) >= 100);
+}
+
+/**
  * Inserts every record, then applies the later updates; returns the records as now stored.
  * `createdTexts` overrides the `created` column (to test meta-field text order).
  */
-async function _store(storage: Storage, specs: Spec[], createdTexts?: string[]): Promise<StoredRecord[]> {
+async function _store(storage: Storage, specs: Spec[], createdTexts?: string[], mode: _IndexMode = "defaults"): Promise<StoredRecord[]> {
+  await _index(storage, mode, "before", specs.length);
   const records = specs.map((s, i): StoredRecord => {
     const created = createdTexts?.[i] ?? new Date(Date.UTC(2026, 0, 1) + s.createdDay * 86_400_000 + i * 1000).toISOString().replace("Z", "000").slice(0, 26);
     return {
@@ -284,5 +300,6 @@ async function _store(storage: Storage, specs: Spec[], createdTexts?: string[]):
       { kind: "insert", record: stranger("f".repeat(24), { flock: "f2" }) },
     ],
   });
+  await _index(storage, mode, "after", specs.length);
   return final;
 }

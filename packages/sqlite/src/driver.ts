@@ -111,7 +111,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     getDisplayValues: _async(reader.getDisplayValues),
     listRecords: async (flock, type, query) => {
       const page = reader.listRecordRows(flock, type, query);
-      return { total: page.total, records: await parseRows(page.records, flock, type) };
+      return { ...page, records: await parseRows(page.records, flock, type) };
     },
     listReferencing: _async(reader.listReferencing),
     listFieldValues: _async(reader.listFieldValues),

@@ -11,11 +11,16 @@ import { createCatalog } from "./catalog.js";
 import { compiler } from "./compiler.js";
 import { openDatabase } from "./open.js";
 import { createChangeLog } from "./changes.js";
+import { createFieldIndexes } from "./field-indexes.js";
 import { createRecordReader } from "./read.js";
 import { createApplier } from "./write.js";
 
 const db = openDatabase({ path: ":memory:" });
 const catalog = createCatalog(db.$client);
+// `score` is no default index: declared, and built at once over the empty collection.
+const registry = createFieldIndexes(db.$client, catalog);
+registry.setFieldIndex("demo", "person", "score", "index", "operator");
+registry.stepFieldIndexes(10);
 createApplier(db, catalog)({
   records: Array.from({ length: 40 }, (_, i) => ({
     kind: "insert" as const,

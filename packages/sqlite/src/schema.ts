@@ -4,9 +4,10 @@
  * the SQL migrations of `../drizzle/`, which `openDatabase` applies on open.
  *
  * Records live in `records`, keyed by a collection (flock + resource type) and ordered by
- * `rid` (insertion order). Filters never read `records.data`: every data field's comparable
- * entries (core's `toEntries`) are copied into `record_values`, whose indexes answer exact,
- * prefix and range filters. The three derived tables (`record_values`, `record_refs`,
+ * `rid` (insertion order). The comparable entries (core's `toEntries`) of the data fields
+ * the value index keeps (`field_indexes`, core's `writesIndex`) are copied into
+ * `record_values`, whose indexes answer exact, prefix and range filters; a filter on any
+ * other field reads the records' data (`records_entries`, field-indexes.ts). The three derived tables (`record_values`, `record_refs`,
  * `collection_counts`) are declared WITHOUT ROWID in the SQL migration (drizzle cannot say so).
  */
 import { sql } from "drizzle-orm";
@@ -121,7 +122,7 @@ export const records = sqliteTable(
 );
 
 /**
- * One row per distinct entry of every data field of every record (`toEntries`).
+ * One row per distinct entry of every indexed data field of every record (`toEntries`).
  * Clustered by record (rewrites delete a contiguous range); the secondary indexes carry the
  * primary key, so `SELECT rid ... WHERE fid=? AND text=?` is answered from the index alone.
  */

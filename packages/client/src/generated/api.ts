@@ -172,6 +172,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{flock}/_indexes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each field's value index in the flock
+         * @description The fields the service indexes by default and every field the registry names, by type and field. A field being built answers `building` with its progress (filters on it scan until it is `declared` or `earned`); `flock` is `*` when the config's row for every flock rules it.
+         */
+        get: operations["getApiV1ByFlockIndexes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/_indexes/{type}/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Index a field in the flock
+         * @description The index is built in the background: the answer is the field's row, `building` until the back-fill is done (or as it was, when indexed already).
+         */
+        put: operations["putApiV1ByFlockIndexesByTypeByField"];
+        post?: never;
+        /**
+         * Stop indexing a field in the flock
+         * @description Filters on the field then scan the flock's records of the type. A field the service looks up itself (references, dates, tags, status, dedupe keys) cannot be dropped: 400.
+         */
+        delete: operations["deleteApiV1ByFlockIndexesByTypeByField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{flock}/_indexes/{type}/{field}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a field back to the defaults in the flock
+         * @description Removes the flock's own row of the field (an operator's, or one earned by demand); the defaults, and the config's row for every flock, rule it again.
+         */
+        post: operations["postApiV1ByFlockIndexesByTypeByFieldReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{flock}/{type}": {
         parameters: {
             query?: never;
@@ -3536,6 +3600,70 @@ export interface components {
                 uri: string;
             }[];
         };
+        FieldIndex: {
+            /** @description One field's value index as operators see it. */
+            index: {
+                field: string;
+                /** @description the flock, or "*" when the ruling row holds for every flock (the config's) */
+                flock: string;
+                /** @description how far a back-fill or a removal is, 0 to 1 */
+                progress: number;
+                /**
+                 * @description why: the service's defaults, or the ruling row's source
+                 * @enum {string}
+                 */
+                source: "default" | "config" | "operator" | "demand" | "migration";
+                /**
+                 * @description declared: a default, the config's or an operator's; earned: by demand; building: being back-filled (filters scan until done); dropped: not indexed
+                 * @enum {string}
+                 */
+                status: "declared" | "earned" | "building" | "dropped";
+                type: string;
+            };
+        };
+        FieldIndexes: {
+            indexes: {
+                field: string;
+                /** @description the flock, or "*" when the ruling row holds for every flock (the config's) */
+                flock: string;
+                /** @description how far a back-fill or a removal is, 0 to 1 */
+                progress: number;
+                /**
+                 * @description why: the service's defaults, or the ruling row's source
+                 * @enum {string}
+                 */
+                source: "default" | "config" | "operator" | "demand" | "migration";
+                /**
+                 * @description declared: a default, the config's or an operator's; earned: by demand; building: being back-filled (filters scan until done); dropped: not indexed
+                 * @enum {string}
+                 */
+                status: "declared" | "earned" | "building" | "dropped";
+                type: string;
+            }[];
+        };
+        FieldIndexReset: {
+            /** @description the field's index now, or null when the defaults do not index it */
+            index: {
+                field: string;
+                /** @description the flock, or "*" when the ruling row holds for every flock (the config's) */
+                flock: string;
+                /** @description how far a back-fill or a removal is, 0 to 1 */
+                progress: number;
+                /**
+                 * @description why: the service's defaults, or the ruling row's source
+                 * @enum {string}
+                 */
+                source: "default" | "config" | "operator" | "demand" | "migration";
+                /**
+                 * @description declared: a default, the config's or an operator's; earned: by demand; building: being back-filled (filters scan until done); dropped: not indexed
+                 * @enum {string}
+                 */
+                status: "declared" | "earned" | "building" | "dropped";
+                type: string;
+            } | null;
+            /** @description false when the field had no row of its own in the flock (nothing changed) */
+            reset: boolean;
+        };
         /** @description Each may also be sent in the query string. */
         FieldsetBody: {
             applicable_resources?: string | string[];
@@ -5083,6 +5211,315 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TypeList"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    getApiV1ByFlockIndexes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flock: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fields' indexes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldIndexes"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    putApiV1ByFlockIndexesByTypeByField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field: string;
+                flock: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the field's index */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldIndex"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    deleteApiV1ByFlockIndexesByTypeByField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field: string;
+                flock: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the field's index, dropped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldIndex"];
+                };
+            };
+            /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description valid credentials without access to this flock or path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description unknown flock, resource type or record */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description throttled: requests without an APPLICATION header beyond the limit per minute, or logins locked after failures; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+            /** @description the database cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorV1"];
+                };
+            };
+        };
+    };
+    postApiV1ByFlockIndexesByTypeByFieldReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field: string;
+                flock: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description whether a row was removed, and the field's index now (null: not indexed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldIndexReset"];
                 };
             };
             /** @description bad input: a bad filter, unknown modifier, bad page_size, invalid JSON, a wrong field type or an unknown field */

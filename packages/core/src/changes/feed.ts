@@ -10,10 +10,13 @@
 import { badRequest, notFound, RecordsError } from "../errors.js";
 import { recordUri } from "../schema/references.js";
 import type { ChangeRow } from "../model/change.js";
-import type { ChangePage } from "../storage/change-log.js";
-import type { Storage } from "../storage/storage.js";
+import type { ChangeLog, ChangePage } from "../storage/change-log.js";
+import type { FlockStore } from "../storage/flock-store.js";
 import type { RecordState } from "../model/query.js";
-import { createChangeHub, sharedChangeHub, type ChangeHub } from "./hub.js";
+import { createChangeHub, sharedChangeHub, type ChangeHub, type ChangeWatchStore } from "./hub.js";
+
+/** What a feed reads: the flock, its changes, and what its hub watches. */
+export type ChangeFeedStore = ChangeWatchStore & Pick<ChangeLog, "readChanges"> & Pick<FlockStore, "getFlock">;
 
 /** One change as the feed serves it (the SSE event's `id` and `data`). */
 export interface ChangeEvent {
@@ -64,7 +67,7 @@ const CHANGES_BATCH = 200;
  * @example
  * for await (const change of engine.changes("demo", { since: 41 })) console.log(change.id, change.data.uri);
  */
-export async function* followChanges(storage: Storage, flock: string, opts: ChangesOptions = {}): AsyncGenerator<ChangeEvent> {
+export async function* followChanges(storage: ChangeFeedStore, flock: string, opts: ChangesOptions = {}): AsyncGenerator<ChangeEvent> {
   const start = await openChanges(storage, flock, opts);
   yield* start.follow();
 }
@@ -82,7 +85,7 @@ export interface OpenedChanges {
 }
 
 /** Checks the position (the errors of `followChanges`) and returns the feed to follow. */
-export async function openChanges(storage: Storage, flock: string, opts: ChangesOptions = {}): Promise<OpenedChanges> {
+export async function openChanges(storage: ChangeFeedStore, flock: string, opts: ChangesOptions = {}): Promise<OpenedChanges> {
   if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `flock '${flock}' does not exist`);
   const batch = opts.batch ?? CHANGES_BATCH;
   const types = opts.types && opts.types.length > 0 ? [...new Set(opts.types)] : undefined;
@@ -130,7 +133,7 @@ function _checkedStart(flock: string, since: number | undefined, head: number, p
 }
 
 async function* _follow(
-  storage: Storage,
+  storage: ChangeFeedStore,
   hub: ChangeHub,
   flock: string,
   state: { after: number },

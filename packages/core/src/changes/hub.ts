@@ -10,7 +10,11 @@
  * Polling (of the generation, and of the heads when the Storage has no generation, or when
  * its notifications are not live) is what makes it correct across processes.
  */
-import type { Storage } from "../storage/storage.js";
+import type { ChangeLog } from "../storage/change-log.js";
+import type { Connection } from "../storage/connection.js";
+
+/** What a hub watches: the change generation and the flocks' last change ids. */
+export type ChangeWatchStore = Pick<Connection, "changeGeneration"> & Pick<ChangeLog, "readChangeHeads">;
 
 /** Options of `createChangeHub`. */
 export interface ChangeHubOptions {
@@ -58,7 +62,7 @@ const CHANGES_POLL_MS = 200;
  * const w = hub.watch("demo"); await w.next(41); // the flock's head passed 41
  * w.close();
  */
-export function createChangeHub(storage: Storage, opts: ChangeHubOptions = {}): ChangeHub {
+export function createChangeHub(storage: ChangeWatchStore, opts: ChangeHubOptions = {}): ChangeHub {
   const pollMs = opts.pollMs ?? CHANGES_POLL_MS;
   const wait = opts.wait ?? _wait;
   const entries = new Map<string, _Entry>();
@@ -164,7 +168,7 @@ export function createChangeHub(storage: Storage, opts: ChangeHubOptions = {}): 
  * @example
  * sharedChangeHub(storage).watch("demo");
  */
-export function sharedChangeHub(storage: Storage): ChangeHub {
+export function sharedChangeHub(storage: ChangeWatchStore): ChangeHub {
   let hub = _shared.get(storage);
   if (!hub) _shared.set(storage, (hub = createChangeHub(storage)));
   return hub;
@@ -185,7 +189,7 @@ interface _Entry {
   waiters: Set<_Waiter>;
 }
 
-const _shared = new WeakMap<Storage, ChangeHub>();
+const _shared = new WeakMap<ChangeWatchStore, ChangeHub>();
 
 function _wait(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -48,31 +48,51 @@ export type FieldIndexWish = "index" | "drop";
  */
 export type FieldIndexStatus = "declared" | "earned" | "building" | "dropped";
 
+/** One field's index as operators see it. */
+export interface FieldIndexView {
+  type: string;
+  field: string;
+  status: FieldIndexStatus;
+  /** Why: `default` (the service's own choice) or the ruling row's source. */
+  source: FieldIndexSource | "default";
+  /** `EVERY_FLOCK` when the ruling row holds for every flock (config). */
+  flock: string;
+  /** How far a back-fill or removal is, 0 to 1. */
+  progress: number;
+}
+
 /** The fields this service looks up itself, on every type: never dropped. */
 const _ENGINE_FIELDS: readonly string[] = ["dedupe_key", "tags", "status", "date", "start_date", "end_date"];
 
-/** Field name endings this service looks up itself (references, dates the scheduler reads). */
+/** Field name endings this service looks up itself (references). */
 const _ENGINE_SUFFIXES: readonly string[] = ["_ref", "_uri"];
 
-/** Sensible defaults per built-in type, beside the engine's own (may be dropped). */
-const _TYPE_DEFAULTS: Readonly<Record<string, readonly string[]>> = {
-  person: ["first_name", "last_name", "email", "emails", "telephone", "date_of_birth", "postal_code", "organisation"],
-  organisation: ["name", "email", "emails", "telephone"],
-  membership: ["membership_type", "membership_number", "membership_record_status", "auto_renew", "is_renewal", "person", "member"],
-  reservation: ["person", "booking"],
-  payment: ["amount", "payment_date", "person"],
-  journal: ["subject", "person"],
+/** Fields this service looks up itself on one type (the data events' purge and history). */
+const _ENGINE_TYPE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  data_event: ["fire_at", "expires_at"],
 };
 
 /**
- * True when the service itself looks `field` up (references, dedupe keys, the dates the
- * scheduler and read models read): such an index can never be dropped.
+ * Sensible defaults per built-in type, beside the engine's own (may be dropped): what
+ * people filter these types by. Kept short on purpose: each indexed field costs every
+ * write of the type a few pages, and any other field earns its index when filtered on.
+ */
+const _TYPE_DEFAULTS: Readonly<Record<string, readonly string[]>> = {
+  person: ["first_name", "last_name", "email"],
+  organisation: ["name", "email"],
+  membership: ["membership_type", "membership_number", "membership_record_status", "member"],
+  reservation: ["person"],
+};
+
+/**
+ * True when the service itself looks `field` of `type` up (references, dedupe keys, the
+ * dates the scheduler and read models read): such an index can never be dropped.
  *
  * @example
- * isEngineField("booking_ref") // true
+ * isEngineField("ticket", "booking_ref") // true
  */
-export function isEngineField(field: string): boolean {
-  return _ENGINE_FIELDS.includes(field) || _ENGINE_SUFFIXES.some((s) => field.endsWith(s));
+export function isEngineField(type: string, field: string): boolean {
+  return _ENGINE_FIELDS.includes(field) || _ENGINE_SUFFIXES.some((s) => field.endsWith(s)) || (_ENGINE_TYPE_FIELDS[type]?.includes(field) ?? false);
 }
 
 /**
@@ -83,12 +103,12 @@ export function isEngineField(field: string): boolean {
  * isIndexedByDefault("person", "shoe_size") // false
  */
 export function isIndexedByDefault(type: string, field: string): boolean {
-  return isEngineField(field) || (_TYPE_DEFAULTS[type]?.includes(field) ?? false);
+  return isEngineField(type, field) || (_TYPE_DEFAULTS[type]?.includes(field) ?? false);
 }
 
 /** The default-indexed fields of `type` that are named (the engine's suffix rule aside). */
 export function namedDefaultFields(type: string): string[] {
-  return [...new Set([..._ENGINE_FIELDS, ...(_TYPE_DEFAULTS[type] ?? [])])];
+  return [...new Set([..._ENGINE_FIELDS, ...(_ENGINE_TYPE_FIELDS[type] ?? []), ...(_TYPE_DEFAULTS[type] ?? [])])];
 }
 
 /**

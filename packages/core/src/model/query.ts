@@ -125,4 +125,17 @@ export interface ListQuery {
 export interface ListPage<R> {
   total: number;
   records: R[];
+  /**
+   * The data fields the adapter answered by a scan of the collection (no complete value
+   * index of them: `readsIndex`), and the collection's size: what earns a field its index
+   * (`noteScannedFields`). Absent when no field was scanned.
+   */
+  scanned?: ScanNote;
+}
+
+/** What a list scanned (`ListPage.scanned`). */
+export interface ScanNote {
+  fields: string[];
+  /** The records of the collection (every state). */
+  collection: number;
 }

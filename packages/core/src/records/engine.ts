@@ -4,6 +4,8 @@
  * Each operation reads through Storage, decides in pure code and commits one change set.
  */
 import { followChanges } from "../changes/feed.js";
+import { INDEX_DEMAND_DEFAULTS } from "../indexes/demand.js";
+import { addFieldIndex, applyConfigIndexes, dropFieldIndex, listFieldIndexViews, resetFieldIndex } from "../indexes/operations.js";
 import { createIdSource } from "../ids.js";
 import { checkExtraTypeNames, resourceTypeSet } from "../schema/resource-types.js";
 import { systemClock } from "../time.js";
@@ -42,6 +44,7 @@ export function createRecordEngine(opts: EngineOptions): RecordEngine {
     typesOf: (flock) => perFlock.get(flock) ?? resourceTypes,
     triggers: opts.triggers ?? (() => []),
     jobListeners: new Set(),
+    indexDemand: opts.indexDemand ?? INDEX_DEMAND_DEFAULTS,
   };
   return _engine(ctx);
 }
@@ -74,5 +77,12 @@ function _engine(ctx: EngineContext): RecordEngine {
       return () => void ctx.jobListeners.delete(listener);
     },
     withAttribution: (attribution) => _engine(attributedContext(ctx, attribution)),
+    indexes: {
+      list: (flock) => listFieldIndexViews(ctx, flock, ctx.typesOf(flock)),
+      add: (flock, type, field) => addFieldIndex(ctx, flock, type, field),
+      drop: (flock, type, field) => dropFieldIndex(ctx, flock, type, field),
+      reset: (flock, type, field) => resetFieldIndex(ctx, flock, type, field),
+      applyConfig: (wanted) => applyConfigIndexes(ctx, wanted),
+    },
   };
 }

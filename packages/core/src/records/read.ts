@@ -9,6 +9,7 @@ import { cutDisplayValue } from "../schema/display.js";
 import { toSingleEnvelope, type SingleEnvelope } from "../schema/envelope.js";
 import { recordUri, referencedKeys } from "../schema/references.js";
 import type { StoredRecord } from "../model/record.js";
+import { noteScannedFields } from "../indexes/demand.js";
 import { loadRecord, requireFlockAndType } from "./guards.js";
 import type { EngineContext } from "./types.js";
 
@@ -29,7 +30,12 @@ export async function listRecords(
   query: ListQuery,
 ): Promise<ListPage<StoredRecord>> {
   await requireFlockAndType(ctx, flock, type);
-  return ctx.storage.listRecords(flock, type, { ...query, maxDataLength: query.maxDataLength ?? MAX_LIST_ANSWER_LENGTH });
+  const page = await ctx.storage.listRecords(flock, type, { ...query, maxDataLength: query.maxDataLength ?? MAX_LIST_ANSWER_LENGTH });
+  if (page.scanned) {
+    // Demand is a hint: a busy database or a lost race costs the count, never the answer.
+    await noteScannedFields(ctx.storage, ctx.clock.now().getTime(), flock, type, page.scanned, ctx.indexDemand).catch(() => []);
+  }
+  return page;
 }
 
 /**

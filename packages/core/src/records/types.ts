@@ -4,6 +4,8 @@
  * `RecordEngine`; the HTTP server and in-process users call only these methods.
  */
 import type { Attribution } from "../model/attribution.js";
+import type { FieldIndexView } from "../model/field-index.js";
+import type { IndexDemandOptions } from "../indexes/demand.js";
 import type { ChangeEvent, ChangesOptions } from "../changes/feed.js";
 import type { IdSource } from "../ids.js";
 import type { ListPage, ListQuery } from "../model/query.js";
@@ -55,6 +57,8 @@ export interface EngineContext {
    * `storage` then logs it with each write. Absent: not known.
    */
   attribution?: Attribution;
+  /** When scans earn a field its index. */
+  indexDemand: IndexDemandOptions;
 }
 
 /** Options of `createRecordEngine`. Only `storage` is required. */
@@ -68,6 +72,8 @@ export interface EngineOptions {
   flockResourceTypes?: Readonly<Record<string, readonly string[]>>;
   /** The triggers of a flock; without it events are recorded but no actions are queued. */
   triggers?: TriggerProvider;
+  /** When scans earn a field its index (config `indexes`); default `INDEX_DEMAND_DEFAULTS`. */
+  indexDemand?: IndexDemandOptions;
 }
 
 /** What a commit added beside the caller's writes. */
@@ -141,6 +147,19 @@ export type RecordReader = Pick<
 > &
   Pick<FileStore, "getFile">;
 
+/** What operators do with the value index's registry (`RecordEngine.indexes`). */
+export interface FieldIndexOperations {
+  /** Each field's index in `flock`, over the flock's served types and every type a row names. */
+  list(flock: string): Promise<FieldIndexView[]>;
+  add(flock: string, type: string, field: string): Promise<FieldIndexView>;
+  /** 400 for a field the service looks up itself. */
+  drop(flock: string, type: string, field: string): Promise<FieldIndexView>;
+  /** Hands the field back to the defaults; false when it had no row of its own. */
+  reset(flock: string, type: string, field: string): Promise<boolean>;
+  /** Config `resourceTypes.<type>.indexes` as every-flock rows; answers how many rows changed. */
+  applyConfig(wanted: Readonly<Record<string, readonly string[]>>): Promise<number>;
+}
+
 /** The record engine. Every method checks the flock and type exist (404 otherwise). */
 export interface RecordEngine {
   readonly context: EngineContext;
@@ -201,6 +220,8 @@ export interface RecordEngine {
   changes(flock: string, opts?: ChangesOptions): AsyncGenerator<ChangeEvent>;
   /** Calls `listener` after every commit that queued jobs; returns the unsubscribe function. */
   onJobsQueued(listener: JobsQueuedListener): () => void;
+  /** The value index's registry as operators use it (indexes/operations.ts). */
+  readonly indexes: FieldIndexOperations;
   /**
    * This engine acting for `attribution`: each write through it (records, events, the
    * tasks it queues and, when they run, their writes) is logged with who made it and

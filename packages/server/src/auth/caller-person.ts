@@ -5,7 +5,8 @@
  * username, case ignored; the earliest created when several do (contract). Found with an
  * indexed prefix query (`email__startswithi`), then checked exactly, never by a scan.
  */
-import { parseListQuery, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { parseListQuery, type StoredRecord } from "@records-service/core";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Candidates read per page while looking for an exact match among prefix matches. */
 const PAGE_SIZE = 100;
@@ -16,7 +17,7 @@ const PAGE_SIZE = 100;
  * @example
  * await findCallerPerson(engine, "demo", "ada@example.org") // the person with "Ada@Example.org;home"
  */
-export async function findCallerPerson(engine: RecordEngine, flock: string, username: string): Promise<StoredRecord | undefined> {
+export async function findCallerPerson(engine: RouteEngine, flock: string, username: string): Promise<StoredRecord | undefined> {
   const address = username.trim().toLowerCase();
   if (address === "") return undefined;
   const now = engine.context.clock.now();

@@ -4,7 +4,7 @@
  * flock, with the member's email address as username and role `self-service`, in that
  * flock's own account namespace. Their logins are sessions of 24 hours.
  */
-import { badRequest, conflict, formatTimestamp, type Clock, type Storage } from "@records-service/core";
+import { badRequest, conflict, formatTimestamp, type AccountStore, type Clock } from "@records-service/core";
 import { defaultPasswordHasher, type PasswordHasher } from "./passwords.js";
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH, memberAccountKey, MIN_PASSWORD_LENGTH, normalizeUsername } from "./usernames.js";
 
@@ -42,7 +42,7 @@ function checkEmail(raw: unknown): string {
  * // { email: "ada@example.org", username: "ada@example.org" }
  */
 export async function createSelfServiceUser(
-  storage: Storage,
+  storage: AccountStore,
   clock: Clock,
   flock: string,
   rawEmail: unknown,

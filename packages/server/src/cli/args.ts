@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { OutboxStatus } from "@records-service/core";
+import { FIELD_NAME_RE, type OutboxStatus } from "@records-service/core";
 import { ROLES, type Role } from "../auth/accounts.js";
 import { parseClockSetting, type ClockSetting } from "../clock/manual-clock.js";
 import { CONFIG_DEFAULTS, FLAG_DEFAULTS, FLOCK_ID_RE, MAX_BACKUPS_KEPT, RESERVED_FLOCK_IDS } from "../config/schema.js";
@@ -30,6 +30,7 @@ export type Command =
   | { kind: "invoice-url"; db: string; flock: string; invoiceType: InvoiceType; uid: string; baseUrl: string }
   | { kind: "webhook-secret"; db: string; flock: string; config: string | undefined }
   | { kind: "jobs"; db: string; status: OutboxStatus | undefined; flock: string | undefined; limit: number }
+  | { kind: "indexes"; db: string; flock: string | undefined; change: IndexChange | undefined }
   | { kind: "copy"; from: string; to: string; resume: boolean; batchSize: number }
   | { kind: "export"; db: string; flock: string; type: string | undefined; includeDeleted: boolean; format: "ndjson" | "csv" }
   | { kind: "seed"; db: string; flock: string; persons: number; seed: number }
@@ -39,6 +40,13 @@ export type Command =
   | { kind: "restore"; db: string; file: string; force: boolean }
   | { kind: "config-apply"; db: string; file: string }
   | { kind: "config-show"; db: string };
+
+/** One change `indexes` makes: `--add`, `--drop` or `--reset TYPE.FIELD`. */
+export interface IndexChange {
+  op: "add" | "drop" | "reset";
+  type: string;
+  field: string;
+}
 
 /** The environment variables the CLI reads. */
 export interface CliEnv {
@@ -57,7 +65,7 @@ export interface CliEnv {
  */
 export function parseCommand(argv: string[], env: CliEnv): Command {
   const [first, second] = argv;
-  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|config apply|config show|copy|export|import|seed|openapi|backup|restore (see --help)");
+  if (first === undefined) throw new UsageError("missing command: records-service serve|flock add|user add|user revoke|card-url|invoice-url|webhook-secret|jobs|indexes|config apply|config show|copy|export|import|seed|openapi|backup|restore (see --help)");
   if (first === "help" || first === "--help" || first === "-h") return { kind: "help", text: USAGE.main };
   if (first === "serve") return _serve(argv.slice(1), env);
   if (first === "user" && second === "revoke") return _userRevoke(argv.slice(2), env);
@@ -78,6 +86,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "invoice-url") return _invoiceUrl(argv.slice(1), env);
   if (first === "webhook-secret") return _webhookSecret(argv.slice(1), env);
   if (first === "jobs") return _jobs(argv.slice(1), env);
+  if (first === "indexes") return _indexes(argv.slice(1), env);
   if (first === "copy") return _copy(argv.slice(1));
   if (first === "export") return _export(argv.slice(1), env);
   if (first === "import") return _import(argv.slice(1), env);
@@ -85,7 +94,7 @@ export function parseCommand(argv: string[], env: CliEnv): Command {
   if (first === "openapi") return _openapi(argv.slice(1));
   if (first === "backup") return _backup(argv.slice(1), env);
   if (first === "restore") return _restore(argv.slice(1), env);
-  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, config apply, config show, copy, export, import, seed, openapi, backup or restore`);
+  throw new UsageError(`unknown command "${first}": expected serve, flock add, user add, user revoke, card-url, invoice-url, webhook-secret, jobs, indexes, config apply, config show, copy, export, import, seed, openapi, backup or restore`);
 }
 
 /** Parses a TCP port: an integer 0 to 65535 (0 picks a free one). Throws `UsageError`. */
@@ -269,6 +278,36 @@ function _jobs(args: string[], env: CliEnv): Command {
   const limit = v.limit === undefined ? FLAG_DEFAULTS.jobsLimit : /^\d{1,4}$/.test(v.limit) ? Number(v.limit) : NaN;
   if (!(limit >= 1 && limit <= _JOBS_MAX)) throw new UsageError(`bad --limit ${JSON.stringify(v.limit)}: expected an integer from 1 to ${_JOBS_MAX}`);
   return { kind: "jobs", db: _db(v.db, env), status: v.status as OutboxStatus | undefined, flock: v.flock, limit };
+}
+
+const _INDEX_OPS = ["add", "drop", "reset"] as const;
+
+function _indexes(args: string[], env: CliEnv): Command {
+  const { values: v } = _parse(
+    args,
+    "indexes",
+    { ...DB, ...HELP, flock: { type: "string" }, add: { type: "string" }, drop: { type: "string" }, reset: { type: "string" } },
+    0,
+  );
+  if (v.help) return { kind: "help", text: USAGE.indexes };
+  if (v.flock !== undefined && !FLOCK_ID_RE.test(v.flock)) throw new UsageError(`bad flock identifier ${JSON.stringify(v.flock)} in --flock`);
+  const given = _INDEX_OPS.filter((op) => v[op] !== undefined);
+  if (given.length > 1) throw new UsageError(`records-service indexes: ${given.map((op) => `--${op}`).join(" and ")} cannot be given together: one change at a time`);
+  const op = given[0];
+  if (op === undefined) return { kind: "indexes", db: _db(v.db, env), flock: v.flock, change: undefined };
+  if (v.flock === undefined) throw new UsageError(`records-service indexes --${op} needs --flock F: an index is added, dropped or reset in one flock`);
+  return { kind: "indexes", db: _db(v.db, env), flock: v.flock, change: { op, ..._typeField(v[op]!, `--${op}`) } };
+}
+
+/** `TYPE.FIELD` of `indexes --add|--drop|--reset`: a resource type name and a data field name. */
+function _typeField(text: string, flag: string): { type: string; field: string } {
+  const dot = text.indexOf(".");
+  const type = dot < 0 ? "" : text.slice(0, dot);
+  const field = dot < 0 ? "" : text.slice(dot + 1);
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(type) || !FIELD_NAME_RE.test(field)) {
+    throw new UsageError(`bad value: ${flag} ${JSON.stringify(text.slice(0, 80))}: expected TYPE.FIELD such as person.shoe_size (a resource type name, then a data field name: letters, digits and _)`);
+  }
+  return { type, field };
 }
 
 function _config(sub: string | undefined, args: string[], env: CliEnv): Command {

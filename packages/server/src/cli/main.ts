@@ -10,6 +10,7 @@ import { runCardUrl } from "./card-url.js";
 import { runConfigApply, runConfigShow } from "./config.js";
 import { runInvoiceUrl } from "./invoice-url.js";
 import { runCopy } from "./copy.js";
+import { runIndexes } from "./indexes.js";
 import { runJobs } from "./jobs.js";
 import { runOpenApi } from "./openapi.js";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -56,6 +57,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await runWebhookSecret(cmd, io);
       case "jobs":
         return await runJobs(cmd, io);
+      case "indexes":
+        return await runIndexes(cmd, io);
       case "config-apply":
         return await runConfigApply(cmd, io);
       case "config-show":

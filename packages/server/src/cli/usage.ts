@@ -177,6 +177,23 @@ Every record is created through the engine (audit, change feed and data events s
 no trigger action runs for them). The same --seed (default 1) on the same day gives the
 same people; running it again adds more.`;
 
+const INDEXES = `Usage: records-service indexes [--db PATH] [--flock F] [--add TYPE.FIELD | --drop TYPE.FIELD | --reset TYPE.FIELD]
+
+Lists the value index of each field per flock (every flock without --flock): the type,
+the field, its status and why it is indexed (source). Statuses:
+  declared     indexed: one of the service's defaults, or added by config or an operator
+  earned       indexed because filters on it kept scanning many records (demand)
+  building n%  being back-filled by the serving processes; filters scan until it is done
+  dropped      not indexed: filters on it scan the records
+Sources: default, config, operator, demand, migration. A row whose flock is * holds for
+every flock (config indexes.fields) and is listed once.
+  --add TYPE.FIELD    index the field in --flock (it is built in the background)
+  --drop TYPE.FIELD   stop indexing it in --flock; a field the service looks up itself
+                      (references, dates, tags, ...) cannot be dropped (exit 1)
+  --reset TYPE.FIELD  hand the field in --flock back to the defaults
+Each change needs --flock and prints the field's new line. An unknown flock or type, or a
+refused change, exits 1 with the reason.`;
+
 const MAIN = `Usage: records-service <command> [options]
 
 Commands:
@@ -188,6 +205,7 @@ Commands:
   invoice-url print an invoice's signed link
   webhook-secret  print the key a flock's webhook receivers verify with
   jobs        list the outbox: deliveries, attempts, errors
+  indexes     list, add or drop the value index of each field
   config apply  apply a config file to the database (every server takes it up)
   config show   print the applied configuration, secrets redacted
   copy        copy a SQLite database into PostgreSQL
@@ -214,6 +232,8 @@ ${CARD_URL}
 ${WEBHOOK_SECRET}
 
 ${JOBS}
+
+${INDEXES}
 
 ${CONFIG_APPLY}
 
@@ -244,6 +264,7 @@ export const USAGE = {
   "invoice-url": INVOICE_URL,
   "webhook-secret": WEBHOOK_SECRET,
   jobs: JOBS,
+  indexes: INDEXES,
   "config apply": CONFIG_APPLY,
   "config show": CONFIG_SHOW,
   copy: COPY,

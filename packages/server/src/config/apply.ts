@@ -1,11 +1,11 @@
 /**
  * @module config/apply
- * Writes the parts of a config that live in the database: the signing secret, the flocks
- * and the users. Idempotent: applying the same config twice creates nothing twice and
+ * Writes the parts of a config that live in the database: the signing secret, the flocks,
+ * the users and the declared indexes. Idempotent: applying the same config twice creates nothing twice and
  * leaves every row as it was, so no one is logged out by a restart; a user whose password
  * changed loses its keys and sessions (see auth/accounts).
  */
-import { formatTimestamp, isRecordsError, type Clock, type Storage } from "@records-service/core";
+import { createRecordEngine, formatTimestamp, isRecordsError, type Clock, type Storage } from "@records-service/core";
 import { createUser } from "../auth/accounts.js";
 import { defaultPasswordHasher, type PasswordHasher } from "../auth/passwords.js";
 import { SECRET_SETTING, storedSecret } from "./secret.js";
@@ -63,6 +63,8 @@ export async function applyConfig(
       throw e;
     }
   }
+  // The declared indexes, as every-flock registry rows (built in the background by the index worker).
+  await createRecordEngine({ storage, clock }).indexes.applyConfig(config.indexes.fields);
   return { secret, flocksCreated, flocksRenamed, secretChanged };
 }
 

@@ -8,6 +8,8 @@
  * config (or a part of one) into the one resolved `Settings` the app and the workers share.
  */
 import {
+  FIELD_NAME_RE,
+  INDEX_DEMAND_DEFAULTS,
   RESERVED_TYPE_NAMES,
   RESOURCE_TYPE_RE,
   TASK_CHUNK_SIZE,
@@ -66,6 +68,11 @@ export const CONFIG_DEFAULTS = {
    * pounds on the A4 template, giving statements over the UK's tax year (from 6 April).
    */
   invoicing: { default_currency: "gbp", template: "invoice-a4", tax_year_start: "04-06" },
+  /**
+   * The value index (issue 24): a field earns its index after 20 lists that had to scan a
+   * collection of 5,000 or more records for it; `fields` declares indexes in every flock.
+   */
+  indexes: { earnAfter: INDEX_DEMAND_DEFAULTS.earnAfter, minRecords: INDEX_DEMAND_DEFAULTS.minRecords },
 } as const;
 
 /**
@@ -337,6 +344,19 @@ const resourceTypesSchema = v.strictObject({
   ),
 });
 
+/** The value index: when scans earn an index, and the fields declared in every flock, by type. */
+const indexesSchema = v.strictObject({
+  earnAfter: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(1, "must be at least 1")), CONFIG_DEFAULTS.indexes.earnAfter),
+  minRecords: v.optional(v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more")), CONFIG_DEFAULTS.indexes.minRecords),
+  fields: v.optional(
+    v.record(
+      v.pipe(v.string(), v.regex(RESOURCE_TYPE_RE, "must be a resource type name: a-z 0-9 _, starting with a letter, at most 64 characters")),
+      v.array(v.pipe(v.string(), v.regex(FIELD_NAME_RE, "must be a data field name: letters, digits and _, not starting with a digit"))),
+    ),
+    {},
+  ),
+});
+
 /** A flock's invoicing settings: the `config` object of its invoices (spec v2-gateway 2.2). */
 const invoicingSchema = v.strictObject({
   flock: flockId,
@@ -378,6 +398,7 @@ export const configSchema = v.strictObject({
   metrics: v.optional(metricsSchema, {}),
   mail: v.optional(mailSchema),
   backup: v.optional(backupSchema),
+  indexes: v.optional(indexesSchema, {}),
   /** Per flock: what its invoices say about the issuer (address, contact, payment details). */
   invoicing: v.optional(v.array(invoicingSchema), []),
   /** `system` (default), or `manual[=ISO]`: the emulator's clock (see clock/manual-clock); `serve --clock` wins. */
@@ -406,6 +427,7 @@ export type MetricsConfig = Config["metrics"];
 export type MailConfig = NonNullable<Config["mail"]>;
 export type BackupConfig = NonNullable<Config["backup"]>;
 export type InvoicingConfig = Config["invoicing"][number];
+export type IndexesConfig = Config["indexes"];
 
 // --- internal ---
 

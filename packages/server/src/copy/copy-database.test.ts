@@ -202,6 +202,7 @@ const _UNDO: Record<string, string> = {
     CREATE INDEX record_values_fid_folded_idx ON record_values (fid, folded);
     CREATE INDEX record_values_fid_num_idx ON record_values (fid, num) WHERE num IS NOT NULL;`,
   "0011_ticket_stock": "DROP TABLE ticket_stock; DROP TABLE ticket_stock_backfill;",
+  "0012_field_indexes": "DROP TABLE field_indexes;",
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {

@@ -9,9 +9,10 @@ import {
   isRecordUri,
   notFound,
   parseRecordUri,
-  type RecordEngine,
+  type FlockStore,
   type StoredRecord,
 } from "@records-service/core";
+import type { RouteEngine } from "../http/route-engine.js";
 import type { CardInput } from "./card.js";
 
 /** A member's card content, with the records it came from. */
@@ -26,11 +27,11 @@ export interface CardData {
  * deleted one (its card is no longer valid).
  *
  * @example
- * const { input } = await loadCard(engine, "demo", id); renderCard(input);
+ * const { input } = await loadCard(engine, flocks, "demo", id); renderCard(input);
  */
-export async function loadCard(engine: RecordEngine, flock: string, id: string): Promise<CardData> {
-  const { storage, clock } = engine.context;
-  const flockRow = await storage.getFlock(flock);
+export async function loadCard(engine: RouteEngine, flocks: FlockStore, flock: string, id: string): Promise<CardData> {
+  const { clock } = engine.context;
+  const flockRow = await flocks.getFlock(flock);
   if (!flockRow) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
   const member = await engine.get(flock, "member", id);
   if (member.state === "deleted") throw notFound("member not found", `member ${id} was deleted; its card is no longer valid`);
@@ -51,7 +52,7 @@ export async function loadCard(engine: RecordEngine, flock: string, id: string):
 // --- internal ---
 
 /** The same-flock record a field references (a URI, maybe with a `;label`), in any state. */
-async function _referenced(engine: RecordEngine, record: StoredRecord, field: string, type?: string): Promise<StoredRecord | undefined> {
+async function _referenced(engine: RouteEngine, record: StoredRecord, field: string, type?: string): Promise<StoredRecord | undefined> {
   const raw = record.data[field];
   const uri = typeof raw === "string" ? raw.split(";")[0]!.trim() : undefined;
   if (!uri || !isRecordUri(uri)) return undefined;

@@ -11,9 +11,10 @@
  * is null because previous values are not kept, and so `revertable` is false
  * (docs/decisions.md, "Audit clean_diff").
  */
-import type { AuditEntry, RecordEngine, RecordHistory, StoredRecord } from "@records-service/core";
+import type { AuditEntry, RecordHistory, StoredRecord } from "@records-service/core";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** One `clean_diff` item. */
 interface CleanDiff {
@@ -41,7 +42,7 @@ export type HostedAuditEntry = Omit<AuditEntry, "user"> & {
  * // results[0]: { date, message: "Ada Lovelace changed last_name", user: "/demo/person/…/", clean_diff: [{ field: "last_name", ... }], ... }
  */
 export async function hostedHistory(
-  engine: RecordEngine,
+  engine: RouteEngine,
   record: StoredRecord,
   history: RecordHistory,
 ): Promise<Omit<RecordHistory, "results"> & { results: HostedAuditEntry[] }> {
@@ -131,7 +132,7 @@ function _list(fields: readonly string[]): string {
 }
 
 /** Each distinct actor of the entries: its name for messages and its `user` value. */
-async function _actors(engine: RecordEngine, flock: string, entries: readonly AuditEntry[]): Promise<Map<string, { name: string; ref: string }>> {
+async function _actors(engine: RouteEngine, flock: string, entries: readonly AuditEntry[]): Promise<Map<string, { name: string; ref: string }>> {
   const out = new Map<string, { name: string; ref: string }>();
   for (const actor of new Set(entries.map((e) => e.user).filter((u): u is string => u !== null))) {
     const email = accountEmail(actor);

@@ -3,7 +3,8 @@
  * Every non-deleted record of a type, for gateway paths whose answer is built from a small,
  * bounded set of records (email senders, vehicles): read page by page through the engine.
  */
-import { MAX_PAGE_SIZE, parseListQuery, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { MAX_PAGE_SIZE, parseListQuery, type StoredRecord } from "@records-service/core";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The flock's non-deleted `type` records, oldest first (the list's default order).
@@ -11,7 +12,7 @@ import { MAX_PAGE_SIZE, parseListQuery, type RecordEngine, type StoredRecord } f
  * @example
  * const senders = await liveRecords(engine, "demo", "email_sender");
  */
-export async function liveRecords(engine: RecordEngine, flock: string, type: string): Promise<StoredRecord[]> {
+export async function liveRecords(engine: RouteEngine, flock: string, type: string): Promise<StoredRecord[]> {
   const base = parseListQuery([], { surface: "v2", now: engine.context.clock.now() });
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {

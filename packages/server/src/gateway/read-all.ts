@@ -4,7 +4,8 @@
  * (walked with the storage's cursor, so no offset paging), and the reference forms
  * (URIs with or without their final slash) used to find records that name another.
  */
-import { parseListQuery, recordUri, refUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { parseListQuery, recordUri, refUri, type StoredRecord } from "@records-service/core";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Records read per storage step while walking. */
 const SCAN_STEP = 1000;
@@ -22,7 +23,7 @@ const MAX_REFERENCING = 1_000_000;
  * @example
  * await readAll(engine, "demo", "ticket", [["booking_ref", uri]]);
  */
-export async function readAll(engine: RecordEngine, flock: string, type: string, params: [string, string][]): Promise<StoredRecord[]> {
+export async function readAll(engine: RouteEngine, flock: string, type: string, params: [string, string][]): Promise<StoredRecord[]> {
   const { clock } = engine.context;
   const q = parseListQuery(params, { surface: "v2", now: clock.now() });
   const query = { filters: q.filters, mode: q.mode, states: q.states };
@@ -45,7 +46,7 @@ export async function readAll(engine: RecordEngine, flock: string, type: string,
  * const refs = await referencing(engine, "demo", "/demo/booking/…/");
  * const tickets = holding(refs, "ticket", "booking_ref", "/demo/booking/…/");
  */
-export async function referencing(engine: RecordEngine, flock: string, uri: string): Promise<StoredRecord[]> {
+export async function referencing(engine: RouteEngine, flock: string, uri: string): Promise<StoredRecord[]> {
   const found = await engine.read.listReferencing(flock, canonicalUri(uri), MAX_REFERENCING);
   // In the storage's insertion order: records made in the same instant keep the order they were made in.
   return found.filter((r) => r.state === "updated");

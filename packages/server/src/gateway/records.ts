@@ -4,7 +4,8 @@
  * deleted `{uid}` is a 404 exactly like an unknown one, and so is an id of another type (a
  * person's id on a booking path) or one that is not a record id at all.
  */
-import { notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { isRecordsError, notFound, type StoredRecord } from "@records-service/core";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The non-deleted `type` record `id` of `flock`; 404 `not found` naming the type otherwise.
@@ -14,12 +15,14 @@ import { notFound, type RecordEngine, type StoredRecord } from "@records-service
  * @example
  * const booking = await liveRecord(engine, "demo", "booking", c.req.param("uid"));
  */
-export async function liveRecord(engine: RecordEngine, flock: string, type: string, id: string): Promise<StoredRecord> {
+export async function liveRecord(engine: RouteEngine, flock: string, type: string, id: string): Promise<StoredRecord> {
   let record: StoredRecord | undefined;
   try {
     record = await engine.get(flock, type, id);
   } catch (e) {
-    if ((e as { code?: string }).code !== "not_found" || !(await _typeServed(engine, flock, type))) throw e;
+    // The engine names an unknown flock or type before it looks for the record: those keep
+    // their own 404, and only a record it looked for and did not find is the gateway's.
+    if (!isRecordsError(e) || e.code !== "not_found" || e.message !== RECORD_NOT_FOUND) throw e;
   }
   if (!record || record.state === "deleted") throw notFound("not found", `no ${type} ${JSON.stringify(id.slice(0, 60))} in flock ${flock}`);
   return record;
@@ -27,6 +30,5 @@ export async function liveRecord(engine: RecordEngine, flock: string, type: stri
 
 // --- internal ---
 
-async function _typeServed(engine: RecordEngine, flock: string, type: string): Promise<boolean> {
-  return engine.context.typesOf(flock).has(type) && (await engine.context.storage.getFlock(flock)) !== undefined;
-}
+/** The title of `engine.get`'s 404 for a record its (known) flock and type do not hold. */
+const RECORD_NOT_FOUND = "record not found";

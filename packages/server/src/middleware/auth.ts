@@ -1,8 +1,9 @@
 /**
  * @module middleware/auth
- * Bearer-key authentication and flock access, as route middleware. `requireKey` answers
- * 401 for a missing, unknown or expired key and 403 for a key of the wrong role;
- * `requireFlock` answers 403/404 for the `:flock` path parameter (see auth/access).
+ * Bearer-key authentication and flock access, as route middleware built once per app
+ * (`createRouteGuards`). `requireKey` answers 401 for a missing, unknown or expired key and
+ * 403 for a key of the wrong role; `requireFlock` answers 403/404 for the `:flock` path
+ * parameter (see auth/access).
  */
 import { formatTimestamp, RecordsError, type AccountStore, type Clock, type FlockStore, type UserRow } from "@records-service/core";
 import type { MiddlewareHandler } from "hono";
@@ -15,21 +16,26 @@ import type { AppEnv } from "../http/env.js";
 /** Tokens longer than this are refused without hashing (ours are 64 characters). */
 const MAX_TOKEN_LENGTH = 512;
 
+/** The key and flock guards of every area, built once from the record-free roles. */
+export interface RouteGuards {
+  /** A bearer key of a user whose role is in `roles` (default: `core`): 401 without a valid key, 403 for another role. */
+  requireKey(roles?: readonly Role[]): MiddlewareHandler<AppEnv>;
+  /** The `:flock` path parameter names a flock the authenticated user may open (after `requireKey`). */
+  requireFlock: MiddlewareHandler<AppEnv>;
+}
+
 /**
- * Middleware that authenticates `Authorization: Bearer <key>` and puts the user on the
- * context as `user`. Only users whose role is in `roles` (default: `core`) pass; a
- * self-service token on a core path is a 403.
+ * The guards over `accounts` and `flocks`, keys expiring by `clock`.
  *
  * @example
- * const requireKey = createRequireKey(storage, clock);
- * routes.get("/", requireKey, (c) => c.json({ user: c.get("user").username }));
+ * const guards = createRouteGuards(accounts, flocks, clock);
+ * route(app, "GET", "/api/v1/:flock/:type", [guards.requireKey(), guards.requireFlock, handler]);
  */
-export function createRequireKey(storage: AccountStore, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
-  return async function requireKey(c, next) {
-    const token = bearerToken(c.req.header("authorization"));
-    if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
-    c.set("user", await authenticateKey(storage, clock, hashToken(token), roles));
-    await next();
+export function createRouteGuards(accounts: AccountStore, flocks: FlockStore, clock: Clock): RouteGuards {
+  const coreKey = _requireKey(accounts, clock);
+  return {
+    requireKey: (roles) => (roles === undefined ? coreKey : _requireKey(accounts, clock, roles)),
+    requireFlock: _requireFlock(flocks),
   };
 }
 
@@ -58,17 +64,6 @@ export async function authenticateKey(storage: AccountStore, clock: Clock, token
 }
 
 /**
- * Middleware that checks the authenticated user may open the `:flock` path parameter.
- * Runs after `requireKey`.
- */
-export function createRequireFlock(storage: FlockStore): MiddlewareHandler<AppEnv> {
-  return async function requireFlock(c, next) {
-    await assertFlockAccess(storage, c.get("user"), c.req.param("flock") ?? "");
-    await next();
-  };
-}
-
-/**
  * The key from an `Authorization: Bearer <key>` header, or undefined when the header is
  * missing, malformed or the key is implausibly long.
  *
@@ -82,6 +77,31 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 // --- internal ---
+
+/**
+ * Middleware that authenticates `Authorization: Bearer <key>` and puts the user on the
+ * context as `user`. Only users whose role is in `roles` (default: `core`) pass; a
+ * self-service token on a core path is a 403.
+ */
+function _requireKey(storage: AccountStore, clock: Clock, roles: readonly Role[] = ["core"]): MiddlewareHandler<AppEnv> {
+  return async function requireKey(c, next) {
+    const token = bearerToken(c.req.header("authorization"));
+    if (!token) throw _unauthorized("send the API key as 'Authorization: Bearer <key>'");
+    c.set("user", await authenticateKey(storage, clock, hashToken(token), roles));
+    await next();
+  };
+}
+
+/**
+ * Middleware that checks the authenticated user may open the `:flock` path parameter.
+ * Runs after `requireKey`.
+ */
+function _requireFlock(storage: FlockStore): MiddlewareHandler<AppEnv> {
+  return async function requireFlock(c, next) {
+    await assertFlockAccess(storage, c.get("user"), c.req.param("flock") ?? "");
+    await next();
+  };
+}
 
 function _unauthorized(detail: string): RecordsError {
   return new RecordsError("unauthorized", "unauthorized", detail);

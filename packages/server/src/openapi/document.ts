@@ -35,6 +35,7 @@ const _TAGS: OpenAPIV3_1.TagObject[] = [
   { name: "gateway-events", description: "The events gateway (/events/v2): events, ticket types and stock, tickets and attendance, over booking, bookable and ticket records." },
   { name: "segments", description: "The segments gateway (/segments/v2): saved queries (segment records), found by name and counted." },
   { name: "finance", description: "The invoices gateway (/invoices/v2): an invoice, a membership or an order as an invoice, keyed or through a signed link." },
+  { name: "indexes", description: "Which data fields the database keeps a value index of, per flock: list, add, drop, reset (core keys of the flock)." },
   { name: "admin", description: "Server statistics and the manual clock (administrator keys)." },
   { name: "reference", description: "This document and its interactive reference." },
 ];

@@ -9,6 +9,7 @@ import { AUDIT_ACTIONS, BulkActionBodySchema, MODIFIERS, parseTimestamp, PERSON_
 import * as v from "valibot";
 import { FORM_RESPONSE_SCHEMAS } from "./form-response-schemas.js";
 import { GATEWAY_SCHEMAS } from "./gateway-schemas.js";
+import { INDEX_SCHEMAS } from "./index-schemas.js";
 import { SEGMENT_SCHEMAS } from "./segment-schemas.js";
 
 const str = v.string();
@@ -323,6 +324,8 @@ export const COMPONENT_SCHEMAS = {
   ...SEGMENT_SCHEMAS,
   // The member app's form responses (openapi/form-response-schemas).
   ...FORM_RESPONSE_SCHEMAS,
+  // The value index's operator routes (openapi/index-schemas).
+  ...INDEX_SCHEMAS,
 };
 
 /** A component's name. */

@@ -10,11 +10,12 @@
  * machine's (a manual service clock must not keep a dead process's feeds counted).
  */
 import { randomBytes } from "node:crypto";
-import { RecordsError, type Storage } from "@records-service/core";
+import { RecordsError, type SharedState } from "@records-service/core";
 
 /** Options of `createFeedLeases`. */
 export interface FeedLeasesOptions {
-  storage: Storage;
+  /** The limit rows the leases are counted in. */
+  storage: Pick<SharedState, "updateLimit">;
   maxPerKey: number;
   maxPerFlock: number;
   /** How long a lease counts without renewal (ms); routes/changes makes it four heartbeats. */

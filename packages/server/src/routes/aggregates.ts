@@ -7,25 +7,17 @@
  * `GET /:flock/lookup/:type?q=` → `[{id, text}]` (JSONP with `callback=`, as the hosted
  * service answers). Mount before the generic record routes, on both surfaces.
  */
-import {
-  DEFAULT_LOOKUP_LIMIT,
-  distinctValues,
-  GROUP_PERIODS,
-  groupCount,
-  lookupEntries,
-  MAX_LOOKUP_LIMIT,
-  parseListQuery,
-  type ListQuery,
-  type RecordEngine,
-} from "@records-service/core";
+import { DEFAULT_LOOKUP_LIMIT, GROUP_PERIODS, MAX_LOOKUP_LIMIT, parseListQuery, type ListQuery } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
 import type { Surface } from "../http/surface.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** A JSONP callback name: a dotted JavaScript identifier, nothing that could run as code. */
 const JSONP_CALLBACK_RE = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,3}$/;
@@ -49,11 +41,11 @@ const LOOKUP_OWN = ["q", "limit", "callback"];
  * The aggregate routes of one surface.
  *
  * @example
- * const routes = aggregateRoutes(engine, "v2"); route(app, "GET", "/api/v2/:flock/groupby/:type/:field/count", routes.getGroupbyTypeFieldCount);
+ * const routes = aggregateRoutes(engine, guards, queries, "v2"); route(app, "GET", "/api/v2/:flock/groupby/:type/:field/count", routes.getGroupbyTypeFieldCount);
  */
-export function aggregateRoutes(engine: RecordEngine, surface: Surface) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function aggregateRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries, surface: Surface) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const filters = (c: Context<AppEnv>, own: readonly string[] = []): ListQuery => {
     const params = [...new URL(c.req.url).searchParams].filter(([k]) => !own.includes(k));
     return parseListQuery(params, { surface, now: clock.now() });
@@ -72,7 +64,7 @@ export function aggregateRoutes(engine: RecordEngine, surface: Surface) {
   async function getGroupbyTypeFieldCount(c: Context<AppEnv, "/:flock/groupby/:type/:field/count">) {
     const { flock, type, field } = c.req.param();
     const { by } = readQuery(c, GroupQuery);
-    const { results, groups } = await groupCount(engine.context, flock, type, field, filters(c, ["by"]), by);
+    const { results, groups } = await queries.groupCount(flock, type, field, filters(c, ["by"]), by);
     return c.json({ field, groups, results: results.map((g) => ({ count: g.count, value: g.value })) });
   }
 
@@ -82,7 +74,7 @@ export function aggregateRoutes(engine: RecordEngine, surface: Surface) {
 
   async function getDistinctTypeField(c: Context<AppEnv, "/:flock/distinct/:type/:field">) {
     const { flock, type, field } = c.req.param();
-    const { results, values } = await distinctValues(engine.context, flock, type, field, filters(c));
+    const { results, values } = await queries.distinctValues(flock, type, field, filters(c));
     return c.json({ field, count: values, results });
   }
 
@@ -93,7 +85,7 @@ export function aggregateRoutes(engine: RecordEngine, surface: Surface) {
   async function getLookupType(c: Context<AppEnv, "/:flock/lookup/:type">) {
     const { flock, type } = c.req.param();
     const own = readQuery(c, LookupQuery);
-    const entries = await lookupEntries(engine.context, flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));
+    const entries = await queries.lookupEntries(flock, type, own.q, own.limit ?? DEFAULT_LOOKUP_LIMIT, filters(c, LOOKUP_OWN));
     if (!own.callback) return c.json(entries);
     // The comment guards against a body read as something else by an old content sniffer.
     return c.body(`/**/${own.callback}(${JSON.stringify(entries)});`, 200, {

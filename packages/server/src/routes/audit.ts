@@ -6,23 +6,16 @@
  * log (who made each write, through which application, what it changed) and the data
  * events; what the log no longer keeps, from the records themselves (core's audit/).
  */
-import {
-  badRequest,
-  flockHistory,
-  formatTimestamp,
-  MAX_AUDIT_LIMIT,
-  parseTimestamp,
-  recordHistory,
-  recordProvenance,
-  type RecordEngine,
-} from "@records-service/core";
+import { badRequest, formatTimestamp, MAX_AUDIT_LIMIT, parseTimestamp } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
 import { hostedHistory } from "../gateway/audit-entries.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 const TIMESTAMP_FORM = "must be a date YYYY-MM-DD or a timestamp YYYY-MM-DDTHH:MM:SS (UTC)";
@@ -58,11 +51,11 @@ const DEFAULT_LIMIT = 100;
  * Routes `GET /:flock/:type/:uid/audit` and `GET /:flock/audit`; mount under `/audit/v2`.
  *
  * @example
- * const routes = auditRoutes(engine); route(app, "GET", "/audit/v2/:flock/audit", routes.getAudit);
+ * const routes = auditRoutes(engine, guards, queries); route(app, "GET", "/audit/v2/:flock/audit", routes.getAudit);
  */
-export function auditRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function auditRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     getAudit: [describeGetAudit(), ...guard, getAudit],
@@ -82,7 +75,7 @@ export function auditRoutes(engine: RecordEngine) {
   async function getAudit(c: Context<AppEnv, "/:flock/audit">) {
     const q = readQuery(c, FlockAuditQuery);
     if (q.from && q.to && q.from >= q.to) throw badRequest("invalid query parameter", `from (${q.from}) must be before to (${q.to})`);
-    const { count, results } = await flockHistory(engine.context, c.req.param("flock"), {
+    const { count, results } = await queries.flockHistory(c.req.param("flock"), {
       limit: q.limit ?? DEFAULT_LIMIT,
       skip: q.skip ?? 0,
       ...(q.from ? { from: q.from } : {}),
@@ -104,7 +97,7 @@ export function auditRoutes(engine: RecordEngine) {
     const q = readQuery(c, RecordAuditQuery);
     const record = await engine.get(flock, type, uid);
     const since = q.since_days ? formatTimestamp(new Date(clock.now().getTime() - q.since_days * 86_400_000)) : undefined;
-    const history = await recordHistory(engine.context, record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) });
+    const history = await queries.recordHistory(record, { limit: q.limit ?? DEFAULT_LIMIT, ...(since ? { since } : {}) });
     return c.json(await hostedHistory(engine, record, history));
   }
 }
@@ -113,13 +106,12 @@ export function auditRoutes(engine: RecordEngine) {
  * `GET /:flock/:type/:id/provenance` on both API surfaces.
  *
  * @example
- * const routes = provenanceRoutes(engine); route(app, "GET", "/api/v2/:flock/:type/:id/provenance", routes.getTypeIdProvenance);
+ * const routes = provenanceRoutes(engine, guards, queries); route(app, "GET", "/api/v2/:flock/:type/:id/provenance", routes.getTypeIdProvenance);
  */
-export function provenanceRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function provenanceRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries) {
 
   return {
-    getTypeIdProvenance: [describeGetTypeIdProvenance(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeIdProvenance],
+    getTypeIdProvenance: [describeGetTypeIdProvenance(), guards.requireKey(), guards.requireFlock, getTypeIdProvenance],
   } as const;
 
   function describeGetTypeIdProvenance(): MiddlewareHandler {
@@ -128,6 +120,6 @@ export function provenanceRoutes(engine: RecordEngine) {
 
   async function getTypeIdProvenance(c: Context<AppEnv, "/:flock/:type/:id/provenance">) {
     const { flock, type, id } = c.req.param();
-    return c.json(await recordProvenance(engine.context, await engine.get(flock, type, id)));
+    return c.json(await queries.recordProvenance(await engine.get(flock, type, id)));
   }
 }

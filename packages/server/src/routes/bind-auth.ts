@@ -17,8 +17,8 @@ import { selfServiceUserRoutes } from "./self-service-users.js";
  */
 export function bindAuth(app: Hono<AppEnv>, deps: RouteDeps): void {
   const auth = authRoutes(deps.flow);
-  const users = selfServiceUserRoutes(deps.engine, deps.flow, deps.passwords);
-  const accounts = memberAccountRoutes(deps.engine, deps.loginGuard);
+  const users = selfServiceUserRoutes(deps.engine, deps.guards, deps.accounts, deps.flow, deps.passwords);
+  const accounts = memberAccountRoutes(deps.engine, deps.guards, deps.loginGuard, deps.accounts, deps.flocks);
 
   route(app, "POST", "/api/v1/auth", auth.logIn);
   route(app, "POST", "/api/v1/:flock/user", users.postUser);

@@ -19,18 +19,18 @@ import { findRoutes } from "./find.js";
  * bindContacts(staged, deps);
  */
 export function bindContacts(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const contactsV1 = contactRoutes(deps.engine);
-  const contactsV2 = contactRoutes(deps.engine);
-  const contactV1 = contactTypeRoutes(deps.engine, "v1");
-  const contactV2 = contactTypeRoutes(deps.engine, "v2");
-  const aggregatesV1 = aggregateRoutes(deps.engine, "v1");
-  const aggregatesV2 = aggregateRoutes(deps.engine, "v2");
-  const findV1 = findRoutes(deps.engine);
-  const findV2 = findRoutes(deps.engine);
-  const findV2Flock = findRoutes(deps.engine);
-  const members = memberDetailRoutes(deps.engine);
-  const derived = derivedRoutes(deps.engine, deps.secret);
-  const cardLinks = cardLinkRoutes(deps.engine, deps.secret);
+  const contactsV1 = contactRoutes(deps.engine, deps.guards, deps.queries);
+  const contactsV2 = contactRoutes(deps.engine, deps.guards, deps.queries);
+  const contactV1 = contactTypeRoutes(deps.engine, deps.guards, deps.queries, "v1");
+  const contactV2 = contactTypeRoutes(deps.engine, deps.guards, deps.queries, "v2");
+  const aggregatesV1 = aggregateRoutes(deps.engine, deps.guards, deps.queries, "v1");
+  const aggregatesV2 = aggregateRoutes(deps.engine, deps.guards, deps.queries, "v2");
+  const findV1 = findRoutes(deps.engine, deps.guards, deps.queries);
+  const findV2 = findRoutes(deps.engine, deps.guards, deps.queries);
+  const findV2Flock = findRoutes(deps.engine, deps.guards, deps.queries);
+  const members = memberDetailRoutes(deps.engine, deps.guards);
+  const derived = derivedRoutes(deps.engine, deps.guards, deps.flocks, deps.secret);
+  const cardLinks = cardLinkRoutes(deps.engine, deps.guards, deps.secret);
 
   route(app, "GET", "/api/v1/:flock/:type/:id/membership/all", contactsV1.getMembershipAll);
   route(app, "GET", "/api/v1/:flock/:type/:id/membership/summary", contactsV1.getMembershipSummary);

@@ -15,8 +15,8 @@ import { invoiceRoutes } from "./invoices.js";
  * bindFinance(staged, deps);
  */
 export function bindFinance(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const invoices = invoiceRoutes(deps.engine, deps.invoiceSettings);
-  const pdf = financePdfRoutes(deps.engine, deps.invoiceSettings);
+  const invoices = invoiceRoutes(deps.engine, deps.guards, deps.invoiceSettings);
+  const pdf = financePdfRoutes(deps.engine, deps.guards, deps.invoiceSettings);
 
   route(app, "GET", "/invoices/v2/:flock/:invoice_type/:uid", invoices.getInvoiceTypeUid);
   route(app, "GET", "/invoices/v2/:flock/:invoice_type/:uid/:signature", invoices.getInvoiceTypeUidSignature);

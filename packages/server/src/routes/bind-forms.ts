@@ -14,8 +14,8 @@ import { formRoutes } from "./forms.js";
  * bindForms(staged, deps);
  */
 export function bindForms(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const v1 = formRoutes(deps.engine, "v1");
-  const v2 = formRoutes(deps.engine, "v2");
+  const v1 = formRoutes(deps.engine, deps.guards, "v1");
+  const v2 = formRoutes(deps.engine, deps.guards, "v2");
 
   route(app, "GET", "/api/v1/:flock/form/:uid/responses", v1.listFormResponses);
   route(app, "GET", "/api/v1/:flock/sheep_form/:uid/responses", v1.listSheepFormResponses);

@@ -15,8 +15,8 @@ import { eventRoutes } from "./events.js";
  * bindGatewayEvents(staged, deps);
  */
 export function bindGatewayEvents(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const events = eventRoutes(deps.engine);
-  const orders = eventOrderRoutes(deps.engine);
+  const events = eventRoutes(deps.engine, deps.guards);
+  const orders = eventOrderRoutes(deps.engine, deps.guards, deps.queries);
 
   route(app, "GET", "/events/v2/:flock", events.listEventsInWindow);
   route(app, "GET", "/events/v2/:flock/bookings", events.listEventsInWindow);

@@ -20,11 +20,11 @@ import { searchRoutes } from "./search.js";
  * bindInternal(staged, deps);
  */
 export function bindInternal(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const extras = membershipExtrasRoutes(deps.engine);
-  const senders = emailSenderRoutes(deps.engine);
-  const vehicles = vehicleSearchRoutes(deps.engine);
-  const search = searchRoutes(deps.engine);
-  const refused = notOfferedRoutes(deps.engine);
+  const extras = membershipExtrasRoutes(deps.engine, deps.guards);
+  const senders = emailSenderRoutes(deps.engine, deps.guards);
+  const vehicles = vehicleSearchRoutes(deps.engine, deps.guards);
+  const search = searchRoutes(deps.guards, deps.queries);
+  const refused = notOfferedRoutes(deps.guards, deps.flocks);
 
   route(app, "GET", "/internal/v2/:flock/membership_type/:uid/extras", extras.getBase);
   route(app, "POST", "/internal/v2/:flock/membership_type/:uid/extras/additional_field", extras.postAdditionalField);

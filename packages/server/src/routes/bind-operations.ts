@@ -1,6 +1,6 @@
 /**
  * @module routes/bind-operations
- * Liveness and health, discovery, statistics, the manual clock, triggers, the outbox and the change feed (core and administrator keys).
+ * Liveness and health, discovery, statistics, the manual clock, triggers, the outbox, the change feed and the value index's registry (core and administrator keys).
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/env.js";
@@ -8,6 +8,7 @@ import { route, type RouteDeps } from "./bind.js";
 import { changesRoutes } from "./changes.js";
 import { clockRoutes } from "./clock.js";
 import { discoveryRoutes } from "./discovery.js";
+import { fieldIndexRoutes } from "./indexes.js";
 import { outboxRoutes } from "./outbox.js";
 import { statsRoutes } from "./stats.js";
 import { statusRoutes } from "./status.js";
@@ -21,12 +22,13 @@ import { triggerRoutes } from "./triggers.js";
  */
 export function bindOperations(app: Hono<AppEnv>, deps: RouteDeps): void {
   const status = statusRoutes(deps.shared, deps.health);
-  const discovery = discoveryRoutes(deps.engine, deps.accounts, deps.flocks, deps.clock);
-  const stats = statsRoutes(deps.accounts, deps.clock, deps.counts);
-  const clock = clockRoutes(deps.accounts, deps.clock, deps.clockAdvancer);
-  const triggers = triggerRoutes(deps.engine);
-  const outbox = outboxRoutes(deps.engine);
-  const changes = changesRoutes(deps.engine, deps.changes);
+  const discovery = discoveryRoutes(deps.engine, deps.guards, deps.flocks);
+  const stats = statsRoutes(deps.guards, deps.counts);
+  const clock = clockRoutes(deps.guards, deps.clock, deps.clockAdvancer);
+  const triggers = triggerRoutes(deps.engine, deps.guards);
+  const outbox = outboxRoutes(deps.jobs, deps.clock, deps.guards);
+  const changes = changesRoutes(deps.guards, deps.clock, { changes: deps.feeds, accounts: deps.accounts, flocks: deps.flocks, shared: deps.shared }, deps.changes);
+  const indexes = fieldIndexRoutes(deps.engine, deps.guards);
 
   route(app, "GET", "/api/v1/ping", status.pingRoute);
   route(app, "GET", "/api/v1/health", status.healthRoute);
@@ -39,4 +41,8 @@ export function bindOperations(app: Hono<AppEnv>, deps: RouteDeps): void {
   route(app, "GET", "/api/v1/:flock/outbox", outbox.getOutbox);
   route(app, "POST", "/api/v1/:flock/outbox/:id/retry", outbox.postOutboxIdRetry);
   route(app, "GET", "/api/v1/:flock/changes", changes.getChanges);
+  route(app, "GET", "/api/v1/:flock/_indexes", indexes.getIndexes);
+  route(app, "PUT", "/api/v1/:flock/_indexes/:type/:field", indexes.putIndex);
+  route(app, "DELETE", "/api/v1/:flock/_indexes/:type/:field", indexes.deleteIndex);
+  route(app, "POST", "/api/v1/:flock/_indexes/:type/:field/reset", indexes.postIndexReset);
 }

@@ -19,16 +19,16 @@ import { recordRoutes } from "./records.js";
  * bindRecords(staged, deps);
  */
 export function bindRecords(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const v1 = recordRoutes(deps.engine, "v1", deps.singles);
-  const v2 = recordRoutes(deps.engine, "v2", deps.singles);
-  const actionsV1 = recordActionRoutes(deps.engine);
-  const actionsV2 = recordActionRoutes(deps.engine);
-  const bulk = bulkRoutes(deps.engine);
-  const exports = listExportRoutes(deps.engine);
-  const provenanceV1 = provenanceRoutes(deps.engine);
-  const provenanceV2 = provenanceRoutes(deps.engine);
-  const audit = auditRoutes(deps.engine);
-  const files = fileRoutes(deps.engine.read, deps.accounts, deps.flocks, deps.clock);
+  const v1 = recordRoutes(deps.engine, deps.guards, "v1", deps.singles);
+  const v2 = recordRoutes(deps.engine, deps.guards, "v2", deps.singles);
+  const actionsV1 = recordActionRoutes(deps.engine, deps.guards);
+  const actionsV2 = recordActionRoutes(deps.engine, deps.guards);
+  const bulk = bulkRoutes(deps.tasks, deps.guards);
+  const exports = listExportRoutes(deps.engine, deps.guards);
+  const provenanceV1 = provenanceRoutes(deps.engine, deps.guards, deps.queries);
+  const provenanceV2 = provenanceRoutes(deps.engine, deps.guards, deps.queries);
+  const audit = auditRoutes(deps.engine, deps.guards, deps.queries);
+  const files = fileRoutes(deps.engine.read, deps.guards);
 
   route(app, "POST", "/api/v1/:flock/:type", v1.createRecord);
   route(app, "GET", "/api/v1/:flock/:type", v1.listRecords);

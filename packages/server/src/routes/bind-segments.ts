@@ -17,9 +17,9 @@ import { segmentRoutes } from "./segments.js";
  * bindSegments(staged, deps);
  */
 export function bindSegments(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const segments = segmentRoutes(deps.engine);
-  const members = segmentMemberRoutes(deps.engine);
-  const fieldsets = fieldsetRoutes(deps.engine);
+  const segments = segmentRoutes(deps.engine, deps.guards);
+  const members = segmentMemberRoutes(deps.engine, deps.guards, deps.tasks);
+  const fieldsets = fieldsetRoutes(deps.engine, deps.guards);
 
   route(app, "GET", "/segments/v2/:flock", segments.listActiveSegments);
   route(app, "GET", "/segments/v2/:flock/all", segments.listEverySegment);

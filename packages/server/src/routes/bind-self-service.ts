@@ -16,10 +16,10 @@ import { selfServiceRoutes } from "./selfservice.js";
  * bindSelfService(staged, deps);
  */
 export function bindSelfService(app: Hono<AppEnv>, deps: RouteDeps): void {
-  const reservations = selfServiceRoutes(deps.engine);
-  const reservationsV2 = selfServiceRoutes(deps.engine);
-  const forms = selfServiceFormRoutes(deps.engine);
-  const pdf = selfServicePdfRoutes(deps.engine);
+  const reservations = selfServiceRoutes(deps.engine, deps.guards);
+  const reservationsV2 = selfServiceRoutes(deps.engine, deps.guards);
+  const forms = selfServiceFormRoutes(deps.engine, deps.guards);
+  const pdf = selfServicePdfRoutes(deps.engine, deps.guards, deps.flocks);
 
   route(app, "GET", "/api/v2/selfservice/:flock/reservations", reservations.getReservations);
   route(app, "GET", "/api/v2/selfservice/:flock/reservation/:id", reservations.getReservationId);

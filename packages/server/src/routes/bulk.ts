@@ -5,12 +5,11 @@
  * task and answers 202 `{"task_id"}`. The task worker runs it; its progress and result are
  * read as the `core_event` record `/api/v1/{flock}/core_event/{task_id}/`.
  */
-import { createTask, type RecordEngine } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
-import { actingEngine } from "../http/acting.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { TaskQueue } from "../http/acting.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
 /**
@@ -18,11 +17,10 @@ import { documented } from "../openapi/describe.js";
  * `bulk_action` is not taken for a resource type.
  *
  * @example
- * const routes = bulkRoutes(engine); route(app, "POST", "/api/v1/:flock/bulk_action", routes.queueBulkAction);
+ * const routes = bulkRoutes(tasks, guards); route(app, "POST", "/api/v1/:flock/bulk_action", routes.queueBulkAction);
  */
-export function bulkRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function bulkRoutes(tasks: TaskQueue, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     queueBulkAction: [describeQueueBulkAction(), ...guard, queueBulkAction],
@@ -46,7 +44,7 @@ export function bulkRoutes(engine: RecordEngine) {
     const body = await readJsonObject(c);
     const description = typeof body.description === "string" ? body.description : null;
     // The task keeps who queued it: its writes are logged as theirs when the worker runs it.
-    const task = await createTask(actingEngine(c, engine), flock, "bulk_action", body, { description });
+    const task = await tasks.queue(c, flock, "bulk_action", body, { description });
     return c.json({ task_id: task.id }, 202);
   }
 }

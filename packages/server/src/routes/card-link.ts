@@ -4,12 +4,13 @@
  * the flock (the console shows it on a member's page; the signature needs the server's
  * secret, which a browser never sees). The link's origin is the request's own.
  */
-import { isRecordId, notFound, type RecordEngine } from "@records-service/core";
+import { isRecordId, notFound } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { cardUrl } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The card link route; `secret` is the app's secret source (as the card route checks with).
@@ -17,11 +18,10 @@ import { documented } from "../openapi/describe.js";
  * @example
  * // GET /api/v1/demo/member/<id>/card_url/ → {"url": "http://host/api/v2/demo/member/<id>/card/?signature=..."}
  */
-export function cardLinkRoutes(engine: RecordEngine, secret: () => Promise<string>) {
-  const { storage, clock } = engine.context;
+export function cardLinkRoutes(engine: RouteEngine, guards: RouteGuards, secret: () => Promise<string>) {
 
   return {
-    getMemberIdCardUrl: [describeGetMemberIdCardUrl(), createRequireKey(storage, clock), createRequireFlock(storage), getMemberIdCardUrl],
+    getMemberIdCardUrl: [describeGetMemberIdCardUrl(), guards.requireKey(), guards.requireFlock, getMemberIdCardUrl],
   } as const;
 
   function describeGetMemberIdCardUrl(): MiddlewareHandler {

@@ -10,7 +10,20 @@
  * every wake and at every heartbeat, against the database (a `user revoke`, a new password
  * or a lost flock from any process); a lost credential ends the stream with an `end` event.
  */
-import { badRequest, createChangeHub, isRecordsError, RecordsError, openChanges, sharedChangeHub, type Clock, type RecordEngine, type Storage } from "@records-service/core";
+import {
+  badRequest,
+  createChangeHub,
+  isRecordsError,
+  RecordsError,
+  openChanges,
+  sharedChangeHub,
+  type AccountStore,
+  type ChangeFeedStore,
+  type Clock,
+  type Connection,
+  type FlockStore,
+  type SharedState,
+} from "@records-service/core";
 import type { ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
@@ -18,7 +31,7 @@ import { assertFlockAccess } from "../auth/access.js";
 import { hashToken } from "../auth/tokens.js";
 import type { AppEnv } from "../http/env.js";
 import { changeEventStream, SSE_HEADERS, StreamEndError, type SseTimers, type StreamEnd } from "../http/sse-stream.js";
-import { authenticateKey, bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { authenticateKey, bearerToken, type RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { createFeedLeases, type FeedLeasesOptions } from "../protection/feed-leases.js";
 import type { Settings } from "../settings.js";
@@ -34,7 +47,7 @@ export interface ChangesRouteOptions {
   /** With `timers` or in tests: a watcher of the routes' own, looking for commits this often (ms). */
   pollMs?: number;
   timers?: SseTimers;
-  /** The caps' bookkeeping (tests inject a clock and timers); default over the engine's storage. */
+  /** The caps' bookkeeping (tests inject a clock and timers); default over the limit rows of `ChangeRoles.shared`. */
   leases?: Omit<FeedLeasesOptions, "storage" | "maxPerKey" | "maxPerFlock">;
   /** Aborted at server shutdown: every open stream ends, so shutdown need not wait for them. */
   shutdown?: AbortSignal;
@@ -43,6 +56,16 @@ export interface ChangesRouteOptions {
    * closes the database, so a restart does not leave a minute of 429s behind it.
    */
   releases?: Set<Promise<void>>;
+}
+
+/** The storage roles the change feed reads: the feed itself, the key and flock re-checks, the caps. */
+export interface ChangeRoles {
+  /** The flock's changes and their watcher; `syncChanges` before each re-check sees other processes' writes. */
+  changes: ChangeFeedStore & Pick<Connection, "syncChanges">;
+  accounts: AccountStore;
+  flocks: FlockStore;
+  /** The limit rows the caps on open feeds are counted in. */
+  shared: Pick<SharedState, "updateLimit">;
 }
 
 /** Longest list of types one request may name. */
@@ -61,25 +84,24 @@ const changesQuerySchema = v.strictObject({
  * The change feed route.
  *
  * @example
- * const routes = changesRoutes(engine, { settings: resolveSettings(), shutdown: controller.signal }); route(app, "GET", "/api/v1/:flock/changes", routes.getChanges);
+ * const routes = changesRoutes(guards, clock, roles, { settings: resolveSettings(), shutdown: controller.signal }); route(app, "GET", "/api/v1/:flock/changes", routes.getChanges);
  */
-export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions) {
-  const { storage, clock } = engine.context;
+export function changesRoutes(guards: RouteGuards, clock: Clock, roles: ChangeRoles, opts: ChangesRouteOptions) {
   const { changes, changeStreams } = opts.settings;
   const { heartbeatMs } = changeStreams;
   const leases = createFeedLeases({
-    storage,
+    storage: roles.shared,
     maxPerKey: changes.maxFeedsPerKey,
     maxPerFlock: changes.maxFeedsPerFlock,
     renewMs: heartbeatMs,
     ttlMs: Math.max(4 * heartbeatMs, 1000),
     ...opts.leases,
   });
-  const credential = _credentialChecks(storage, clock);
-  const hub = opts.pollMs !== undefined ? createChangeHub(storage, { pollMs: opts.pollMs }) : sharedChangeHub(storage);
+  const credential = _credentialChecks(roles, clock);
+  const hub = opts.pollMs !== undefined ? createChangeHub(roles.changes, { pollMs: opts.pollMs }) : sharedChangeHub(roles.changes);
 
   return {
-    getChanges: [describeGetChanges(), createRequireKey(storage, clock), createRequireFlock(storage), getChanges],
+    getChanges: [describeGetChanges(), guards.requireKey(), guards.requireFlock, getChanges],
   } as const;
 
   function describeGetChanges(): MiddlewareHandler {
@@ -108,7 +130,7 @@ export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions) {
     if (c.req.method === "HEAD") {
       // Hono answers HEAD with this handler and drops the body unread (never cancelled): a
       // stream here would hold its lease and watch for good. Answer the checks, open nothing.
-      await openChanges(storage, flock, { ...(since !== undefined ? { since } : {}), hub });
+      await openChanges(roles.changes, flock, { ...(since !== undefined ? { since } : {}), hub });
       return new Response(null, { status: 200, headers: SSE_HEADERS });
     }
     let lease;
@@ -135,7 +157,7 @@ export function changesRoutes(engine: RecordEngine, opts: ChangesRouteOptions) {
     };
     let feed;
     try {
-      feed = await openChanges(storage, flock, {
+      feed = await openChanges(roles.changes, flock, {
         ...(since !== undefined ? { since } : {}),
         ...(query.type ? { types: query.type } : {}),
         signal: done.signal,
@@ -191,12 +213,12 @@ function _lastEventId(raw: string): number {
  * processes' commits); checks of one key and flock asked in the same turn (every feed woken
  * by one commit) share one lookup. Resolves why the feed must end, or undefined while it may go on.
  */
-function _credentialChecks(storage: Storage, clock: Clock): (tokenHash: string, flock: string) => Promise<StreamEnd | undefined> {
+function _credentialChecks({ changes, accounts, flocks }: ChangeRoles, clock: Clock): (tokenHash: string, flock: string) => Promise<StreamEnd | undefined> {
   const inFlight = new Map<string, Promise<StreamEnd | undefined>>();
   const once = async (tokenHash: string, flock: string): Promise<StreamEnd | undefined> => {
-    await storage.syncChanges();
+    await changes.syncChanges();
     try {
-      await assertFlockAccess(storage, await authenticateKey(storage, clock, tokenHash, ["core"]), flock);
+      await assertFlockAccess(flocks, await authenticateKey(accounts, clock, tokenHash, ["core"]), flock);
       return undefined;
     } catch (e) {
       if (!isRecordsError(e) || ![401, 403, 404].includes(e.status)) throw e;

@@ -5,14 +5,14 @@
  * administrator keys only (403 otherwise). Without `--clock manual` both answer 404, before
  * any credential check, as if they did not exist.
  */
-import { badRequest, formatTimestamp, notFound, parseTimestamp, RecordsError, type AccountStore, type Clock } from "@records-service/core";
+import { badRequest, formatTimestamp, notFound, parseTimestamp, RecordsError, type Clock } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { isAdmin } from "../auth/access.js";
 import { MAX_ADVANCE_DAYS, type ClockAdvancer } from "../clock/advance.js";
 import { bodyKind, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { ClockAdvanceBranches } from "../openapi/schemas.js";
 
@@ -20,9 +20,9 @@ import { ClockAdvanceBranches } from "../openapi/schemas.js";
  * The clock routes. `advancer` is present only with a manual clock.
  *
  * @example
- * const routes = clockRoutes(accounts, clock, driver?.advancer); route(app, "GET", "/api/v1/_clock", routes.getClock);
+ * const routes = clockRoutes(guards, clock, driver?.advancer); route(app, "GET", "/api/v1/_clock", routes.getClock);
  */
-export function clockRoutes(accounts: AccountStore, clock: Clock, advancer: ClockAdvancer | undefined) {
+export function clockRoutes(guards: RouteGuards, clock: Clock, advancer: ClockAdvancer | undefined) {
   const manualOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!advancer) throw notFound("not found", "the clock is not manual: these paths exist with records-service serve --clock manual");
     await next();
@@ -31,7 +31,7 @@ export function clockRoutes(accounts: AccountStore, clock: Clock, advancer: Cloc
     if (!isAdmin(c.get("user"))) throw new RecordsError("forbidden", "forbidden", 'only an administrator key (a user whose flocks are ["*"]) may read or move the clock');
     await next();
   };
-  const guard = [manualOnly, createRequireKey(accounts, clock), adminOnly] as const;
+  const guard = [manualOnly, guards.requireKey(), adminOnly] as const;
 
   return {
     getClock: [describeGetClock(), ...guard, getClock],

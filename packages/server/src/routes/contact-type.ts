@@ -6,42 +6,30 @@
  * active memberships), which membership plug-ins read. Writes answer 400. Mount before the
  * generic record routes.
  */
-import {
-  badRequest,
-  formatDate,
-  getContact,
-  isActiveOn,
-  listAnswerText,
-  listContacts,
-  membershipsOf,
-  membershipSummaryEntry,
-  parseListQuery,
-  recordUri,
-  toListElement,
-  type RecordEngine,
-  type StoredRecord,
-} from "@records-service/core";
+import { badRequest, formatDate, isActiveOn, listAnswerText, membershipSummaryEntry, parseListQuery, recordUri, toListElement, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import type { Surface } from "../http/surface.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * Routes `GET /:flock/contact`, `GET /:flock/contact/mapreduce`, `GET /:flock/contact/:id`,
  * and a 400 for every write under `/:flock/contact`.
  *
  * @example
- * const routes = contactTypeRoutes(engine, "v1"); route(app, "GET", "/api/v1/:flock/contact", routes.getContactRoute);
+ * const routes = contactTypeRoutes(engine, guards, queries, "v1"); route(app, "GET", "/api/v1/:flock/contact", routes.getContactRoute);
  */
-export function contactTypeRoutes(engine: RecordEngine, surface: Surface) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function contactTypeRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries, surface: Surface) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   const page = async (c: { req: { url: string; param(name: "flock"): string } }) => {
     const query = parseListQuery(new URL(c.req.url).searchParams, { surface, now: clock.now() });
-    return { query, page: await listContacts(engine.context, c.req.param("flock"), query) };
+    return { query, page: await queries.listContacts(c.req.param("flock"), query) };
   };
 
   const readOnlyDoc = documented({
@@ -80,7 +68,7 @@ export function contactTypeRoutes(engine: RecordEngine, surface: Surface) {
     const { query, page: found } = await page(c);
     const flock = c.req.param("flock");
     const uris = found.records.map(_uri);
-    const memberships = await membershipsOf(engine.context, flock, uris);
+    const memberships = await queries.membershipsOf(flock, uris);
     const today = formatDate(clock.now());
     const element = (r: StoredRecord) => {
       const active = (memberships.get(_uri(r)) ?? []).filter((m) => isActiveOn(m, today));
@@ -103,7 +91,7 @@ export function contactTypeRoutes(engine: RecordEngine, surface: Surface) {
 
   async function getContactId(c: Context<AppEnv, "/:flock/contact/:id">) {
     const { flock, id } = c.req.param();
-    return c.json(await engine.toSingle(await getContact(engine.context, flock, id)));
+    return c.json(await engine.toSingle(await queries.getContact(flock, id)));
   }
 }
 

@@ -6,31 +6,16 @@
  * person with an email (`user/membership`); and a membership with its member and plan
  * expanded (`member/{id}/detail`). Mount before the generic record routes.
  */
-import {
-  communicationsDetail,
-  contactSummary,
-  CONTACT_TYPE,
-  CONTACT_TYPES,
-  formatDate,
-  getContact,
-  membershipEntry,
-  membershipsOf,
-  membershipStatus,
-  membershipSummaryEntry,
-  notFound,
-  parseRecordUri,
-  personalDetail,
-  recordUri,
-  type RecordEngine,
-  type StoredRecord,
-} from "@records-service/core";
+import { communicationsDetail, contactSummary, CONTACT_TYPE, CONTACT_TYPES, formatDate, membershipEntry, membershipStatus, membershipSummaryEntry, notFound, parseRecordUri, personalDetail, recordUri, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { findCallerPerson } from "../auth/caller-person.js";
 import type { AppEnv } from "../http/env.js";
 import { queryFlag, readQuery } from "../http/query.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** `user/membership`: the address to look up; `realtime` is accepted (nothing is cached). */
 const MembershipByEmailQuery = v.object({
@@ -42,16 +27,16 @@ const MembershipByEmailQuery = v.object({
  * The contact read-model routes; mount under `/api/v1` and `/api/v2`.
  *
  * @example
- * const routes = contactRoutes(engine); route(app, "GET", "/api/v2/:flock/:type/:id/summary", routes.getSummary);
+ * const routes = contactRoutes(engine, guards, queries); route(app, "GET", "/api/v2/:flock/:type/:id/summary", routes.getSummary);
  */
-export function contactRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function contactRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const today = () => formatDate(clock.now());
 
   const membershipsOfContact = async (contact: StoredRecord) => {
     const uri = recordUri(contact.flock, contact.type, contact.id);
-    return (await membershipsOf(engine.context, contact.flock, [uri])).get(uri) ?? [];
+    return (await queries.membershipsOf(contact.flock, [uri])).get(uri) ?? [];
   };
 
   return {
@@ -68,7 +53,7 @@ export function contactRoutes(engine: RecordEngine) {
   }
 
   async function getMembershipAll(c: Context<AppEnv, any>) {
-    const contact = await _contact(engine, c);
+    const contact = await _contact(engine, queries, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipEntry) });
   }
@@ -78,7 +63,7 @@ export function contactRoutes(engine: RecordEngine) {
   }
 
   async function getMembershipSummary(c: Context<AppEnv, any>) {
-    const contact = await _contact(engine, c);
+    const contact = await _contact(engine, queries, c);
     const memberships = await membershipsOfContact(contact);
     return c.json({ contact_uri: _uri(contact), count: memberships.length, memberships: memberships.map(membershipSummaryEntry) });
   }
@@ -88,7 +73,7 @@ export function contactRoutes(engine: RecordEngine) {
   }
 
   async function getCommunicationsDetail(c: Context<AppEnv, any>) {
-    return c.json(communicationsDetail(await _contact(engine, c)));
+    return c.json(communicationsDetail(await _contact(engine, queries, c)));
   }
 
   function describeGetPersonalDetail(): MiddlewareHandler {
@@ -96,7 +81,7 @@ export function contactRoutes(engine: RecordEngine) {
   }
 
   async function getPersonalDetail(c: Context<AppEnv, any>) {
-    return c.json(personalDetail(await _contact(engine, c)));
+    return c.json(personalDetail(await _contact(engine, queries, c)));
   }
 
   function describeGetSummary(): MiddlewareHandler {
@@ -104,7 +89,7 @@ export function contactRoutes(engine: RecordEngine) {
   }
 
   async function getSummary(c: Context<AppEnv, any>) {
-    const contact = await _contact(engine, c);
+    const contact = await _contact(engine, queries, c);
     return c.json(contactSummary(contact, await membershipsOfContact(contact), today()));
   }
 
@@ -126,11 +111,10 @@ export function contactRoutes(engine: RecordEngine) {
  * and `membership_type` references are expanded to the referenced records' own
  * single-record shapes (with `ref` and `display_value`, so readers of the short form still work).
  */
-export function memberDetailRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function memberDetailRoutes(engine: RouteEngine, guards: RouteGuards) {
 
   return {
-    getMemberIdDetail: [describeGetMemberIdDetail(), createRequireKey(storage, clock), createRequireFlock(storage), getMemberIdDetail],
+    getMemberIdDetail: [describeGetMemberIdDetail(), guards.requireKey(), guards.requireFlock, getMemberIdDetail],
   } as const;
 
   function describeGetMemberIdDetail(): MiddlewareHandler {
@@ -160,9 +144,9 @@ function _uri(r: StoredRecord): string {
 }
 
 /** The person or organisation the path names (`contact` names either); 404 for other types. */
-async function _contact(engine: RecordEngine, c: Context<AppEnv>): Promise<StoredRecord> {
+async function _contact(engine: RouteEngine, queries: RecordQueries, c: Context<AppEnv>): Promise<StoredRecord> {
   const { flock, type, id } = c.req.param() as { flock: string; type: string; id: string };
-  if (type === CONTACT_TYPE) return getContact(engine.context, flock, id);
+  if (type === CONTACT_TYPE) return queries.getContact(flock, id);
   if (!CONTACT_TYPES.includes(type)) {
     throw notFound("not a contact", `'${type}' records have no contact sub-resources; only ${CONTACT_TYPES.join(" and ")} records do`);
   }

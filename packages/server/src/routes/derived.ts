@@ -6,7 +6,7 @@
  * `signature` query parameter is the credential, checked before anything is looked up, so
  * ids cannot be probed without a valid link).
  */
-import { badRequest, RecordsError, type RecordEngine, type StoredFile, type StoredRecord } from "@records-service/core";
+import { badRequest, RecordsError, type FlockStore, type StoredFile, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { AVATAR_DEFAULT_SIZE, AVATAR_MAX_SIZE, AVATAR_MIN_SIZE, parseAvatarQuery, renderInitialsAvatar } from "../derived/avatar.js";
 import { cardKey } from "../config/keys.js";
@@ -14,9 +14,10 @@ import { renderCard } from "../derived/card.js";
 import { loadCard } from "../derived/card-data.js";
 import { signatureErrorBody, verifyCardSignature } from "../derived/card-signature.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { INLINE_CONTENT_TYPES, mimeType, toArrayBuffer } from "./files.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Supplies the server's secret (read once from settings, or given); card links are checked with the card key derived from it. */
 export type SecretSource = () => Promise<string>;
@@ -25,14 +26,13 @@ export type SecretSource = () => Promise<string>;
  * Routes `GET /:flock/:type/:id/avatar` and `GET /:flock/member/:id/card`; mount under `/api/v2`.
  *
  * @example
- * const routes = derivedRoutes(engine, async () => secret); route(app, "GET", "/api/v2/:flock/member/:id/card", routes.getMemberIdCard);
+ * const routes = derivedRoutes(engine, guards, flocks, async () => secret); route(app, "GET", "/api/v2/:flock/member/:id/card", routes.getMemberIdCard);
  */
-export function derivedRoutes(engine: RecordEngine, secret: SecretSource) {
-  const { storage, clock } = engine.context;
+export function derivedRoutes(engine: RouteEngine, guards: RouteGuards, flocks: FlockStore, secret: SecretSource) {
 
   return {
     getMemberIdCard: [describeGetMemberIdCard(), getMemberIdCard],
-    getTypeIdAvatar: [describeGetTypeIdAvatar(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeIdAvatar],
+    getTypeIdAvatar: [describeGetTypeIdAvatar(), guards.requireKey(), guards.requireFlock, getTypeIdAvatar],
   } as const;
 
   function describeGetMemberIdCard(): MiddlewareHandler {
@@ -46,7 +46,7 @@ export function derivedRoutes(engine: RecordEngine, secret: SecretSource) {
       const { title, description, link } = signatureErrorBody(check);
       throw new RecordsError("unauthorized", title, description, { headers: PRIVATE_HEADERS, link });
     }
-    const html = renderCard((await loadCard(engine, flock, id)).input);
+    const html = renderCard((await loadCard(engine, flocks, flock, id)).input);
     return c.html(html, 200, { ...PRIVATE_HEADERS, "Content-Security-Policy": CARD_CSP, "X-Robots-Tag": "noindex, nofollow" });
   }
 
@@ -93,7 +93,7 @@ const PHOTO_URL_RE = /^\/files\/v1\/([^/]+)\/([0-9a-f]{24})\/[^/]+$/;
  * A person's uploaded photo, when it is a raster image this server shows inline. An SVG or
  * other upload is not served as the avatar (it could carry script); the initials are.
  */
-async function _uploadedPhoto(engine: RecordEngine, record: StoredRecord): Promise<StoredFile | undefined> {
+async function _uploadedPhoto(engine: RouteEngine, record: StoredRecord): Promise<StoredFile | undefined> {
   if (record.type !== "person" || typeof record.data["photo"] !== "string") return undefined;
   const m = PHOTO_URL_RE.exec(record.data["photo"]);
   if (!m || m[1] !== record.flock) return undefined;

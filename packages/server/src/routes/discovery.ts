@@ -4,12 +4,13 @@
  * one flock (and so checks access to it); with `?include_empty=true`, every type the flock
  * serves, those without records at count 0 (a first run's console lists them all).
  */
-import { badRequest, type AccountStore, type Clock, type FlockStore, type RecordEngine } from "@records-service/core";
+import { badRequest, type FlockStore } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { visibleFlocks } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * Routes `GET /` → `{flocks: [{identifier, name}]}` and `GET /:flock` →
@@ -17,11 +18,11 @@ import { documented, queryParam } from "../openapi/describe.js";
  * serves, for `include_empty`.
  *
  * @example
- * const routes = discoveryRoutes(engine, storage, storage, clock); route(app, "GET", "/api/v1/", routes.getRoot);
+ * const routes = discoveryRoutes(engine, guards, flocks); route(app, "GET", "/api/v1/", routes.getRoot);
  */
-export function discoveryRoutes(engine: RecordEngine, accounts: AccountStore, flocks: FlockStore, clock: Clock) {
-  const requireKey = createRequireKey(accounts, clock);
-  const requireFlock = createRequireFlock(flocks);
+export function discoveryRoutes(engine: RouteEngine, guards: RouteGuards, flocks: FlockStore) {
+  const requireKey = guards.requireKey();
+  const requireFlock = guards.requireFlock;
   const { typesOf } = engine.context;
 
   return {

@@ -6,7 +6,7 @@
  * the engine (audit, change feed, triggers). A second active sender with the same address
  * (case ignored) is the vendor's 400 `already exists`, not a 409. Mount under `/internal/v2`.
  */
-import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
@@ -14,8 +14,9 @@ import { liveRecords } from "../gateway/live-records.js";
 import { readGatewayParams, requiredParam, type GatewayParams } from "../gateway/params.js";
 import { liveRecord } from "../gateway/records.js";
 import { booleanParam, listParam } from "../gateway/values.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The record type behind a sender. */
 const SENDER_TYPE = "email_sender";
@@ -34,11 +35,10 @@ interface EmailSender {
  * Routes the email-sender paths; mount under `/internal/v2`.
  *
  * @example
- * const routes = emailSenderRoutes(engine); route(app, "GET", "/internal/v2/:flock/email_senders", routes.getEmailSenders);
+ * const routes = emailSenderRoutes(engine, guards); route(app, "GET", "/internal/v2/:flock/email_senders", routes.getEmailSenders);
  */
-export function emailSenderRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function emailSenderRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const fields = "email, display_name, products (list), allow_for_all_users (boolean), specific_user_list (list); in the query or a JSON or form body";
 
 
@@ -151,7 +151,7 @@ function _senderFields(params: GatewayParams, all: boolean): Record<string, unkn
 }
 
 /** 400 `already exists` when another active sender has the address (case ignored). */
-async function _assertUnique(engine: RecordEngine, flock: string, email: string, except?: string): Promise<void> {
+async function _assertUnique(engine: RouteEngine, flock: string, email: string, except?: string): Promise<void> {
   const wanted = email.toLowerCase();
   const clash = (await liveRecords(engine, flock, SENDER_TYPE)).find((r) => r.id !== except && String(r.data["email"] ?? "").toLowerCase() === wanted);
   if (clash) throw badRequest("already exists", `the sender ${email} already exists (${clash.id})`);

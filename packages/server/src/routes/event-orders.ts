@@ -16,7 +16,7 @@
  * | GET | `/:flock/booking/:uid/attendance/export`, `…/orders/export` | XLSX (or `format=csv`), streamed |
  * | GET | `/:flock/booking/:uid/orders/export/meta` | what the orders export would hold |
  */
-import { formatDate, notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { formatDate, notFound, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { TABLE_CONTENT_TYPE, tableStream } from "../exports/table-file.js";
 import { countExportRows, EXPORT_FIELDSETS, exportColumns, exportRows, readExportFormat, readFieldsets, readTicketTypes, type ExportKind } from "../gateway/events/exports.js";
@@ -31,8 +31,10 @@ import { holding, referencing, refOf, uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 const _XLSX = TABLE_CONTENT_TYPE.xlsx;
 
@@ -41,11 +43,11 @@ const _XLSX = TABLE_CONTENT_TYPE.xlsx;
  * `createEventRoutes`.
  *
  * @example
- * const routes = eventOrderRoutes(engine); route(app, "GET", "/events/v2/:flock/booking/:uid/summary", routes.getBookingUidSummary);
+ * const routes = eventOrderRoutes(engine, guards, queries); route(app, "GET", "/events/v2/:flock/booking/:uid/summary", routes.getBookingUidSummary);
  */
-export function eventOrderRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function eventOrderRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const today = () => formatDate(clock.now());
 
   const orderDoc = { tag: "gateway-events", auth: "key" as const, errors: [403, 404] };
@@ -60,7 +62,7 @@ export function eventOrderRoutes(engine: RecordEngine) {
     const format = readExportFormat(params);
     const booking = await _booking(engine, c);
     const types = await readTicketTypes(engine, booking);
-    const body = tableStream(format, exportColumns(fieldsets), exportRows(engine, booking, types, kind, fieldsets, today()), kind === "attendance" ? "Attendance" : "Orders");
+    const body = tableStream(format, exportColumns(fieldsets), exportRows(engine, queries, booking, types, kind, fieldsets, today()), kind === "attendance" ? "Attendance" : "Orders");
     return new Response(body, {
       headers: { "content-type": TABLE_CONTENT_TYPE[format], "content-disposition": `attachment; filename="${kind}-${booking.id}.${format}"`, "cache-control": "no-store" },
     });
@@ -201,17 +203,17 @@ export function eventOrderRoutes(engine: RecordEngine) {
 
 // --- internal ---
 
-async function _booking(engine: RecordEngine, c: Context<AppEnv>): Promise<StoredRecord> {
+async function _booking(engine: RouteEngine, c: Context<AppEnv>): Promise<StoredRecord> {
   const { flock, uid } = c.req.param() as { flock: string; uid: string };
   return liveRecord(engine, flock, "booking", uid);
 }
 
-async function _bookingData(engine: RecordEngine, c: Context<AppEnv>): Promise<BookingData> {
+async function _bookingData(engine: RouteEngine, c: Context<AppEnv>): Promise<BookingData> {
   return readOneBooking(engine, await _booking(engine, c));
 }
 
 /** The contact, the event and the contact's live tickets of it; 404 when any is missing. */
-async function _order(engine: RecordEngine, c: Context<AppEnv>): Promise<{ data: BookingData; contactUri: string; tickets: StoredRecord[] }> {
+async function _order(engine: RouteEngine, c: Context<AppEnv>): Promise<{ data: BookingData; contactUri: string; tickets: StoredRecord[] }> {
   const { flock, resource_type: type, uid, euid } = c.req.param() as { flock: string; resource_type: string; uid: string; euid: string };
   if (!ORDER_CONTACT_TYPES.includes(type)) throw notFound("not found", `orders belong to a person or an organisation, not a ${JSON.stringify(type.slice(0, 40))}`);
   const contact = await liveRecord(engine, flock, type, uid);

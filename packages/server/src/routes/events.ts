@@ -14,11 +14,11 @@
  * | GET | `/:flock/booking/:uid/attendance/all` (and `…/attendance`, `/bookings/:uid/attendance`) | the sessions |
  * | PUT | `/:flock/booking/:uid/attendance` (and `/bookings/:uid/attendance`) | sets one attendee's attendance |
  */
-import { formatDate, type RecordEngine } from "@records-service/core";
+import { formatDate } from "@records-service/core";
 import type { Context } from "hono";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { readAttendanceInput, updateAttendance } from "../gateway/events/attendance.js";
 import { eventPacket, ticketTypeEntry, ticketsByType } from "../gateway/events/packet.js";
@@ -28,6 +28,7 @@ import { parseBookingState, selectBookingPage, type BookingSelection } from "../
 import { pageInfo, readGatewayParams, readPaging } from "../gateway/params.js";
 import { uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** `page_size` of the event lists when none is given. */
 const EVENTS_DEFAULT_PAGE_SIZE = 250;
@@ -42,11 +43,11 @@ const _PAGING = [
  * routes/event-orders).
  *
  * @example
- * const events = eventRoutes(engine); route(app, "GET", "/events/v2/:flock/booking/:uid", events.showEvent);
+ * const events = eventRoutes(engine, guards); route(app, "GET", "/events/v2/:flock/booking/:uid", events.showEvent);
  */
-export function eventRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function eventRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     listEventsInWindow: [
@@ -140,7 +141,7 @@ export function eventRoutes(engine: RecordEngine) {
 
 // --- internal ---
 
-async function _bookingData(engine: RecordEngine, c: Context<AppEnv, "/:flock/booking/:uid">) {
+async function _bookingData(engine: RouteEngine, c: Context<AppEnv, "/:flock/booking/:uid">) {
   const { flock, uid } = c.req.param();
   return readOneBooking(engine, await liveRecord(engine, flock, "booking", uid));
 }

@@ -11,7 +11,7 @@
  * | GET | `/:flock/fieldset/:uid` | the fieldset |
  * | DELETE | `/:flock/fieldset/:uid` and `/:flock/fieldset?uid=` | 200 the deleted fieldset; a locked one 409 |
  */
-import { badRequest, conflict, CONTACT_TYPE, type RecordEngine } from "@records-service/core";
+import { badRequest, conflict, CONTACT_TYPE } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { typeFields } from "../gateway/segments/fields.js";
 import { FIELDSET_TYPE, fieldsetEntry, fieldsetsOf, fieldsetSingle, isLocked } from "../gateway/segments/fieldsets.js";
@@ -20,18 +20,18 @@ import { liveRecord } from "../gateway/records.js";
 import { listParam } from "../gateway/values.js";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The fieldset paths; routes/segments mounts them.
  *
  * @example
- * const routes = fieldsetRoutes(engine); route(app, "GET", "/:flock/fieldset", routes.getFieldset);
+ * const routes = fieldsetRoutes(engine, guards); route(app, "GET", "/:flock/fieldset", routes.getFieldset);
  */
-export function fieldsetRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function fieldsetRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   const remove = async (c: Context<AppEnv>, uid: string) => {
     const flock = c.req.param("flock")!;
@@ -114,7 +114,7 @@ export function fieldsetRoutes(engine: RecordEngine) {
 
 // --- internal ---
 
-async function _newFieldset(engine: RecordEngine, flock: string, params: GatewayParams): Promise<Record<string, unknown>> {
+async function _newFieldset(engine: RouteEngine, flock: string, params: GatewayParams): Promise<Record<string, unknown>> {
   const served = (t: string) => t === CONTACT_TYPE || engine.context.typesOf(flock).has(t);
   const resource = params.get("resource")?.trim() || undefined;
   if (resource !== undefined && !served(resource)) throw badRequest("bad resource", `resource ${JSON.stringify(resource.slice(0, 64))} is not served in flock ${flock}`);

@@ -4,10 +4,10 @@
  * Uploaded bytes are untrusted: the answer forbids sniffing and scripts, and only raster
  * images are shown inline; everything else (SVG included, which can carry script) downloads.
  */
-import { notFound, type AccountStore, type Clock, type FlockStore, type RecordReader, type StoredFile } from "@records-service/core";
+import { notFound, type RecordReader, type StoredFile } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 
 /** Content types served inline; anything else is sent as an attachment. */
@@ -17,12 +17,11 @@ export const INLINE_CONTENT_TYPES: readonly string[] = ["image/png", "image/jpeg
  * Routes serving stored files; mount under `/files/v1`.
  *
  * @example
- * const routes = fileRoutes(engine.read, storage, storage, clock); route(app, "GET", "/files/v1/:flock/:fileId/:filename", routes.getFileIdFilename);
+ * const routes = fileRoutes(engine.read, guards); route(app, "GET", "/files/v1/:flock/:fileId/:filename", routes.getFileIdFilename);
  */
-export function fileRoutes(read: RecordReader, accounts: AccountStore, flocks: FlockStore, clock: Clock) {
-
+export function fileRoutes(read: RecordReader, guards: RouteGuards) {
   return {
-    getFileIdFilename: [describeGetFileIdFilename(), createRequireKey(accounts, clock), createRequireFlock(flocks), getFileIdFilename],
+    getFileIdFilename: [describeGetFileIdFilename(), guards.requireKey(), guards.requireFlock, getFileIdFilename],
   } as const;
 
   function describeGetFileIdFilename(): MiddlewareHandler {

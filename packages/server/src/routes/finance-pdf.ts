@@ -7,7 +7,7 @@
  * | GET | `/:flock/:resource_type/:uid/invoice/:signature/pdf?template=` | anyone holding the invoice's signed link (2.3); checked before anything is read |
  * | GET | `/:flock/giving/taxyear/:startyear/:endyear/pdf` | a member token (the member's own person), or a core key with `?person_uri=` |
  */
-import { badRequest, notFound, parseRecordUri, RecordsError, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, notFound, parseRecordUri, RecordsError, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
@@ -21,9 +21,10 @@ import { invoiceKey, verifyInvoiceSignature, type InvoiceType } from "../gateway
 import { liveRecord } from "../gateway/records.js";
 import { uriOf } from "../gateway/read-all.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { SIGNED_HEADERS } from "./invoices.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The PDF path's resource types and the invoice type each signs as (spec 2.3). */
 const PDF_RESOURCE_TYPES: Readonly<Record<string, InvoiceType>> = {
@@ -37,13 +38,13 @@ const PDF_RESOURCE_TYPES: Readonly<Record<string, InvoiceType>> = {
  * The finance PDF routes; mount under `/selfservice-pdf/v2`.
  *
  * @example
- * const routes = financePdfRoutes(engine, { secret, invoicing }); route(app, "GET", "/selfservice-pdf/v2/:flock/giving/taxyear/:startyear/:endyear/pdf", routes.getGivingTaxyearStartyearEndyearPdf);
+ * const routes = financePdfRoutes(engine, guards, { flocks, secret, invoicing }); route(app, "GET", "/selfservice-pdf/v2/:flock/giving/taxyear/:startyear/:endyear/pdf", routes.getGivingTaxyearStartyearEndyearPdf);
  */
-export function financePdfRoutes(engine: RecordEngine, settings: InvoiceSettings) {
-  const { storage, clock } = engine.context;
+export function financePdfRoutes(engine: RouteEngine, guards: RouteGuards, settings: InvoiceSettings) {
+  const { clock } = engine.context;
 
   return {
-    getGivingTaxyearStartyearEndyearPdf: [describeGetGivingTaxyearStartyearEndyearPdf(), createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage), getGivingTaxyearStartyearEndyearPdf],
+    getGivingTaxyearStartyearEndyearPdf: [describeGetGivingTaxyearStartyearEndyearPdf(), guards.requireKey(["core", "self-service"]), guards.requireFlock, getGivingTaxyearStartyearEndyearPdf],
     getResourceTypeUidInvoiceSignaturePdf: [describeGetResourceTypeUidInvoiceSignaturePdf(), getResourceTypeUidInvoiceSignaturePdf],
   } as const;
 
@@ -65,7 +66,7 @@ export function financePdfRoutes(engine: RecordEngine, settings: InvoiceSettings
     const entry = (settings.invoicing ?? []).find((x) => x.flock === flock);
     const year = taxYear(startyear, endyear, entry?.tax_year_start ?? CONFIG_DEFAULTS.invoicing.tax_year_start);
     const person = await _statementPerson(engine, c, flock);
-    const flockName = (await storage.getFlock(flock))?.name ?? flock;
+    const flockName = (await settings.flocks.getFlock(flock))?.name ?? flock;
     const { gifts, totals } = await giftsOf(engine, flock, person, year, entry?.default_currency ?? "gbp");
     const pdf = await renderGivingStatementPdf({ flockName, person, year, gifts, totals }, clock.now());
     return _pdf(c, pdf, `giving-statement-${year.startYear}-${year.endYear}.pdf`, { "Cache-Control": "private, no-store" });
@@ -95,7 +96,7 @@ export function financePdfRoutes(engine: RecordEngine, settings: InvoiceSettings
     if (!(INVOICE_TEMPLATES as readonly string[]).includes(template)) {
       throw badRequest("unknown template", `template ${JSON.stringify(template.slice(0, 60))} is not offered; use ${INVOICE_TEMPLATES.join(" or ")}`);
     }
-    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
+    if (!(await settings.flocks.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
     const invoice = await buildInvoice(engine, settings, flock, type, uid, (source) => {
       // member and membership sign alike; the path still names the record's own type.
       if (source.record.type !== resourceType) {
@@ -110,7 +111,7 @@ export function financePdfRoutes(engine: RecordEngine, settings: InvoiceSettings
 // --- internal ---
 
 /** The statement's person: the member's own, or the core key's `person_uri`. */
-async function _statementPerson(engine: RecordEngine, c: Context<AppEnv>, flock: string): Promise<StoredRecord> {
+async function _statementPerson(engine: RouteEngine, c: Context<AppEnv>, flock: string): Promise<StoredRecord> {
   const given = c.req.query("person_uri");
   const user = c.get("user");
   if (user.role === "self-service") {

@@ -6,13 +6,15 @@
  * `take_first_if_multiple`): 200 with the rule that matched and the record; several: 409
  * naming them (never a guess); none: 404. Mount before the generic record routes.
  */
-import { conflict, findContacts, notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { conflict, notFound, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryFlag, readQuery } from "../http/query.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
+import type { RecordQueries } from "../http/record-queries.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 const text = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, "must be at most 200 characters")));
 
@@ -36,13 +38,12 @@ const FIND_TYPES = ["person", "organisation"] as const;
  * The find routes of one surface: `/:flock/find/:type` (v1 layout) or `/find/:type/:flock` (v2).
  *
  * @example
- * const routes = findRoutes(engine); route(app, "GET", "/api/v1/:flock/find/:type", routes.findRecords);
+ * const routes = findRoutes(engine, guards, queries); route(app, "GET", "/api/v1/:flock/find/:type", routes.findRecords);
  */
-export function findRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function findRoutes(engine: RouteEngine, guards: RouteGuards, queries: RecordQueries) {
 
   return {
-    findRecords: [describeFind(), createRequireKey(storage, clock), createRequireFlock(storage), findRecords],
+    findRecords: [describeFind(), guards.requireKey(), guards.requireFlock, findRecords],
   } as const;
 
   function describeFind(): MiddlewareHandler {
@@ -54,7 +55,7 @@ export function findRoutes(engine: RecordEngine) {
     if (!(FIND_TYPES as readonly string[]).includes(type)) {
       throw notFound("not found", `find answers ${FIND_TYPES.join(" and ")}, not ${JSON.stringify(type)}`);
     }
-    const found = await findByQuery(engine, c, flock, type);
+    const found = await findByQuery(engine, queries, c, flock, type);
     return c.json({ matched_by: found.rule, count: found.count, uri: found.record.uri, ...found.record });
   }
 }
@@ -64,9 +65,9 @@ export function findRoutes(engine: RecordEngine) {
  * and how many matched. 404 when nothing matches; 409 for several without
  * `take_first_if_multiple`.
  */
-async function findByQuery(engine: RecordEngine, c: Context<AppEnv>, flock: string, type: string) {
+async function findByQuery(engine: RouteEngine, queries: RecordQueries, c: Context<AppEnv>, flock: string, type: string) {
   const query = readQuery(c, FindQuery);
-  const all = await findMatches(engine, c, flock, type);
+  const all = await findMatches(queries, c, flock, type);
   const first = all.matches[0];
   if (!first) throw notFound("no match", `no ${type} in flock '${flock}' matches the given fields`);
   if (all.matches.length > 1 && !query.take_first_if_multiple) {
@@ -81,8 +82,8 @@ async function findByQuery(engine: RecordEngine, c: Context<AppEnv>, flock: stri
 }
 
 /** Every match of the first rule that matches the request's parameters. */
-export async function findMatches(engine: RecordEngine, c: Context<AppEnv>, flock: string, type: string): Promise<{ rule: string | null; matches: StoredRecord[] }> {
+export async function findMatches(queries: Pick<RecordQueries, "findContacts">, c: Context<AppEnv>, flock: string, type: string): Promise<{ rule: string | null; matches: StoredRecord[] }> {
   const query = readQuery(c, FindQuery);
   const given: Record<string, string | undefined> = { ...query, take_first_if_multiple: undefined };
-  return findContacts(engine.context, flock, type, given);
+  return queries.findContacts(flock, type, given);
 }

@@ -6,26 +6,15 @@
  * URI, with the generic list's filters and paging, newest first, references inside `data`
  * expanded to `{display_value, ref}` as in the single-record shape.
  */
-import {
-  badRequest,
-  cutDisplayValue,
-  parseListQuery,
-  recordUri,
-  referencedKeys,
-  toListElement,
-  toSingleEnvelope,
-  type ListQuery,
-  type RecordEngine,
-  type RecordKey,
-  type StoredRecord,
-} from "@records-service/core";
+import { badRequest, cutDisplayValue, parseListQuery, recordUri, referencedKeys, toListElement, toSingleEnvelope, type ListQuery, type RecordKey, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { liveRecord } from "../gateway/records.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
 import type { Surface } from "../http/surface.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The form types whose responses are served. */
 export const FORM_TYPES = ["form", "sheep_form"] as const;
@@ -37,11 +26,11 @@ type FormType = (typeof FORM_TYPES)[number];
  * The form-response lists, one per form type: serve each at `/api/{v1,v2}/:flock/<type>/:uid/responses`.
  *
  * @example
- * const forms = formRoutes(engine, "v1"); route(app, "GET", "/api/v1/:flock/form/:uid/responses", forms.listFormResponses);
+ * const forms = formRoutes(engine, guards, "v1"); route(app, "GET", "/api/v1/:flock/form/:uid/responses", forms.listFormResponses);
  */
-export function formRoutes(engine: RecordEngine, surface: Surface) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function formRoutes(engine: RouteEngine, guards: RouteGuards, surface: Surface) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     listFormResponses: [describeResponses("form"), ...guard, listResponsesOf("form")],
@@ -100,7 +89,7 @@ const RESPONSE_TYPE = "form_response";
  * so the newest-first page is a range counted from the end of that order: read with the
  * same page size, it spans at most two pages of it.
  */
-async function _newestFirst(engine: RecordEngine, flock: string, query: ListQuery): Promise<{ total: number; records: StoredRecord[] }> {
+async function _newestFirst(engine: RouteEngine, flock: string, query: ListQuery): Promise<{ total: number; records: StoredRecord[] }> {
   const size = query.pageSize;
   const { total } = await engine.list(flock, RESPONSE_TYPE, { ...query, page: 1, pageSize: 1 });
   const end = total - (query.page - 1) * size;
@@ -115,7 +104,7 @@ async function _newestFirst(engine: RecordEngine, flock: string, query: ListQuer
 }
 
 /** List elements whose data references (same flock) are `{display_value, ref}`, read in one batch. */
-async function _expanded(engine: RecordEngine, flock: string, records: readonly StoredRecord[]) {
+async function _expanded(engine: RouteEngine, flock: string, records: readonly StoredRecord[]) {
   const keys = new Map<string, RecordKey>();
   for (const r of records) for (const k of referencedKeys(r)) keys.set(`${k.type}/${k.id}`, k);
   const expanded = new Map<string, string>();

@@ -8,17 +8,18 @@
  * | GET | `/:flock/:invoice_type/:uid` | a core key of the flock; a member token for an invoice whose buyer is the member's own person (others 404) |
  * | GET | `/:flock/:invoice_type/:uid/:signature` | anyone holding the signed link (a key sent with it is ignored); the signature is checked before anything is read |
  */
-import { notFound, RecordsError, badRequest, type RecordEngine } from "@records-service/core";
+import { notFound, RecordsError, badRequest } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
 import { buildInvoice, type InvoiceSettings } from "../gateway/invoices/build.js";
 import type { InvoiceSource } from "../gateway/invoices/invoice.js";
 import { INVOICE_TYPES, invoiceKey, verifyInvoiceSignature, type InvoiceType } from "../gateway/invoices/signature.js";
 import { uriOf } from "../gateway/read-all.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Options of the invoice routes. */
 export type InvoiceRouteOptions = InvoiceSettings;
@@ -30,13 +31,12 @@ export const SIGNED_HEADERS = { "Cache-Control": "private, no-store", "Referrer-
  * The invoice routes; mount under `/invoices/v2`.
  *
  * @example
- * const routes = invoiceRoutes(engine, { secret }); route(app, "GET", "/invoices/v2/:flock/:invoice_type/:uid", routes.getInvoiceTypeUid);
+ * const routes = invoiceRoutes(engine, guards, { flocks, secret }); route(app, "GET", "/invoices/v2/:flock/:invoice_type/:uid", routes.getInvoiceTypeUid);
  */
-export function invoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions) {
-  const { storage, clock } = engine.context;
+export function invoiceRoutes(engine: RouteEngine, guards: RouteGuards, opts: InvoiceRouteOptions) {
 
   return {
-    getInvoiceTypeUid: [describeGetInvoiceTypeUid(), createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage), getInvoiceTypeUid],
+    getInvoiceTypeUid: [describeGetInvoiceTypeUid(), guards.requireKey(["core", "self-service"]), guards.requireFlock, getInvoiceTypeUid],
     getInvoiceTypeUidSignature: [describeGetInvoiceTypeUidSignature(), getInvoiceTypeUidSignature],
   } as const;
 
@@ -82,7 +82,7 @@ export function invoiceRoutes(engine: RecordEngine, opts: InvoiceRouteOptions) {
     if (!verifyInvoiceSignature(invoiceKey(await opts.secret()), flock, type, uid, signature)) {
       throw new RecordsError("unauthorized", "signature invalid", "the signature does not match this invoice; ask for a new signed link");
     }
-    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
+    if (!(await opts.flocks.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 80))}`);
     return c.json(await buildInvoice(engine, opts, flock, type, uid), 200, SIGNED_HEADERS);
   }
 }

@@ -6,16 +6,17 @@
  * Cells follow `import`'s conventions (bulk-io/record-table); `columns` picks and orders
  * the columns (envelope keys or data fields), default the envelope then the type's fields.
  */
-import { badRequest, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
+import { badRequest, parseListQuery, PERSON_FIELDS } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import { columnsOf, dataFieldsOf, ENVELOPE_COLUMNS, listAllSorted, scanAll, tableRow } from "../bulk-io/record-table.js";
 import { TABLE_CONTENT_TYPE, tableStream } from "../exports/table-file.js";
 import type { AppEnv } from "../http/env.js";
 import { readQuery } from "../http/query.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The export's own parameters; every other one is a list filter, as on the list. */
 const ExportQuery = v.object({
@@ -31,13 +32,13 @@ const MAX_EXPORT_COLUMNS = 200;
  * `export` is not read as a record id.
  *
  * @example
- * const routes = listExportRoutes(engine); route(app, "GET", "/api/v1/:flock/:type/export", routes.getTypeExport);
+ * const routes = listExportRoutes(engine, guards); route(app, "GET", "/api/v1/:flock/:type/export", routes.getTypeExport);
  */
-export function listExportRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function listExportRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const { clock } = engine.context;
 
   return {
-    getTypeExport: [describeGetTypeExport(), createRequireKey(storage, clock), createRequireFlock(storage), getTypeExport],
+    getTypeExport: [describeGetTypeExport(), guards.requireKey(), guards.requireFlock, getTypeExport],
   } as const;
 
   function describeGetTypeExport(): MiddlewareHandler {

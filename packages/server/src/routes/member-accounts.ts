@@ -8,7 +8,7 @@
  * never carries the person's names. Mount after the contact routes (`user/membership` keeps
  * its meaning) and before the generic record routes.
  */
-import { badRequest, formatTimestamp, notFound, recordUri, type RecordEngine, type StoredRecord, type UserRow } from "@records-service/core";
+import { badRequest, formatTimestamp, notFound, recordUri, type AccountStore, type Clock, type FlockStore, type StoredRecord, type UserRow } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
@@ -16,23 +16,24 @@ import { hashToken } from "../auth/tokens.js";
 import { accountEmail, isCoreUsername, memberAccountKey, normalizeUsername } from "../auth/usernames.js";
 import { readGatewayParams } from "../gateway/params.js";
 import type { AppEnv } from "../http/env.js";
-import { bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { bearerToken, type RouteGuards } from "../middleware/auth.js";
 import { clientAddress } from "../middleware/client-address.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import type { LoginGuard } from "../protection/login-guard.js";
 import { tooManyLogins } from "./auth.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * Routes `POST /:flock/user/preauth`, `GET /:flock/user?email=`, `GET /:flock/user/:username`
  * and `GET /:flock/user/:username/person`; mount under `/api/v1`.
  *
  * @example
- * const routes = memberAccountRoutes(engine, guard); route(app, "POST", "/api/v1/:flock/user/preauth", routes.postUserPreauth);
+ * const routes = memberAccountRoutes(engine, guards, guard, accounts, flocks); route(app, "POST", "/api/v1/:flock/user/preauth", routes.postUserPreauth);
  */
-export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
-  const { storage, clock } = engine.context;
-  const coreOnly = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
-  const memberOrCore = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
+export function memberAccountRoutes(engine: RouteEngine, guards: RouteGuards, guard: LoginGuard, accounts: AccountStore, flocks: FlockStore) {
+  const { clock } = engine.context;
+  const coreOnly = [guards.requireKey(), guards.requireFlock] as const;
+  const memberOrCore = [guards.requireKey(["core", "self-service"]), guards.requireFlock] as const;
 
   return {
     postUserPreauth: [describePostUserPreauth(), postUserPreauth],
@@ -57,14 +58,14 @@ export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
   async function postUserPreauth(c: Context<AppEnv, "/:flock/user/preauth">) {
     const flock = c.req.param("flock");
     const email = _email((await readGatewayParams(c)).get("email"));
-    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
+    if (!(await flocks.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock)}`);
     const key = memberAccountKey(flock, email);
     const address = clientAddress(c);
     // A locked address gets the same 429 whichever email it asks about, so a lock reveals nothing.
     const addressGate = await guard.check(_PROBE, address);
     if (!addressGate.allowed) throw tooManyLogins(addressGate.retryAfterSeconds);
     const gate = await guard.check(key, address);
-    const account = await _memberAccount(engine, key);
+    const account = await _memberAccount(accounts, key);
     if (!account) {
       if (!gate.allowed) throw tooManyLogins(gate.retryAfterSeconds);
       await guard.fail(key, address);
@@ -89,7 +90,7 @@ export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
   async function getUserRoute(c: Context<AppEnv, "/:flock/user">) {
     const flock = c.req.param("flock");
     const email = _email(c.req.query("email"));
-    const account = await _memberAccount(engine, memberAccountKey(flock, email));
+    const account = await _memberAccount(accounts, memberAccountKey(flock, email));
     if (!account) throw notFound("no account", `there is no member account for ${JSON.stringify(email)} in flock ${flock}`);
     const login = accountEmail(account.username);
     const person = await findCallerPerson(engine, flock, login);
@@ -102,7 +103,7 @@ export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
       last_name: _text(person?.data.last_name),
       person: person ? recordUri(flock, "person", person.id) : null,
       last_login_date: last === undefined ? null : formatTimestamp(new Date(last)),
-      session_expiry: await _latestOpenSession(engine, account.username),
+      session_expiry: await _latestOpenSession(accounts, clock, account.username),
     });
   }
 
@@ -117,7 +118,7 @@ export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
   }
 
   async function getUserUsername(c: Context<AppEnv, "/:flock/user/:username">) {
-    const { account, person, sessionExpiry } = await _named(c, engine);
+    const { account, person, sessionExpiry } = await _named(c, engine, accounts);
     const login = accountEmail(account.username);
     return c.json({
       email: login,
@@ -140,7 +141,7 @@ export function memberAccountRoutes(engine: RecordEngine, guard: LoginGuard) {
   }
 
   async function getUserUsernamePerson(c: Context<AppEnv, "/:flock/user/:username/person">) {
-    const { account, person } = await _named(c, engine);
+    const { account, person } = await _named(c, engine, accounts);
     if (!person) throw notFound("person not found", `no person of flock ${c.req.param("flock")} has the email ${JSON.stringify(accountEmail(account.username))}`);
     return c.json(_personObject(person));
   }
@@ -162,8 +163,8 @@ function _email(raw: string | undefined): string {
 }
 
 /** The member account stored under `key` (never a staff account). */
-async function _memberAccount(engine: RecordEngine, key: string): Promise<UserRow | undefined> {
-  const user = await engine.context.storage.getUser(key);
+async function _memberAccount(accounts: AccountStore, key: string): Promise<UserRow | undefined> {
+  const user = await accounts.getUser(key);
   return user?.role === "self-service" ? user : undefined;
 }
 
@@ -172,7 +173,7 @@ async function _memberAccount(engine: RecordEngine, key: string): Promise<UserRo
  * account (another's is a 404, as an unknown one); a core key any of the flock's. With the
  * member's person and the session expiry to show.
  */
-async function _named(c: Context<AppEnv>, engine: RecordEngine): Promise<{ account: UserRow; person: StoredRecord | undefined; sessionExpiry: string | null }> {
+async function _named(c: Context<AppEnv>, engine: RouteEngine, accounts: AccountStore): Promise<{ account: UserRow; person: StoredRecord | undefined; sessionExpiry: string | null }> {
   const { flock, username } = c.req.param() as { flock: string; username: string };
   const wanted = normalizeUsername(username);
   const caller = c.get("user");
@@ -184,21 +185,21 @@ async function _named(c: Context<AppEnv>, engine: RecordEngine): Promise<{ accou
     if (caller.username !== memberAccountKey(flock, wanted)) throw missing();
     account = caller;
     const token = bearerToken(c.req.header("authorization"));
-    sessionExpiry = (token ? (await engine.context.storage.getApiKey(hashToken(token)))?.expires : null) ?? null;
+    sessionExpiry = (token ? (await accounts.getApiKey(hashToken(token)))?.expires : null) ?? null;
   } else {
-    account = await _memberAccount(engine, memberAccountKey(flock, wanted));
+    account = await _memberAccount(accounts, memberAccountKey(flock, wanted));
     if (!account) throw missing();
-    sessionExpiry = await _latestOpenSession(engine, account.username);
+    sessionExpiry = await _latestOpenSession(accounts, engine.context.clock, account.username);
   }
   const person = await findCallerPerson(engine, flock, accountEmail(account.username));
   return { account, person, sessionExpiry };
 }
 
 /** The expiry of the account's latest open session, or null when none is open. */
-async function _latestOpenSession(engine: RecordEngine, username: string): Promise<string | null> {
-  const now = formatTimestamp(engine.context.clock.now());
+async function _latestOpenSession(accounts: AccountStore, clock: Clock, username: string): Promise<string | null> {
+  const now = formatTimestamp(clock.now());
   let latest: string | null = null;
-  for (const key of await engine.context.storage.apiKeysOf(username)) {
+  for (const key of await accounts.apiKeysOf(username)) {
     if (key.expires !== null && key.expires > now && (latest === null || key.expires > latest)) latest = key.expires;
   }
   return latest;

@@ -6,7 +6,7 @@
  * (audit, change feed, triggers). Routes under `/internal/v2/{flock}/membership_type/{uid}/extras`;
  * core keys of the flock only. Mount under `/internal/v2`.
  */
-import { badRequest, notFound, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, notFound, recordUri, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { actingEngine } from "../http/acting.js";
@@ -14,8 +14,9 @@ import type { AppEnv } from "../http/env.js";
 import { readGatewayParams, requiredParam } from "../gateway/params.js";
 import { liveRecord } from "../gateway/records.js";
 import { booleanParam, listParam } from "../gateway/values.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The form types an additional field may have (the hosted list). */
 const FORM_TYPES: readonly string[] = ["checkbox", "date", "email", "multi-choice", "number", "person_record", "select", "tel", "text", "textarea"];
@@ -76,11 +77,10 @@ function extrasOf(record: StoredRecord): MembershipExtras {
  * Routes the extras paths; mount under `/internal/v2`.
  *
  * @example
- * const routes = membershipExtrasRoutes(engine); route(app, "GET", "/internal/v2/:flock/membership_type/:uid/extras", routes.getBase);
+ * const routes = membershipExtrasRoutes(engine, guards); route(app, "GET", "/internal/v2/:flock/membership_type/:uid/extras", routes.getBase);
  */
-export function membershipExtrasRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function membershipExtrasRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const media = ["application/json", "application/x-www-form-urlencoded"];
   const read = (c: Context<AppEnv>) => liveRecord(engine, c.req.param("flock")!, _TYPE, c.req.param("uid")!);
   const save = async (c: Context<AppEnv>, record: StoredRecord, extras: MembershipExtras) => {

@@ -6,11 +6,11 @@
  * after the path's own auth checks, so a stranger learns nothing and a client learns that
  * the path is known but not offered, never a 404 "no such path".
  */
-import { notFound, RecordsError, type RecordEngine } from "@records-service/core";
+import { notFound, RecordsError, type FlockStore } from "@records-service/core";
 import type { Context } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
 /**
@@ -25,12 +25,11 @@ export const SYNC_PARTNERS: readonly string[] = ["xero", "eventbrite", "mailchim
  * `/public/v2/{flock}/web`, each after its path's own auth checks.
  *
  * @example
- * const refused = notOfferedRoutes(engine); route(app, "GET", "/public/v2/:flock/web", refused.refuseWebsitePages);
+ * const refused = notOfferedRoutes(guards, flocks); route(app, "GET", "/public/v2/:flock/web", refused.refuseWebsitePages);
  */
-export function notOfferedRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const requireKey = createRequireKey(storage, clock);
-  const guard = [requireKey, createRequireFlock(storage)] as const;
+export function notOfferedRoutes(guards: RouteGuards, flocks: FlockStore) {
+  const requireKey = guards.requireKey();
+  const guard = [requireKey, guards.requireFlock] as const;
   const policies = "this service's access model is roles per flock (core keys, member tokens), not composable policies and user groups";
   const refusePolicies = (c: Context<AppEnv>) => {
     throw notOffered(c, policies);
@@ -68,7 +67,7 @@ export function notOfferedRoutes(engine: RecordEngine) {
 
   async function refuseWebsitePages(c: Context<AppEnv, "/public/v2/:flock/web">) {
     const flock = c.req.param("flock");
-    if (!(await storage.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 60))}`);
+    if (!(await flocks.getFlock(flock))) throw notFound("unknown flock", `there is no flock ${JSON.stringify(flock.slice(0, 60))}`);
     throw notOffered(c, "website pages (page configs, index pages, member-only pages) are not offered: no page records exist here");
   }
 }

@@ -6,21 +6,11 @@
  * flock's staff key need not see. `POST /:flock/outbox/:id/retry/` makes a pending, held
  * or dead job due now (one more attempt; the worker's rules then apply as to any attempt).
  */
-import {
-  badRequest,
-  conflict,
-  formatTimestamp,
-  notFound,
-  recordUri,
-  RecordsError,
-  type OutboxJob,
-  type OutboxStatus,
-  type RecordEngine,
-} from "@records-service/core";
+import { badRequest, conflict, formatTimestamp, notFound, recordUri, RecordsError, type Clock, type JobQueue, type OutboxJob, type OutboxStatus } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 
 /** Jobs per answer: default and most. */
@@ -36,11 +26,10 @@ const _STATUSES: readonly OutboxStatus[] = ["pending", "held", "done", "dead"];
  * attempts, next_attempt_at, first_attempt_at, last_error, last_status, created}]}`.
  *
  * @example
- * const routes = outboxRoutes(engine); route(app, "GET", "/api/v1/:flock/outbox", routes.getOutbox);
+ * const routes = outboxRoutes(storage, clock, guards); route(app, "GET", "/api/v1/:flock/outbox", routes.getOutbox);
  */
-export function outboxRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function outboxRoutes(outbox: Pick<JobQueue, "listJobs" | "retryJob">, clock: Clock, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     getOutbox: [describeGetOutbox(), ...guard, getOutbox],
@@ -66,7 +55,7 @@ export function outboxRoutes(engine: RecordEngine) {
     const flock = c.req.param("flock");
     const status = _status(c.req.query("status"));
     const limit = _limit(c.req.query("limit"));
-    const jobs = await storage.listJobs({ flock, limit, ...(status ? { status } : {}) });
+    const jobs = await outbox.listJobs({ flock, limit, ...(status ? { status } : {}) });
     return c.json({ jobs: jobs.map(jobView) });
   }
 
@@ -84,7 +73,7 @@ export function outboxRoutes(engine: RecordEngine) {
     _requireAdmin(c.get("user"));
     const flock = c.req.param("flock");
     const id = c.req.param("id");
-    const job = await storage.retryJob(flock, id, formatTimestamp(clock.now()));
+    const job = await outbox.retryJob(flock, id, formatTimestamp(clock.now()));
     if (job === undefined) throw notFound("unknown job", `flock ${JSON.stringify(flock)} has no pending, held or dead outbox job ${JSON.stringify(id.slice(0, 40))}`);
     if (job === "claimed") throw conflict("job in progress", `job ${id} is being attempted by a server process right now; its outcome decides what comes next`);
     return c.json({ job: jobView(job) });

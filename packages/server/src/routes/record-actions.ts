@@ -4,24 +4,24 @@
  * the display value. Lifecycle operations answer with the record's envelope after the
  * change, so the caller sees the new state and timestamps.
  */
-import { badRequest, type RecordEngine } from "@records-service/core";
+import { badRequest } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readBodyBytes, readOptionalJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import { actingEngine } from "../http/acting.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * Routes under `/:flock/:type/:id/`: `restore` (POST), `obfuscate` (PUT or POST), `touch`
  * (POST), `recalc` (POST, optional `force` as JSON or query) and `display` (GET).
  *
  * @example
- * const routes = recordActionRoutes(engine); route(app, "POST", "/api/v1/:flock/:type/:id/restore", routes.postTypeIdRestore);
+ * const routes = recordActionRoutes(engine, guards); route(app, "POST", "/api/v1/:flock/:type/:id/restore", routes.postTypeIdRestore);
  */
-export function recordActionRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function recordActionRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     postTypeIdRestore: [describePostTypeIdRestore(), ...guard, postTypeIdRestore],

@@ -5,36 +5,33 @@
  * engine operation and shapes the answer with core's envelope functions; the rules
  * themselves live in core.
  */
-import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, type RecordEngine } from "@records-service/core";
+import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
 import type { Surface } from "../http/surface.js";
 import { actingEngine } from "../http/acting.js";
-import { createResponseCache, type ResponseCache } from "../http/response-cache.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { ResponseCache } from "../http/response-cache.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { expectedVersionOf, versionTag } from "../http/version-tag.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Types only the service writes (events, tasks): not created through the API, nor imported. */
 export const SERVICE_WRITTEN_TYPES: readonly string[] = ["data_event", "core_event"];
 
 /**
- * Routes under `/:flock/:type` for create, list, get, update and delete. Pass `singles` to
- * share one single-record response cache between surfaces (the text is the same for v1
- * and v2); without it the route set makes its own.
+ * Routes under `/:flock/:type` for create, list, get, update and delete. `singles` is the
+ * single-record response cache, one shared between surfaces (the text is the same for v1
+ * and v2).
  *
  * @example
- * const routes = recordRoutes(engine, "v1"); route(app, "POST", "/api/v1/:flock/:type", routes.createRecord);
+ * const routes = recordRoutes(engine, guards, "v1", singles); route(app, "POST", "/api/v1/:flock/:type", routes.createRecord);
  */
-export function recordRoutes(
-  engine: RecordEngine,
-  surface: Surface,
-  singles: ResponseCache = createResponseCache(engine.context.storage),
-) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function recordRoutes(engine: RouteEngine, guards: RouteGuards, surface: Surface, singles: ResponseCache) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     createRecord: [describeCreateRecord(), ...guard, createRecord],

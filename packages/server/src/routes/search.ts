@@ -5,22 +5,15 @@
  * search index; `/person` takes the find parameters and lists every match of the first
  * rule that matches.
  */
-import {
-  DEFAULT_SEARCH_LIMIT,
-  MAX_SEARCH_LENGTH,
-  MAX_SEARCH_LIMIT,
-  SEARCH_TYPES,
-  searchContacts,
-  searchResult,
-  type RecordEngine,
-} from "@records-service/core";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LENGTH, MAX_SEARCH_LIMIT, SEARCH_TYPES, searchResult } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../http/env.js";
 import { queryInt, readQuery } from "../http/query.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParamsOf } from "../openapi/describe.js";
 import { FindQuery, findMatches } from "./find.js";
+import type { RecordQueries } from "../http/record-queries.js";
 
 /** `?q=` (required) and `limit`. */
 const SearchQuery = v.object({
@@ -33,11 +26,10 @@ const SearchQuery = v.object({
  * the person finder (`/search/v2/:flock/person`).
  *
  * @example
- * const search = searchRoutes(engine); route(app, "GET", "/search/v2/:flock", search.searchContactsByText);
+ * const search = searchRoutes(guards, queries); route(app, "GET", "/search/v2/:flock", search.searchContactsByText);
  */
-export function searchRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function searchRoutes(guards: RouteGuards, queries: RecordQueries) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     searchContactsByText: [describeSearchContactsByText(), ...guard, searchContactsByText],
@@ -50,7 +42,7 @@ export function searchRoutes(engine: RecordEngine) {
 
   async function searchContactsByText(c: Context<AppEnv, "/:flock">) {
     const { q, limit } = readQuery(c, SearchQuery);
-    const results = await searchContacts(engine.context, c.req.param("flock"), q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
+    const results = await queries.searchContacts(c.req.param("flock"), q, SEARCH_TYPES, limit ?? DEFAULT_SEARCH_LIMIT);
     return c.json({ q, results });
   }
 
@@ -59,7 +51,7 @@ export function searchRoutes(engine: RecordEngine) {
   }
 
   async function findPersonsByFields(c: Context<AppEnv, "/:flock/person">) {
-    const found = await findMatches(engine, c, c.req.param("flock"), "person");
+    const found = await findMatches(queries, c, c.req.param("flock"), "person");
     return c.json({ matched_by: found.rule, results: found.matches.map((r) => searchResult(r, 0)) });
   }
 }

@@ -14,15 +14,7 @@
  * | POST | `/:flock/segment/:uid/action/delete` | queues deleting the members; the task's URI |
  * | GET, POST | `.../all/pdf`, `.../all/sync_mailchimp`, `.../action/replace` | 501: not offered |
  */
-import {
-  badRequest,
-  createTask,
-  listAnswerText,
-  recordUri,
-  toListElement,
-  type RecordEngine,
-  type StoredRecord,
-} from "@records-service/core";
+import { badRequest, listAnswerText, recordUri, toListElement, type StoredRecord } from "@records-service/core";
 import type { Context } from "hono";
 import { segmentConfig } from "../gateway/segments/config.js";
 import { checkDeleteParams, DELETE_BATCH, SEGMENT_DELETE_TASK } from "../gateway/segments/delete-task.js";
@@ -36,12 +28,13 @@ import { pageInfo, readGatewayParams, readPaging, type GatewayParams } from "../
 import { uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 import { booleanParam } from "../gateway/values.js";
-import { actingEngine } from "../http/acting.js";
+import { actingEngine, type TaskQueue } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { notOffered } from "./not-offered.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { serverTaskRegistry } from "../workers/task-kinds.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** `page_size` of a segment's members when none is given. */
 const MEMBERS_DEFAULT_PAGE_SIZE = 25;
@@ -53,11 +46,10 @@ const LOOKUP_LIMIT = { fallback: 20, max: 100 } as const;
  * The routes over one segment's members.
  *
  * @example
- * const members = segmentMemberRoutes(engine); route(app, "GET", "/segments/v2/:flock/segment/:uid/all", members.listSegmentMembers);
+ * const members = segmentMemberRoutes(engine, guards, tasks); route(app, "GET", "/segments/v2/:flock/segment/:uid/all", members.listSegmentMembers);
  */
-export function segmentMemberRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function segmentMemberRoutes(engine: RouteEngine, guards: RouteGuards, tasks: TaskQueue) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
   const segmentOf = (c: Context<AppEnv, "/:flock/segment/:uid">) => liveRecord(engine, c.req.param("flock"), "segment", c.req.param("uid"));
   const describeXlsxExport = (alias: boolean) =>
     _doc(
@@ -194,7 +186,7 @@ export function segmentMemberRoutes(engine: RecordEngine) {
       template,
       files: [],
     });
-    const task = await createTask(acting, flock, SEGMENT_EXPORT_TASK, { uri: uriOf(segment), journal_uri: uriOf(journal), columns }, { registry: serverTaskRegistry, description: `export segment ${name} as XLSX` });
+    const task = await tasks.queue(c, flock, SEGMENT_EXPORT_TASK, { uri: uriOf(segment), journal_uri: uriOf(journal), columns }, { registry: serverTaskRegistry, description: `export segment ${name} as XLSX` });
     return c.json({
       bucket: flock,
       uid: segment.id,
@@ -240,7 +232,7 @@ export function segmentMemberRoutes(engine: RecordEngine) {
       verbose: booleanParam(params, "verbose", false),
     });
     const name = typeof segment.data.name === "string" ? segment.data.name : segment.id;
-    const task = await createTask(actingEngine(c, engine), flock, SEGMENT_DELETE_TASK, { ...p }, { registry: serverTaskRegistry, description: `${p.safe_mode ? "count" : "delete"} the members of segment ${name}` });
+    const task = await tasks.queue(c, flock, SEGMENT_DELETE_TASK, { ...p }, { registry: serverTaskRegistry, description: `${p.safe_mode ? "count" : "delete"} the members of segment ${name}` });
     return c.json({ notification_uri: recordUri(flock, task.type, task.id), lambda_params: { uri: p.uri, rules: p.rules, safe_mode: p.safe_mode, batch_size: p.batch_size } });
   }
 }

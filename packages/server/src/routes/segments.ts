@@ -16,10 +16,10 @@
  * | ... | `/:flock/fieldset...` | fieldsets (routes/fieldsets) |
  * | GET | `/:flock/:view_context` | active segments of a view context (the fixed words above keep their routes: routes/route-order) |
  */
-import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { actingEngine } from "../http/acting.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { pageInfo, pageOf, readGatewayParams, readPaging, requiredParam } from "../gateway/params.js";
@@ -30,6 +30,7 @@ import { isActiveSegment, segmentPacket } from "../gateway/segments/packet.js";
 import { newSegmentData } from "../gateway/segments/create.js";
 import { byName, segmentForest, type SegmentTree } from "../gateway/segments/trees.js";
 import { FIXED_SEGMENT_WORDS, VIEW_CONTEXTS } from "../gateway/segments/view-contexts.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** `page_size` of `find` when none is given (the vendor gives none). */
 const SEGMENTS_DEFAULT_PAGE_SIZE = 25;
@@ -38,11 +39,10 @@ const SEGMENTS_DEFAULT_PAGE_SIZE = 25;
  * The segments' own routes (their members: routes/segment-members).
  *
  * @example
- * const segments = segmentRoutes(engine); route(app, "GET", "/segments/v2/:flock/find", segments.findSegmentsByName);
+ * const segments = segmentRoutes(engine, guards); route(app, "GET", "/segments/v2/:flock/find", segments.findSegmentsByName);
  */
-export function segmentRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock), createRequireFlock(storage)] as const;
+export function segmentRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(), guards.requireFlock] as const;
 
   return {
     listActiveSegments: [describeList("List active segments", "Active, live segments by name (case ignored)."), ...guard, listActiveSegments],

@@ -6,7 +6,7 @@
  * the session. Mount before the generic record routes, so `user` is never read as a
  * resource type.
  */
-import { badRequest, RecordsError, type RecordEngine } from "@records-service/core";
+import { badRequest, RecordsError, type AccountStore } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import type { LoginFlow } from "../auth/login-flow.js";
@@ -16,10 +16,11 @@ import { accountEmail } from "../auth/usernames.js";
 import { hashToken } from "../auth/tokens.js";
 import { readFields } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
-import { bearerToken, createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import { bearerToken, type RouteGuards } from "../middleware/auth.js";
 import { clientAddress } from "../middleware/client-address.js";
 import { tooManyLogins } from "./auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * Routes `POST /:flock/user` (core key) → 201 `{email, status: "created", username}`;
@@ -27,15 +28,15 @@ import { documented } from "../openapi/describe.js";
  * session_expiry, status}`; `DELETE /:flock/user/auth` (the session's token) → 200.
  *
  * @example
- * const routes = selfServiceUserRoutes(engine, flow, passwords); route(app, "POST", "/api/v1/:flock/user", routes.postUser);
+ * const routes = selfServiceUserRoutes(engine, guards, accounts, flow, passwords); route(app, "POST", "/api/v1/:flock/user", routes.postUser);
  */
-export function selfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, passwords: PasswordHasher) {
-  const { storage, clock } = engine.context;
+export function selfServiceUserRoutes(engine: RouteEngine, guards: RouteGuards, accounts: AccountStore, flow: LoginFlow, passwords: PasswordHasher) {
+  const { clock } = engine.context;
 
   return {
-    postUser: [describePostUser(), createRequireKey(storage, clock), createRequireFlock(storage), postUser],
+    postUser: [describePostUser(), guards.requireKey(), guards.requireFlock, postUser],
     postUserAuth: [describePostUserAuth(), postUserAuth],
-    deleteUserAuth: [describeDeleteUserAuth(), createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage), deleteUserAuth],
+    deleteUserAuth: [describeDeleteUserAuth(), guards.requireKey(["self-service"]), guards.requireFlock, deleteUserAuth],
   } as const;
 
   function describePostUser(): MiddlewareHandler {
@@ -44,7 +45,7 @@ export function selfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, pas
 
   async function postUser(c: Context<AppEnv, "/:flock/user">) {
     const fields = await readFields(c);
-    const { email, username } = await createSelfServiceUser(storage, clock, c.req.param("flock"), fields.email, fields.password, passwords);
+    const { email, username } = await createSelfServiceUser(accounts, clock, c.req.param("flock"), fields.email, fields.password, passwords);
     return c.json({ email, status: "created", username }, 201);
   }
 
@@ -93,7 +94,7 @@ export function selfServiceUserRoutes(engine: RecordEngine, flow: LoginFlow, pas
   async function deleteUserAuth(c: Context<AppEnv, "/:flock/user/auth">) {
     // requireKey has already accepted this header, so the token is present.
     const token = bearerToken(c.req.header("authorization"))!;
-    await storage.deleteApiKey(hashToken(token));
+    await accounts.deleteApiKey(hashToken(token));
     return c.json({ status: "logged out" });
   }
 }

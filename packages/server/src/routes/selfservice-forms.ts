@@ -14,7 +14,7 @@
  * write goes through the engine acting for the caller, so `form_response_created` fires and
  * audit and the change feed see it; every check runs before the first write.
  */
-import { badRequest, notFound, parseRecordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, notFound, parseRecordUri, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
@@ -23,9 +23,10 @@ import { refOf, uriOf } from "../gateway/read-all.js";
 import { liveRecord } from "../gateway/records.js";
 import { actingEngine } from "../http/acting.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
 import { FORM_TYPES } from "./forms.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Most responses one POST creates. */
 const MAX_FORM_RESPONSES_PER_REQUEST = 50;
@@ -37,11 +38,10 @@ const CONTACT_TYPES = ["person", "organisation"] as const;
  * The form response routes; mount under `/selfservice/v2`.
  *
  * @example
- * const routes = selfServiceFormRoutes(engine); route(app, "POST", "/selfservice/v2/:flock/form_response", routes.postFormResponse);
+ * const routes = selfServiceFormRoutes(engine, guards); route(app, "POST", "/selfservice/v2/:flock/form_response", routes.postFormResponse);
  */
-export function selfServiceFormRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
+export function selfServiceFormRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const guard = [guards.requireKey(["core", "self-service"]), guards.requireFlock] as const;
 
   return {
     postFormResponse: [describePostFormResponse(), ...guard, postFormResponse],
@@ -138,7 +138,7 @@ function _quantity(raw: string | undefined): number {
   throw badRequest("bad quantity", `quantity ${JSON.stringify(raw.slice(0, 40))} is not accepted; use a whole number from 1 to ${MAX_FORM_RESPONSES_PER_REQUEST}`);
 }
 
-async function _callerPerson(engine: RecordEngine, c: Context<AppEnv>, flock: string): Promise<StoredRecord> {
+async function _callerPerson(engine: RouteEngine, c: Context<AppEnv>, flock: string): Promise<StoredRecord> {
   const email = accountEmail(c.get("user").username);
   const person = await findCallerPerson(engine, flock, email);
   if (!person) throw notFound("person not found", `no person in this flock has the email address ${JSON.stringify(email)}`);
@@ -146,7 +146,7 @@ async function _callerPerson(engine: RecordEngine, c: Context<AppEnv>, flock: st
 }
 
 /** The live response `uid`, if the caller may reach it: core keys any, members their own (else 404). */
-async function _reachableResponse(engine: RecordEngine, c: Context<AppEnv>, flock: string, uid: string): Promise<StoredRecord> {
+async function _reachableResponse(engine: RouteEngine, c: Context<AppEnv>, flock: string, uid: string): Promise<StoredRecord> {
   const response = await liveRecord(engine, flock, RESPONSE_TYPE, uid);
   if (c.get("user").role !== "self-service") return response;
   const me = await findCallerPerson(engine, flock, accountEmail(c.get("user").username));
@@ -155,7 +155,7 @@ async function _reachableResponse(engine: RecordEngine, c: Context<AppEnv>, floc
   return response;
 }
 
-async function _allocate(engine: RecordEngine, c: Context<AppEnv>, response: StoredRecord, contactRef: string | null) {
+async function _allocate(engine: RouteEngine, c: Context<AppEnv>, response: StoredRecord, contactRef: string | null) {
   const { record } = await actingEngine(c, engine).update(response.flock, RESPONSE_TYPE, response.id, { contact_ref: contactRef });
   return engine.toSingle(record);
 }

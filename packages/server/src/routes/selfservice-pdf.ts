@@ -5,7 +5,7 @@
  * the cards of its own memberships (another member's is 404, as for reservations); a core
  * key of the flock reaches every card.
  */
-import { notFound, type RecordEngine } from "@records-service/core";
+import { notFound, type FlockStore } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
@@ -13,18 +13,19 @@ import { loadCard } from "../derived/card-data.js";
 import { cardView } from "../derived/card.js";
 import { renderCardPdf } from "../derived/card-pdf.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The PDF card route; mount under `/selfservice-pdf/v2`.
  *
  * @example
- * const routes = selfServicePdfRoutes(engine); route(app, "GET", "/selfservice-pdf/v2/:flock/member/:id/card", routes.getMemberIdCard);
+ * const routes = selfServicePdfRoutes(engine, guards, flocks); route(app, "GET", "/selfservice-pdf/v2/:flock/member/:id/card", routes.getMemberIdCard);
  */
-export function selfServicePdfRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock, ["core", "self-service"]), createRequireFlock(storage)] as const;
+export function selfServicePdfRoutes(engine: RouteEngine, guards: RouteGuards, flocks: FlockStore) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(["core", "self-service"]), guards.requireFlock] as const;
 
   return {
     getMemberIdCard: [describeGetMemberIdCard(), ...guard, getMemberIdCard],
@@ -36,7 +37,7 @@ export function selfServicePdfRoutes(engine: RecordEngine) {
 
   async function getMemberIdCard(c: Context<AppEnv, "/:flock/member/:id/card">) {
     const { flock, id } = c.req.param();
-    const card = await loadCard(engine, flock, id);
+    const card = await loadCard(engine, flocks, flock, id);
     const user = c.get("user");
     if (user.role === "self-service") {
       const me = await findCallerPerson(engine, flock, accountEmail(user.username));

@@ -6,7 +6,7 @@
  * else's is a 404, exactly as an absent one. Mounted under both `/api/v2/selfservice` and
  * `/selfservice/v2`.
  */
-import { isRecordsError, notFound, parseListQuery, parseRecordUri, recordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { isRecordsError, notFound, parseListQuery, parseRecordUri, recordUri, type StoredRecord } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { findCallerPerson } from "../auth/caller-person.js";
 import { accountEmail } from "../auth/usernames.js";
@@ -19,8 +19,9 @@ import {
 } from "../derived/selfservice-reservation.js";
 import type { AppEnv } from "../http/env.js";
 import { actingEngine } from "../http/acting.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** Reservations read per page when listing a member's reservations (all pages are read). */
 const LIST_PAGE_SIZE = 500;
@@ -30,12 +31,12 @@ const LIST_PAGE_SIZE = 500;
  * `DELETE /:flock/reservation/:id?cancellation_reason=...`.
  *
  * @example
- * const routes = selfServiceRoutes(engine); route(app, "GET", "/api/v2/selfservice/:flock/reservations", routes.getReservations);
- * const routes = selfServiceRoutes(engine); route(app, "GET", "/selfservice/v2/:flock/reservations", routes.getReservations);
+ * const routes = selfServiceRoutes(engine, guards); route(app, "GET", "/api/v2/selfservice/:flock/reservations", routes.getReservations);
+ * const routes = selfServiceRoutes(engine, guards); route(app, "GET", "/selfservice/v2/:flock/reservations", routes.getReservations);
  */
-export function selfServiceRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
-  const guard = [createRequireKey(storage, clock, ["self-service"]), createRequireFlock(storage)] as const;
+export function selfServiceRoutes(engine: RouteEngine, guards: RouteGuards) {
+  const { clock } = engine.context;
+  const guard = [guards.requireKey(["self-service"]), guards.requireFlock] as const;
 
   return {
     getReservations: [describeGetReservations(), ...guard, getReservations],
@@ -85,7 +86,7 @@ export function selfServiceRoutes(engine: RecordEngine) {
 
 // --- internal ---
 
-async function _caller(engine: RecordEngine, c: Context<AppEnv>): Promise<{ flock: string; person: StoredRecord }> {
+async function _caller(engine: RouteEngine, c: Context<AppEnv>): Promise<{ flock: string; person: StoredRecord }> {
   const flock = c.req.param("flock")!;
   const email = accountEmail(c.get("user").username);
   const person = await findCallerPerson(engine, flock, email);
@@ -95,7 +96,7 @@ async function _caller(engine: RecordEngine, c: Context<AppEnv>): Promise<{ floc
   return { flock, person };
 }
 
-async function _ownReservation(engine: RecordEngine, flock: string, id: string, person: StoredRecord): Promise<StoredRecord> {
+async function _ownReservation(engine: RouteEngine, flock: string, id: string, person: StoredRecord): Promise<StoredRecord> {
   const missing = () => notFound("reservation not found", `you have no reservation ${JSON.stringify(id.slice(0, 80))}`);
   let record: StoredRecord;
   try {
@@ -108,7 +109,7 @@ async function _ownReservation(engine: RecordEngine, flock: string, id: string, 
 }
 
 /** Every non-deleted reservation whose `buyer_ref` is `personUri` (written with or without the final slash). */
-async function _reservationsOf(engine: RecordEngine, flock: string, personUri: string): Promise<StoredRecord[]> {
+async function _reservationsOf(engine: RouteEngine, flock: string, personUri: string): Promise<StoredRecord[]> {
   const now = engine.context.clock.now();
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
@@ -125,7 +126,7 @@ async function _reservationsOf(engine: RecordEngine, flock: string, personUri: s
 }
 
 /** The single form, with the display values of its references (records in any state). */
-async function _single(engine: RecordEngine, record: StoredRecord) {
+async function _single(engine: RouteEngine, record: StoredRecord) {
   const keys = reservationReferences(record)
     .map(parseRecordUri)
     .filter((u) => u !== undefined && u.flock === record.flock)

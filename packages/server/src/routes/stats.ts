@@ -4,11 +4,11 @@
  * `APPLICATION` header), counted by every process on the database. Administrators only (`"*"` keys): the
  * names of other tenants' integrations are not a tenant's business.
  */
-import { RecordsError, type AccountStore, type Clock } from "@records-service/core";
+import { RecordsError } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import type { ApplicationCounts } from "../protection/application-counts.js";
 import { documented } from "../openapi/describe.js";
 
@@ -17,12 +17,12 @@ import { documented } from "../openapi/describe.js";
  * [{application, requests, last_seen}]}`; mount under `/api/v1` before `/:flock`.
  *
  * @example
- * const routes = statsRoutes(accounts, clock, counts); route(app, "GET", "/api/v1/_stats/applications", routes.getStatsApplications);
+ * const routes = statsRoutes(guards, counts); route(app, "GET", "/api/v1/_stats/applications", routes.getStatsApplications);
  */
-export function statsRoutes(accounts: AccountStore, clock: Clock, counts: ApplicationCounts) {
+export function statsRoutes(guards: RouteGuards, counts: ApplicationCounts) {
 
   return {
-    getStatsApplications: [describeGetStatsApplications(), createRequireKey(accounts, clock), getStatsApplications],
+    getStatsApplications: [describeGetStatsApplications(), guards.requireKey(), getStatsApplications],
   } as const;
 
   function describeGetStatsApplications(): MiddlewareHandler {

@@ -6,25 +6,25 @@
  * receivers' credentials (userinfo, tokens in the query): only administrator keys (flocks
  * `["*"]`, the operator's) see them whole; a flock's staff see them redacted.
  */
-import { triggersView, type RecordEngine } from "@records-service/core";
+import { triggersView } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../auth/access.js";
 import type { AppEnv } from "../http/env.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /**
  * The triggers route, for any core key with access to the flock.
  *
  * @example
- * const routes = triggerRoutes(engine); route(app, "GET", "/api/v1/:flock/triggers", routes.getTriggers);
+ * const routes = triggerRoutes(engine, guards); route(app, "GET", "/api/v1/:flock/triggers", routes.getTriggers);
  * // GET /api/v1/demo/triggers/ → {"contact_created": [{"trigger": "contact_created", "action": "send-json-webhook", ...}]}
  */
-export function triggerRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function triggerRoutes(engine: RouteEngine, guards: RouteGuards) {
 
   return {
-    getTriggers: [describeGetTriggers(), createRequireKey(storage, clock), createRequireFlock(storage), getTriggers],
+    getTriggers: [describeGetTriggers(), guards.requireKey(), guards.requireFlock, getTriggers],
   } as const;
 
   function describeGetTriggers(): MiddlewareHandler {

@@ -6,13 +6,14 @@
  * first parameter given, in that order, is matched against the same-named field of every
  * non-deleted vehicle, ignoring case, spaces and dashes. Mount under `/search/v2`.
  */
-import { badRequest, notFound, type RecordEngine } from "@records-service/core";
+import { badRequest, notFound } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/env.js";
 import { liveRecords } from "../gateway/live-records.js";
 import { readGatewayParams } from "../gateway/params.js";
-import { createRequireFlock, createRequireKey } from "../middleware/auth.js";
+import type { RouteGuards } from "../middleware/auth.js";
 import { documented, queryParam } from "../openapi/describe.js";
+import type { RouteEngine } from "../http/route-engine.js";
 
 /** The parameters, in the order they are tried. */
 const VEHICLE_KEYS = ["registration_number", "engine_number", "identifying_number"] as const;
@@ -31,13 +32,12 @@ export function vehicleNumber(value: string): string {
  * Routes `GET /:flock/car`; mount under `/search/v2`.
  *
  * @example
- * const routes = vehicleSearchRoutes(engine); route(app, "GET", "/search/v2/:flock/car", routes.getCar);
+ * const routes = vehicleSearchRoutes(engine, guards); route(app, "GET", "/search/v2/:flock/car", routes.getCar);
  */
-export function vehicleSearchRoutes(engine: RecordEngine) {
-  const { storage, clock } = engine.context;
+export function vehicleSearchRoutes(engine: RouteEngine, guards: RouteGuards) {
 
   return {
-    getCar: [describeGetCar(), createRequireKey(storage, clock), createRequireFlock(storage), getCar],
+    getCar: [describeGetCar(), guards.requireKey(), guards.requireFlock, getCar],
   } as const;
 
   function describeGetCar(): MiddlewareHandler {

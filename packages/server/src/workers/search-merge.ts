@@ -7,19 +7,13 @@
  * memory nothing is queued and each pass is a no-op.
  *
  * Several processes on one database each run this worker; the one holding the `search`
- * lease (`withLease`, for `workers.leaseMs`, renewed while held) merges, the others try to
- * take it every third of the lease. Should two merge at once (a holder stalled past its
- * lease), each queued entry is still merged once: the merge reads the queue inside its
- * own write transaction. A holder killed mid-merge loses nothing: its transaction rolls
- * back and the queue, committed with the writes, is merged by the next holder (at once
- * when the killed process ran on this machine: `leaseOwnerGone`) or by the next search.
+ * lease merges (see leased-drain.ts). Should two merge at once, each queued entry is still
+ * merged once: the merge reads the queue inside its own write transaction, committed with
+ * the writes that queued it.
  */
-import { SEARCH_MERGE_BATCH, SEARCH_MERGE_INTERVAL_MS, withLease } from "@records-service/core";
-import { createPollLoop } from "../runtime/poll-loop.js";
-import { leaseOwnerGone, processLeaseOwner, type Worker, type WorkerContext, type WorkerFactory } from "../runtime/workers.js";
-
-/** The lease the merging process holds (`records-service jobs` lists it). */
-const SEARCH_LEASE = "search";
+import { SEARCH_MERGE_BATCH, SEARCH_MERGE_INTERVAL_MS } from "@records-service/core";
+import type { Worker, WorkerContext, WorkerFactory } from "../runtime/workers.js";
+import { createLeasedDrainWorker } from "./leased-drain.js";
 
 /** Options of `createSearchMergeWorker` (tests shorten the interval). */
 export interface SearchMergeWorkerOptions {
@@ -32,60 +26,13 @@ export interface SearchMergeWorkerOptions {
 /** The search worker with its defaults: the one `startServer` runs. */
 export const searchMergeWorker: WorkerFactory = (ctx) => createSearchMergeWorker(ctx);
 
-/** Builds the search worker; `start` begins merging, `stop` lets a merge in flight commit, then gives the lease back. */
+/** Builds the search worker. */
 export function createSearchMergeWorker(ctx: WorkerContext, opts: SearchMergeWorkerOptions = {}): Worker {
-  const batch = opts.batch ?? SEARCH_MERGE_BATCH;
-  const leaseMs = ctx.settings.workers.leaseMs;
-  let lease: { lost: AbortSignal; release: () => void } | undefined;
-  let held: Promise<void> | undefined;
-  let nextTry = 0;
-  let stopped = false;
-
-  /** Takes the lease and keeps it until `release` or its loss; true when taken. */
-  const take = () =>
-    new Promise<boolean>((answer) => {
-      const leaseOpts = { ttlMs: leaseMs, clock: ctx.clock, owner: processLeaseOwner(), isGone: leaseOwnerGone };
-      held = withLease(ctx.storage, SEARCH_LEASE, leaseOpts, (lost) =>
-        new Promise<void>((release) => {
-          lease = { lost, release };
-          lost.addEventListener("abort", () => release(), { once: true });
-          answer(true);
-        }),
-      )
-        .then(() => answer(false))
-        .catch((e: unknown) => {
-          answer(false);
-          ctx.out(`search: lease failed: ${e instanceof Error ? e.message : String(e)}`);
-        })
-        .finally(() => {
-          lease = undefined;
-          held = undefined;
-        });
-    });
-
-  const pass = async () => {
-    if (!lease || lease.lost.aborted) {
-      if (held || performance.now() < nextTry) return;
-      nextTry = performance.now() + leaseMs / 3;
-      if (!(await take())) return; // another process merges
-    }
-    while (!stopped && lease && !lease.lost.aborted && (await ctx.storage.mergeSearchIndex(batch)) === batch);
-  };
-  const loop = createPollLoop({
-    pollMs: opts.intervalMs ?? SEARCH_MERGE_INTERVAL_MS,
-    run: pass,
-    onError: (e) => ctx.out(`search: merge failed: ${e instanceof Error ? e.message : String(e)}`),
-  });
-  return {
+  return createLeasedDrainWorker(ctx, {
     name: "search",
-    start() {
-      loop.kick();
-    },
-    async stop() {
-      stopped = true;
-      await loop.halt();
-      lease?.release();
-      await held;
-    },
-  };
+    lease: "search",
+    intervalMs: opts.intervalMs ?? SEARCH_MERGE_INTERVAL_MS,
+    batch: opts.batch ?? SEARCH_MERGE_BATCH,
+    drain: (batch) => ctx.storage.mergeSearchIndex(batch),
+  });
 }

@@ -5,12 +5,13 @@
  * whose attendee is that person, each through the engine's update (audit history, the
  * change feed, data events and triggers see it). No such ticket: 404, nothing written.
  */
-import { badRequest, notFound, parseRecordUri, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, notFound, parseRecordUri, type StoredRecord } from "@records-service/core";
 import type { GatewayParams } from "../params.js";
 import { canonicalUri, uriOf } from "../read-all.js";
 import type { BookingData } from "./packet.js";
 import { ticketCounts } from "./stock.js";
 import { ATTENDANCE_STATUSES, attendeeOf, session, type AttendanceStatus, type Named } from "./tickets.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** A checked attendance request. */
 export interface AttendanceInput {
@@ -41,7 +42,7 @@ export function readAttendanceInput(params: Pick<GatewayParams, "get">, flock: s
  * Writes the attendance and returns the vendor's `UpdatedEventAttendance` answer.
  * `writer` is the engine acting for the caller.
  */
-export async function updateAttendance(writer: RecordEngine, data: BookingData, input: AttendanceInput, named: Named): Promise<Record<string, unknown>> {
+export async function updateAttendance(writer: RouteEngine, data: BookingData, input: AttendanceInput, named: Named): Promise<Record<string, unknown>> {
   const { booking } = data;
   const mine = data.tickets.filter((t) => ticketCounts(t) && attendeeOf(t) === input.personUri);
   if (mine.length === 0) {

@@ -7,7 +7,7 @@
  * one page in memory and its first bytes leave before the last ticket is read. Rows follow
  * the tickets' creation order (sorting by name would need every ticket first).
  */
-import { badRequest, membershipsOf, isActiveOn, parseListQuery, primaryEntry, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, isActiveOn, parseListQuery, primaryEntry, type StoredRecord } from "@records-service/core";
 import type { TableCell, TableColumn, TableFormat } from "../../exports/table-file.js";
 import type { GatewayParams } from "../params.js";
 import { readAll, refOf, uriOf } from "../read-all.js";
@@ -15,6 +15,8 @@ import { compareTicketTypes, currencyOf, dateOf, numberOf } from "./packet.js";
 import { recordsByUri } from "./read.js";
 import { ticketCounts } from "./stock.js";
 import { attendeeOf, session } from "./tickets.js";
+import type { RecordQueries } from "../../http/record-queries.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The column groups, in the order columns appear. */
 const COLUMN_GROUPS: Readonly<Record<string, readonly TableColumn[]>> = {
@@ -108,7 +110,7 @@ export function exportColumns(fieldsets: readonly string[]): TableColumn[] {
 }
 
 /** The event's ticket types (live `bookable`s naming it, and those it lists), in their order. */
-export async function readTicketTypes(engine: RecordEngine, booking: StoredRecord): Promise<StoredRecord[]> {
+export async function readTicketTypes(engine: RouteEngine, booking: StoredRecord): Promise<StoredRecord[]> {
   const uri = uriOf(booking);
   const found = new Map((await readAll(engine, booking.flock, "bookable", [["booking_ref", uri]])).map((t) => [uriOf(t), t]));
   const listed = (Array.isArray(booking.data.bookable_refs) ? booking.data.bookable_refs : []).map(refOf).filter((u): u is string => u !== undefined);
@@ -120,7 +122,7 @@ export async function readTicketTypes(engine: RecordEngine, booking: StoredRecor
  * The booking's live tickets, a page at a time, in creation order (the record reader's cursor
  * walk over the indexed `booking_ref` filter); pages grow from `first` to `step` tickets.
  */
-async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
+async function* ticketPages(engine: RouteEngine, booking: StoredRecord, step = EXPORT_PAGE, first = EXPORT_FIRST_PAGE): AsyncGenerator<StoredRecord[]> {
   const { clock } = engine.context;
   const q = parseListQuery([["booking_ref", uriOf(booking)]], { surface: "v2", now: clock.now() });
   let after: string | null = null;
@@ -135,7 +137,7 @@ async function* ticketPages(engine: RecordEngine, booking: StoredRecord, step = 
 }
 
 /** How many rows the export holds: the booking's live tickets (orders) or counted ones (attendance). */
-export async function countExportRows(engine: RecordEngine, booking: StoredRecord, kind: ExportKind): Promise<number> {
+export async function countExportRows(engine: RouteEngine, booking: StoredRecord, kind: ExportKind): Promise<number> {
   let n = 0;
   for await (const page of ticketPages(engine, booking, EXPORT_PAGE, EXPORT_PAGE)) n += kind === "orders" ? page.length : page.filter(ticketCounts).length;
   return n;
@@ -146,7 +148,8 @@ export async function countExportRows(engine: RecordEngine, booking: StoredRecor
  * `orders` one per live ticket; only the chosen fieldsets' values are read.
  */
 export async function* exportRows(
-  engine: RecordEngine,
+  engine: RouteEngine,
+  queries: Pick<RecordQueries, "membershipsOf">,
   booking: StoredRecord,
   types: readonly StoredRecord[],
   kind: ExportKind,
@@ -161,7 +164,7 @@ export async function* exportRows(
     for (const t of tickets) for (const u of [attendeeOf(t), refOf(t.data.buyer_ref), refOf(t.data.bookable_ref)]) if (u && !typeByUri.has(u)) uris.add(u);
     const named = new Map([...typeByUri, ...(await recordsByUri(engine, booking.flock, uris))]);
     const attendees = [...new Set(tickets.map(attendeeOf).filter((u): u is string => u !== null))];
-    const memberships = wantMembership ? await membershipsOf(engine.context, booking.flock, attendees) : new Map<string, StoredRecord[]>();
+    const memberships = wantMembership ? await queries.membershipsOf(booking.flock, attendees) : new Map<string, StoredRecord[]>();
     const plans = wantMembership ? await recordsByUri(engine, booking.flock, [...memberships.values()].flatMap((ms) => ms.map((m) => refOf(m.data.membership_type)).filter((u): u is string => u !== undefined))) : new Map<string, StoredRecord>();
     for (const t of tickets) {
       const s = session(t, named);

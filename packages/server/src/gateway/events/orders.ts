@@ -8,11 +8,12 @@
  * tickets, or with `booking_ref` the event and `person_ref` the buyer; those dated after
  * today are scheduled, not paid.
  */
-import type { RecordEngine, StoredRecord } from "@records-service/core";
+import type { StoredRecord } from "@records-service/core";
 import { holding, referencing, refOf, uriOf } from "../read-all.js";
 import { currencyOf, dateOf, money, numberOf, type BookingData } from "./packet.js";
 import { stockTotal, ticketCounts, ticketUnits } from "./stock.js";
 import { attendeeOf, type Named } from "./tickets.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The contact types an order path accepts as the buyer. */
 export const ORDER_CONTACT_TYPES: readonly string[] = ["person", "organisation"];
@@ -37,7 +38,7 @@ export function buyersOf(data: BookingData): string[] {
  * (counted ones) in `ticket_ref` go to that ticket's buyer, those naming the event in
  * `booking_ref` to their `person_ref`.
  */
-export async function orderPayments(engine: RecordEngine, data: BookingData, tickets: readonly StoredRecord[]): Promise<Map<string, StoredRecord[]>> {
+export async function orderPayments(engine: RouteEngine, data: BookingData, tickets: readonly StoredRecord[]): Promise<Map<string, StoredRecord[]>> {
   const flock = data.booking.flock;
   const bookingUri = uriOf(data.booking);
   const out = new Map<string, Map<string, StoredRecord>>();
@@ -124,7 +125,7 @@ export function orderUnpaid(order: Record<string, unknown>): boolean {
  * caller), one by one; a ticket that cannot be deleted is named in `errors` and the rest go
  * on. `returned_stock`: the limited ticket types a deleted counted ticket gave stock back to.
  */
-export async function deleteOrder(writer: RecordEngine, data: BookingData, contactUri: string, tickets: readonly StoredRecord[]): Promise<Record<string, unknown>> {
+export async function deleteOrder(writer: RouteEngine, data: BookingData, contactUri: string, tickets: readonly StoredRecord[]): Promise<Record<string, unknown>> {
   const deleted: string[] = [];
   const errors: string[] = [];
   const returned = new Set<string>();

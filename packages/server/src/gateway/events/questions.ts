@@ -11,18 +11,19 @@
  * `label`) and optionally groups them in `sections` (a list of `{title, fields}`, the fields
  * as keys or as such objects). Answers a form does not describe still show, named by key.
  */
-import { notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { notFound, type StoredRecord } from "@records-service/core";
 import { referencing, refOf, uriOf } from "../read-all.js";
 import { recordsByUri } from "./read.js";
 import type { BookingData } from "./packet.js";
 import { ticketCounts } from "./stock.js";
 import { attendeeOf } from "./tickets.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The types a form reference of the booking may name. */
 const FORM_TYPES: readonly string[] = ["form", "sheep_form"];
 
 /** The live `form_response` records whose `context_ref` holds the booking (a URI or a list of them). */
-async function bookingResponses(engine: RecordEngine, booking: StoredRecord): Promise<StoredRecord[]> {
+async function bookingResponses(engine: RouteEngine, booking: StoredRecord): Promise<StoredRecord[]> {
   const uri = uriOf(booking);
   return (await referencing(engine, booking.flock, uri)).filter((r) => r.type === "form_response" && _contexts(r).includes(uri));
 }
@@ -33,7 +34,7 @@ async function bookingResponses(engine: RecordEngine, booking: StoredRecord): Pr
  * @example
  * await orderQuestions(engine, data, "/demo/person/…/", tickets)
  */
-export async function orderQuestions(engine: RecordEngine, data: BookingData, buyer: string, tickets: readonly StoredRecord[]): Promise<Record<string, unknown>> {
+export async function orderQuestions(engine: RouteEngine, data: BookingData, buyer: string, tickets: readonly StoredRecord[]): Promise<Record<string, unknown>> {
   const { booking } = data;
   const attendees = new Set(tickets.filter(ticketCounts).map(attendeeOf).filter((u): u is string => u !== null));
   const mine = (await bookingResponses(engine, booking)).filter((r) => {
@@ -87,7 +88,7 @@ function responseViews(response: StoredRecord, form: StoredRecord | undefined): 
  * attendee, of its counted tickets. A form reference that names no live form is a 404 before
  * anything is written.
  */
-export async function rebaseQuestions(engine: RecordEngine, writer: RecordEngine, data: BookingData): Promise<{ changes: { uri: string }[]; unchanged: number }> {
+export async function rebaseQuestions(engine: RouteEngine, writer: RouteEngine, data: BookingData): Promise<{ changes: { uri: string }[]; unchanged: number }> {
   const { booking } = data;
   const counted = data.tickets.filter(ticketCounts);
   const wanted: [string, string[]][] = [];

@@ -7,10 +7,11 @@
  * database's value index), not one look-up per booking; the events list reads its stock
  * from the database's kept count (one row per ticket type), not from the tickets.
  */
-import { parseRecordUri, type Filter, type RecordEngine, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
+import { parseRecordUri, type Filter, type RecordKey, type ScanQuery, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { compareTicketTypes, summaryFromStock, type BookingData } from "./packet.js";
 import { stockCount, stockTotal } from "./stock.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** Bookings whose records one list query asks for at once (a bounded statement). */
 const BOOKINGS_PER_QUERY = 500;
@@ -34,7 +35,7 @@ const TYPE_FIELDS = ["booking_ref", "amount", "total"] as const;
  * @example
  * const [data] = await readBookingData(engine, "demo", [booking]);
  */
-export async function readBookingData(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<BookingData[]> {
+export async function readBookingData(engine: RouteEngine, flock: string, bookings: readonly StoredRecord[]): Promise<BookingData[]> {
   const types = new Map<string, Map<string, StoredRecord>>();
   const tickets = new Map<string, StoredRecord[]>();
   for (const b of bookings) {
@@ -64,7 +65,7 @@ export async function readBookingData(engine: RecordEngine, flock: string, booki
  * @example
  * const entries = await readBookingSummaries(engine, "demo", page);
  */
-export async function readBookingSummaries(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
+export async function readBookingSummaries(engine: RouteEngine, flock: string, bookings: readonly StoredRecord[]): Promise<Record<string, unknown>[]> {
   const types = new Map<string, Map<string, _TypePart>>(bookings.map((b) => [uriOf(b), new Map()]));
   // Per booking, per ticket type URI: what its counted tickets take.
   const taken = new Map<string, Map<string, { allocated: number; reserved: number }>>(bookings.map((b) => [uriOf(b), new Map()]));
@@ -94,14 +95,14 @@ export async function readBookingSummaries(engine: RecordEngine, flock: string, 
 }
 
 /** One booking's data. */
-export async function readOneBooking(engine: RecordEngine, booking: StoredRecord): Promise<BookingData> {
+export async function readOneBooking(engine: RouteEngine, booking: StoredRecord): Promise<BookingData> {
   return (await readBookingData(engine, booking.flock, [booking]))[0]!;
 }
 
 /**
  * The live records of the flock with these URIs, by canonical URI (others are left out).
  */
-export async function recordsByUri(engine: RecordEngine, flock: string, uris: Iterable<string>): Promise<Map<string, StoredRecord>> {
+export async function recordsByUri(engine: RouteEngine, flock: string, uris: Iterable<string>): Promise<Map<string, StoredRecord>> {
   const keys = new Map<string, RecordKey>();
   for (const raw of uris) {
     const parsed = parseRecordUri(canonicalUri(raw));
@@ -120,7 +121,7 @@ export async function recordsByUri(engine: RecordEngine, flock: string, uris: It
  * @example
  * await listMatching(engine, "demo", "booking", { filters, mode: "AND", states: ["updated"] });
  */
-export async function listMatching(engine: RecordEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
+export async function listMatching(engine: RouteEngine, flock: string, type: string, query: ScanQuery): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   for (let page = 1; ; page++) {
     const step = await engine.read.listRecords(flock, type, { ...query, page, pageSize: LIST_STEP });
@@ -137,7 +138,7 @@ export async function listMatching(engine: RecordEngine, flock: string, type: st
  * reference index holds it; a list holding the URI, which the value index also matches, is
  * left out, as `refOf` does not read it as one reference.
  */
-async function _referencingBookings(engine: RecordEngine, flock: string, type: string, uris: readonly string[]): Promise<StoredRecord[]> {
+async function _referencingBookings(engine: RouteEngine, flock: string, type: string, uris: readonly string[]): Promise<StoredRecord[]> {
   const wanted = new Set(uris);
   const found = await listMatching(engine, flock, type, _bookingRefQuery(uris));
   return found.filter((r) => wanted.has(refOf(r.data.booking_ref) ?? ""));
@@ -153,7 +154,7 @@ function _bookingRefQuery(uris: readonly string[]): ScanQuery {
 type _TypePart = Pick<StoredRecord, "flock" | "type" | "id" | "data">;
 
 /** Adds the live `bookable` records each booking lists in `bookable_refs`. */
-async function _addListedTypes(engine: RecordEngine, flock: string, bookings: readonly StoredRecord[], types: Map<string, Map<string, _TypePart>>) {
+async function _addListedTypes(engine: RouteEngine, flock: string, bookings: readonly StoredRecord[], types: Map<string, Map<string, _TypePart>>) {
   const listed = (b: StoredRecord) => (Array.isArray(b.data.bookable_refs) ? b.data.bookable_refs : []).map(refOf).filter((u): u is string => u !== undefined);
   const wanted = new Set(bookings.flatMap(listed));
   if (wanted.size === 0) return;

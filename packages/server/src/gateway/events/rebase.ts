@@ -5,9 +5,10 @@
  * to the booking's `start_date` where it differs, each through the engine's update. A
  * booking without a start date cannot rebase: 409, nothing written.
  */
-import { conflict, type RecordEngine } from "@records-service/core";
+import { conflict } from "@records-service/core";
 import { uriOf } from "../read-all.js";
 import { dateOf, type BookingData } from "./packet.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The answer of `rebase/tickets`. */
 export interface RebaseTickets {
@@ -21,7 +22,7 @@ export interface RebaseTickets {
  * @example
  * await rebaseTickets(actingEngine(c, engine), data) // { ticket_changes: [...], unchanged_tickets: 3 }
  */
-export async function rebaseTickets(writer: RecordEngine, data: BookingData): Promise<RebaseTickets> {
+export async function rebaseTickets(writer: RouteEngine, data: BookingData): Promise<RebaseTickets> {
   const target = dateOf(data.booking.data.start_date);
   if (target === null) throw conflict("no start date", `booking ${uriOf(data.booking)} has no start_date to rebase its tickets on`);
   const changes: RebaseTickets["ticket_changes"] = [];

@@ -9,11 +9,12 @@
  * counts the selection by the five fields that decide it, and reads only the page's
  * bookings whole.
  */
-import { badRequest, parseListQuery, type RecordEngine, type ScanQuery, type StoredRecord } from "@records-service/core";
+import { badRequest, parseListQuery, type ScanQuery, type StoredRecord } from "@records-service/core";
 import type { GatewayPaging } from "../params.js";
 import { readAll } from "../read-all.js";
 import { dateOf, eventDates } from "./packet.js";
 import { listMatching } from "./read.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** Days before today the default list reaches back. */
 const WINDOW_DAYS_BACK = 14;
@@ -44,7 +45,7 @@ export function parseBookingState(word: string): BookingState {
  * @example
  * await selectBookings(engine, "demo", "window", "2026-01-15");
  */
-export async function selectBookings(engine: RecordEngine, flock: string, selection: BookingSelection, today: string): Promise<StoredRecord[]> {
+export async function selectBookings(engine: RouteEngine, flock: string, selection: BookingSelection, today: string): Promise<StoredRecord[]> {
   const { queries, keep } = _plan(selection, today);
   const { clock } = engine.context;
   const found = new Map<string, StoredRecord>();
@@ -68,7 +69,7 @@ export async function selectBookings(engine: RecordEngine, flock: string, select
  * const { total, bookings } = await selectBookingPage(engine, "demo", "window", "2026-01-15", { page: 1, pageSize: 250 });
  */
 export async function selectBookingPage(
-  engine: RecordEngine,
+  engine: RouteEngine,
   flock: string,
   selection: BookingSelection,
   today: string,

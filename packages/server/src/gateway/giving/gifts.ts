@@ -7,12 +7,13 @@
  * invoice). Found through the reference index: the person's own payments, and the payments
  * of the person's donations and pledges; nothing is scanned.
  */
-import type { RecordEngine, StoredRecord } from "@records-service/core";
+import type { StoredRecord } from "@records-service/core";
 import { currencyOf, dateOf, money, numberOf } from "../events/packet.js";
 import { recordsByUri } from "../events/read.js";
 import { ticketCounts } from "../events/stock.js";
 import { referencing, refOf, uriOf } from "../read-all.js";
 import type { TaxYear } from "./tax-year.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** One gift as the statement shows it. */
 export interface Gift {
@@ -34,7 +35,7 @@ const GIFT_FIELDS = ["donation_ref", "pledge_ref"] as const;
  * const { gifts, totals } = await giftsOf(engine, "demo", person, year, "gbp");
  */
 export async function giftsOf(
-  engine: RecordEngine,
+  engine: RouteEngine,
   flock: string,
   person: StoredRecord,
   year: TaxYear,

@@ -4,15 +4,18 @@
  * from, let the caller check the buyer, then add the signed link and the flock's invoicing
  * settings. Shared by the JSON routes and the PDF route so both show the same invoice.
  */
-import { formatDate, type RecordEngine } from "@records-service/core";
+import { formatDate, type FlockStore } from "@records-service/core";
 import { CONFIG_DEFAULTS, type InvoicingConfig } from "../../config/schema.js";
 import { invoiceAnswer, INVOICE_CONFIG_KEYS, type InvoiceConfig } from "./invoice.js";
 import { invoiceKey, invoiceSignature, signedInvoicePath, type InvoiceType } from "./signature.js";
 import { pdfResourceType, readInvoiceSource } from "./sources.js";
 import type { InvoiceSource } from "./invoice.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** What building an invoice needs beside the engine. */
 export interface InvoiceSettings {
+  /** The flocks (an invoice names its flock). */
+  flocks: FlockStore;
   /** The server's secret (the invoice key is derived from it). */
   secret: () => Promise<string>;
   /** The flocks' invoicing settings (config `invoicing`). */
@@ -27,7 +30,7 @@ export interface InvoiceSettings {
  * const invoice = await buildInvoice(engine, settings, "demo", "invoice", id);
  */
 export async function buildInvoice(
-  engine: RecordEngine,
+  engine: RouteEngine,
   settings: InvoiceSettings,
   flock: string,
   type: InvoiceType,
@@ -37,7 +40,7 @@ export async function buildInvoice(
   const source = await readInvoiceSource(engine, flock, type, uid);
   if (check) await check(source);
   const key = invoiceKey(await settings.secret());
-  const flockRow = await engine.context.storage.getFlock(flock);
+  const flockRow = await settings.flocks.getFlock(flock);
   return invoiceAnswer(source, {
     today: formatDate(engine.context.clock.now()),
     link: { signature: invoiceSignature(key, flock, type, uid), signedPath: signedInvoicePath(key, flock, type, uid), pdfResourceType: pdfResourceType(source) },

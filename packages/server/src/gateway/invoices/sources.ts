@@ -6,13 +6,14 @@
  * any of them) as one line per ticket type and unit price. A uid that is not of the named
  * type, or is deleted, is a 404.
  */
-import { notFound, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { notFound, type StoredRecord } from "@records-service/core";
 import { currencyOf, dateOf, numberOf } from "../events/packet.js";
 import { recordsByUri } from "../events/read.js";
 import { ticketCounts, ticketUnits } from "../events/stock.js";
 import { holding, referencing, refOf, uriOf } from "../read-all.js";
 import type { InvoiceSource } from "./invoice.js";
 import type { InvoiceType } from "./signature.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The record types an invoice type's uid may name, in the order they are tried. */
 const INVOICE_RECORD_TYPES: Readonly<Record<InvoiceType, readonly string[]>> = {
@@ -27,7 +28,7 @@ const INVOICE_RECORD_TYPES: Readonly<Record<InvoiceType, readonly string[]>> = {
  * @example
  * const source = await readInvoiceSource(engine, "demo", "order", ticketId);
  */
-export async function readInvoiceSource(engine: RecordEngine, flock: string, type: InvoiceType, uid: string): Promise<InvoiceSource> {
+export async function readInvoiceSource(engine: RouteEngine, flock: string, type: InvoiceType, uid: string): Promise<InvoiceSource> {
   const record = await _record(engine, flock, type, uid);
   if (type === "invoice") return _fromInvoice(engine, record);
   if (type === "membership") return _fromMembership(engine, record);
@@ -41,7 +42,7 @@ export function pdfResourceType(source: InvoiceSource): string {
 
 // --- internal ---
 
-async function _record(engine: RecordEngine, flock: string, type: InvoiceType, uid: string): Promise<StoredRecord> {
+async function _record(engine: RouteEngine, flock: string, type: InvoiceType, uid: string): Promise<StoredRecord> {
   if (/^[0-9a-f]{24}$/.test(uid)) {
     for (const t of INVOICE_RECORD_TYPES[type]) {
       const r = await engine.read.getRecord(flock, t, uid);
@@ -52,15 +53,15 @@ async function _record(engine: RecordEngine, flock: string, type: InvoiceType, u
 }
 
 /** The counted, live payments whose `field` holds `uri`. */
-async function _payments(engine: RecordEngine, flock: string, field: string, uri: string, keep: (p: StoredRecord) => boolean = () => true) {
+async function _payments(engine: RouteEngine, flock: string, field: string, uri: string, keep: (p: StoredRecord) => boolean = () => true) {
   return holding(await referencing(engine, flock, uri), "payment", field, uri).filter((p) => ticketCounts(p) && keep(p));
 }
 
-async function _buyer(engine: RecordEngine, flock: string, uri: string | null): Promise<StoredRecord | undefined> {
+async function _buyer(engine: RouteEngine, flock: string, uri: string | null): Promise<StoredRecord | undefined> {
   return uri ? (await recordsByUri(engine, flock, [uri])).get(uri) : undefined;
 }
 
-async function _fromInvoice(engine: RecordEngine, r: StoredRecord): Promise<InvoiceSource> {
+async function _fromInvoice(engine: RouteEngine, r: StoredRecord): Promise<InvoiceSource> {
   const d = r.data;
   const buyerUri = refOf(d.billing_contact) ?? refOf(d.person_ref) ?? null;
   const lines = (Array.isArray(d.line_items) ? d.line_items : []).filter((l): l is Record<string, unknown> => typeof l === "object" && l !== null && !Array.isArray(l));
@@ -80,7 +81,7 @@ async function _fromInvoice(engine: RecordEngine, r: StoredRecord): Promise<Invo
   };
 }
 
-async function _fromMembership(engine: RecordEngine, r: StoredRecord): Promise<InvoiceSource> {
+async function _fromMembership(engine: RouteEngine, r: StoredRecord): Promise<InvoiceSource> {
   const d = r.data;
   const buyerUri = refOf(d.billing_contact) ?? refOf(d.member) ?? null;
   const planUri = refOf(d.membership_type);
@@ -104,7 +105,7 @@ async function _fromMembership(engine: RecordEngine, r: StoredRecord): Promise<I
   };
 }
 
-async function _fromOrder(engine: RecordEngine, named: StoredRecord): Promise<InvoiceSource> {
+async function _fromOrder(engine: RouteEngine, named: StoredRecord): Promise<InvoiceSource> {
   const flock = named.flock;
   const booking = refOf(named.data.booking_ref) ?? null;
   const buyerUri = refOf(named.data.buyer_ref) ?? null;

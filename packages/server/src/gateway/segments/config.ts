@@ -4,11 +4,12 @@
  * members. `field_list` is the first fieldset that applies to the segment's type, else the
  * type's known fields (a person's schema; another type's stored field names).
  */
-import { CONTACT_TYPE, CONTACT_TYPES, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { CONTACT_TYPE, CONTACT_TYPES, type StoredRecord } from "@records-service/core";
 import { uriOf } from "../read-all.js";
 import { fieldLabel, typeFields, type FieldKind } from "./fields.js";
 import { fieldsetsOf, fieldsOf } from "./fieldsets.js";
 import { segmentPacket } from "./packet.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /**
  * The config answer of `segment`.
@@ -16,7 +17,7 @@ import { segmentPacket } from "./packet.js";
  * @example
  * await segmentConfig(engine, segment) // { segment: "/demo/segment/…/", resource_type: "person", mapping: {...}, ... }
  */
-export async function segmentConfig(engine: RecordEngine, segment: StoredRecord): Promise<Record<string, unknown>> {
+export async function segmentConfig(engine: RouteEngine, segment: StoredRecord): Promise<Record<string, unknown>> {
   const packet = segmentPacket(segment);
   const type = String(packet.resource_type);
   const flock = segment.flock;

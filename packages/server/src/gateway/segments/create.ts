@@ -6,13 +6,14 @@
  * code, as counting will run it), view contexts, the parent segment and the URI lists. Any
  * problem is a 400 naming the parameter.
  */
-import { badRequest, CONTACT_TYPE, parseRecordUri, type RecordEngine } from "@records-service/core";
+import { badRequest, CONTACT_TYPE, parseRecordUri } from "@records-service/core";
 import type { GatewayParams } from "../params.js";
 import { liveRecord } from "../records.js";
 import { booleanParam, listParam } from "../values.js";
 import { SEGMENT_TYPES } from "./members.js";
 import { segmentQuery } from "./rules.js";
 import { VIEW_CONTEXTS } from "./view-contexts.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /**
  * The checked data of the new segment.
@@ -20,7 +21,7 @@ import { VIEW_CONTEXTS } from "./view-contexts.js";
  * @example
  * await newSegmentData(engine, "demo", params) // { name, resource_type: "person", segment_type: "dynamic", rules: {...}, ... }
  */
-export async function newSegmentData(engine: RecordEngine, flock: string, params: GatewayParams): Promise<Record<string, unknown>> {
+export async function newSegmentData(engine: RouteEngine, flock: string, params: GatewayParams): Promise<Record<string, unknown>> {
   const type = params.get("resource_type")?.trim() ?? "";
   if (type === "") throw badRequest("missing resource_type", "send resource_type: a served resource type, or contact (persons and organisations)");
   if (type !== CONTACT_TYPE && !engine.context.typesOf(flock).has(type)) {
@@ -81,7 +82,7 @@ function _uriList(params: GatewayParams, name: string, flock: string): string[] 
   return list;
 }
 
-async function _parent(engine: RecordEngine, flock: string, uri: string): Promise<string> {
+async function _parent(engine: RouteEngine, flock: string, uri: string): Promise<string> {
   const key = parseRecordUri(uri.endsWith("/") ? uri : `${uri}/`);
   if (!key || key.flock !== flock || key.type !== "segment") throw badRequest("bad parent_segment", `parent_segment must be the URI of a segment of flock ${flock}`);
   try {

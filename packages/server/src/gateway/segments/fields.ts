@@ -5,7 +5,8 @@
  * schema; another type's are the data field names of its first records, their kinds read
  * from the stored values.
  */
-import { CONTACT_TYPE, PERSON_FIELDS, TASK_CHUNK_DATA_LENGTH, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { CONTACT_TYPE, PERSON_FIELDS, TASK_CHUNK_DATA_LENGTH, type StoredRecord } from "@records-service/core";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** How many records of a type are read to learn its fields. */
 const FIELD_SAMPLE_SIZE = 1000;
@@ -23,7 +24,7 @@ export type TypeFields = Map<string, FieldKind>;
  * @example
  * [...(await typeFields(engine, "demo", "person")).keys()] // ["bio", "colour", ...]
  */
-export async function typeFields(engine: Pick<RecordEngine, "context" | "read">, flock: string, type: string): Promise<TypeFields> {
+export async function typeFields(engine: Pick<RouteEngine, "context" | "read">, flock: string, type: string): Promise<TypeFields> {
   if (type === "person") return _personFields();
   if (type === CONTACT_TYPE) {
     const fields = _personFields();

@@ -5,10 +5,11 @@
  * `locked`. Their list entry (vendor `fieldsetList`), single shape (`fieldsetSingle`) and
  * the look-ups segments make of them.
  */
-import { badRequest, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, type StoredRecord } from "@records-service/core";
 import { liveRecords } from "../live-records.js";
 import { uriOf } from "../read-all.js";
 import { typeFields, type FieldKind } from "./fields.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The fieldset type. */
 export const FIELDSET_TYPE = "fieldset";
@@ -37,7 +38,7 @@ export function fieldsetEntry(r: StoredRecord): Record<string, unknown> {
  * The single shape: the entry plus `active`, `locked` and `field_display`, each field's kind
  * from the person schema or the stored values of the types it applies to (text when unknown).
  */
-export async function fieldsetSingle(engine: Pick<RecordEngine, "context" | "read">, r: StoredRecord): Promise<Record<string, unknown>> {
+export async function fieldsetSingle(engine: Pick<RouteEngine, "context" | "read">, r: StoredRecord): Promise<Record<string, unknown>> {
   const kinds = new Map<string, FieldKind>();
   // At most a few types are sampled: a fieldset names its fields, not whole schemas.
   for (const type of applicableTo(r).slice(0, _KIND_TYPES)) {
@@ -82,7 +83,7 @@ export function isLocked(r: StoredRecord): boolean {
  * @example
  * await fieldsetsOf(engine, "demo", "person")
  */
-export async function fieldsetsOf(engine: RecordEngine, flock: string, type?: string): Promise<StoredRecord[]> {
+export async function fieldsetsOf(engine: RouteEngine, flock: string, type?: string): Promise<StoredRecord[]> {
   const all = await liveRecords(engine, flock, FIELDSET_TYPE);
   return type === undefined ? all : all.filter((r) => appliesTo(r, type));
 }
@@ -94,7 +95,7 @@ export async function fieldsetsOf(engine: RecordEngine, flock: string, type?: st
  * @example
  * await templateFieldset(engine, "demo", "person", "Mailing list")
  */
-export async function templateFieldset(engine: RecordEngine, flock: string, type: string, template: string): Promise<StoredRecord> {
+export async function templateFieldset(engine: RouteEngine, flock: string, type: string, template: string): Promise<StoredRecord> {
   const candidates = await fieldsetsOf(engine, flock, type);
   const wanted = template.trim().toLowerCase();
   const found = candidates.find((r) => r.id === template) ?? candidates.find((r) => typeof r.data.name === "string" && r.data.name.trim().toLowerCase() === wanted);

@@ -6,18 +6,11 @@
  * by the storage (the same query as the generic list's `total`); only the listed URIs are
  * read, and tested against the same query in code (core's reference evaluation).
  */
-import {
-  badRequest,
-  CONTACT_TYPE,
-  CONTACT_TYPES,
-  matchesQuery,
-  type ListQuery,
-  type RecordEngine,
-  type StoredRecord,
-} from "@records-service/core";
+import { badRequest, CONTACT_TYPE, CONTACT_TYPES, matchesQuery, type ListQuery, type StoredRecord } from "@records-service/core";
 import { recordsByUri } from "../events/read.js";
 import { refOf, uriOf } from "../read-all.js";
 import { segmentQuery } from "./rules.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** The segment types and whether each takes rule matches and listed URIs. */
 export const SEGMENT_TYPES: Readonly<Record<string, { rules: boolean; listed: boolean }>> = {
@@ -34,7 +27,7 @@ export const SEGMENT_TYPES: Readonly<Record<string, { rules: boolean; listed: bo
  * @example
  * await countSegment(engine, segment) // 42
  */
-export async function countSegment(engine: RecordEngine, segment: StoredRecord): Promise<number> {
+export async function countSegment(engine: RouteEngine, segment: StoredRecord): Promise<number> {
   const { types, kind, query } = segmentPlan(engine, segment);
   if (!kind.rules && !kind.listed) return 0;
   let count = 0;
@@ -54,7 +47,7 @@ export async function countSegment(engine: RecordEngine, segment: StoredRecord):
 }
 
 /** What a segment counts over: its types, its segment type's parts, its query. */
-export function segmentPlan(engine: Pick<RecordEngine, "context">, segment: StoredRecord): { types: readonly string[]; kind: { rules: boolean; listed: boolean }; query: ListQuery } {
+export function segmentPlan(engine: Pick<RouteEngine, "context">, segment: StoredRecord): { types: readonly string[]; kind: { rules: boolean; listed: boolean }; query: ListQuery } {
   const uri = uriOf(segment);
   const type = segment.data.resource_type;
   if (typeof type !== "string" || type === "") throw badRequest("invalid segment", `segment ${uri} names no resource_type`);

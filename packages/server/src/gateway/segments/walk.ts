@@ -7,9 +7,10 @@
  * (a task resumes at it), so exports, look-ups, pages and the delete action read any
  * number of members without holding them all.
  */
-import { badRequest, createRecordReader, matchesQuery, parseRecordUri, TASK_CHUNK_DATA_LENGTH, type EngineContext, type RecordEngine, type StoredRecord } from "@records-service/core";
+import { badRequest, createRecordReader, matchesQuery, parseRecordUri, TASK_CHUNK_DATA_LENGTH, type EngineContext, type StoredRecord } from "@records-service/core";
 import { canonicalUri, refOf, uriOf } from "../read-all.js";
 import { segmentPlan } from "./members.js";
+import type { RouteEngine } from "../../http/route-engine.js";
 
 /** A segment ready to walk: its plan and its listed URIs. */
 export interface SegmentWalk {
@@ -24,7 +25,7 @@ export interface SegmentWalk {
 }
 
 /** What a walk reads through: an engine, or a task's context (`taskReader`). */
-export type Reader = Pick<RecordEngine, "context" | "read">;
+export type Reader = Pick<RouteEngine, "context" | "read">;
 
 /**
  * A task's context as a walk's reader: its record reader over the context's storage.
