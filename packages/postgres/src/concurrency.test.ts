@@ -3,7 +3,7 @@
  * version check holds when many connections write one record at once. The same scenarios
  * run on SQLite, whose answers PostgreSQL must give.
  */
-import { isRecordsError, updateWrite, type Storage, type StoredRecord } from "@records-service/core";
+import { EVERY_FLOCK, isRecordsError, updateWrite, type Storage, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
@@ -130,6 +130,9 @@ describe.skipIf(!inject("pgAvailable"))("concurrent writers", () => {
   it("postgres: concurrent first writes of a new type and new fields share one id each", async () => {
     const s = await adapters.postgres!();
     try {
+      // Fields the value index keeps (no defaults of type thing): every flock's rows, ready at once on no records.
+      for (const field of ["colour", "size"]) await s.setFieldIndex(EVERY_FLOCK, "thing", field, "index", "config");
+      await s.stepFieldIndexes(10);
       await Promise.all(
         Array.from({ length: WRITERS }, (_, i) =>
           s.apply({

@@ -10,6 +10,7 @@ import type pg from "pg";
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
+import { createFieldIndexes } from "./field-indexes.js";
 import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
 import { readChangeHistory } from "./change-history.js";
 import { purgeChanges, readChangeHeads, readChanges } from "./changes.js";
@@ -70,8 +71,9 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
   const accounts = createAccountStore(pool);
   const limits = createLimitStore(pool);
   const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
-  const reader = createRecordReader(pool, catalog, watch?.generation);
-  const scan = createScanner(pool, catalog);
+  const indexes = createFieldIndexes(pool, catalog, watch?.generation);
+  const reader = createRecordReader(pool, catalog, watch?.generation, indexes.sources);
+  const scan = createScanner(pool, catalog, undefined, indexes.sources);
   let closed = false;
 
   /** Runs `fn` in one transaction with the catalog's view; new ids are cached once committed. */
@@ -117,6 +119,10 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
     // The index is kept in each write's transaction: GIN's own pending list batches its
     // entries (fastupdate; docs/performance.md), so nothing is ever queued here.
     mergeSearchIndex: async () => 0,
+    listFieldIndexes: indexes.listFieldIndexes,
+    setFieldIndex: indexes.setFieldIndex,
+    removeFieldIndex: indexes.removeFieldIndex,
+    stepFieldIndexes: indexes.stepFieldIndexes,
     apply: (changes: ChangeSet) => write((c, ids) => applyChanges(c, ids, changes)),
     deleteRecords: (flock, type, ids) => write((c) => purgeRecords(c, catalog, flock, type, ids)),
     claimDueJobs: (now, limit, claim) => claimDueJobs(pool, now, limit, claim),
@@ -172,6 +178,9 @@ const _WRITES = new Set([
   "deleteRecords",
   "finishJob",
   "purgeChanges",
+  "setFieldIndex",
+  "removeFieldIndex",
+  "stepFieldIndexes",
 ]);
 
 /**

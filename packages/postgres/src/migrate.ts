@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
+import { checkFolding } from "./entries-rule.js";
+import { fillFieldIndexes } from "./field-indexes.js";
 import { backfillTicketStock } from "./ticket-stock.js";
 
 /** Where the generated SQL migrations live: `packages/postgres/drizzle/`. */
@@ -34,6 +36,10 @@ export async function migrateDatabase(pool: pg.Pool): Promise<void> {
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
       // A migration that made a read model asks for it to be filled from the stored records.
       await backfillTicketStock(client);
+      // The registry's rows for fields an older version indexed that the defaults do not want.
+      await fillFieldIndexes(client);
+      // records_entries stays exact where this server's ICU and this Node fold differently.
+      await checkFolding(client);
     } finally {
       await client.query("RESET client_min_messages");
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);

@@ -43,6 +43,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
 import { exec, type Conn } from "./exec.js";
+import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import { decodeText, encodeText } from "./text-codec.js";
 
 export type { RecordRow } from "@records-service/sql";
@@ -98,7 +99,12 @@ export function toStoredRecord(row: RecordRow, flock: string, type: string): Sto
  * are read once and answered from memory until the database may have changed, as the
  * account lookups are: a list then costs its count and its page, not a third round trip.
  */
-export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?: () => number): RecordReader {
+export function createRecordReader(
+  pool: pg.Pool,
+  catalog: Catalog,
+  generation?: () => number,
+  sources: FieldIndexes["sources"] = createFieldIndexes(pool, catalog, generation).sources,
+): RecordReader {
   const rowsOf = async (query: SQL, name?: string): Promise<RecordRow[]> => (await exec<RecordRow>(pool, query, name)).rows;
   /** A page's rows, refused with `answer too large` at the first row past `maxDataLength`. */
   const pageRowsOf = async (query: SQL, maxDataLength: number | undefined, name?: string): Promise<RecordRow[]> => {
@@ -159,23 +165,31 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
     async listRecords(flock, type, query) {
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return { total: 0, records: [] };
-      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const source = await sources(cid, flock, type, filterFields(query));
+      // The fields answered by a scan, which the engine counts as demand for their index.
+      const scanned = new Set<string>();
+      const fieldId: FieldIdLookup = (name) => {
+        const s = source(name);
+        if (typeof s === "object") scanned.add(name);
+        return s;
+      };
       const where = lazyWhere(compiler, cid, query, fieldId);
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
-      if (!at) return { total, records: [] };
+      const note = async () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(await keptCounts(cid)) } });
+      if (!at) return { total, records: [], ...(await note()) };
       const probe = sortNumbersProbe(query, fieldId);
       const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
       const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
-      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)) };
+      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)), ...(await note()) };
     },
 
     async listFieldValues(flock, type, query, fields, limit) {
       requireFieldNames(fields);
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined || limit <= 0) return [];
-      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const fieldId = await sources(cid, flock, type, filterFields(query));
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
       const { rows } = await exec<Record<string, unknown>>(pool, fieldValuesStatement(compiler.dialect, where, fields, limit));
       return rows.map((row) => toFieldValuesRow(row, fields));
@@ -186,7 +200,7 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
       requireDateCuts(cuts, fields.length);
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return [];
-      const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+      const fieldId = await sources(cid, flock, type, filterFields(query));
       const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId);
       const { rows } = await exec<Record<string, unknown>>(pool, fieldCountsStatement(compiler.dialect, where, fields, cuts));
       return toFieldCountRows(rows, fields, cuts);
@@ -223,6 +237,12 @@ export function createRecordReader(pool: pg.Pool, catalog: Catalog, generation?:
 // --- internal ---
 
 /** A collection's kept counts by state; cached per change generation when there is one. */
+function _sum(counts: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const c of counts.values()) n += c;
+  return n;
+}
+
 function _keptCounts(pool: pg.Pool, generation: (() => number) | undefined): (cid: number) => Promise<Map<string, number>> {
   const cache = new Map<number, Map<string, number>>();
   let seen = -1;

@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import type pg from "pg";
 import type { Catalog } from "./catalog.js";
 import { exec } from "./exec.js";
+import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import { RECORD_COLUMNS, compiler, toStoredRecord, upToDataLength, type RecordRow } from "./read.js";
 
 /** The scan (see `Storage.scanRecords`). */
@@ -28,12 +29,17 @@ export type Scanner = (
 const SCAN_WINDOW = 20_000;
 
 /** The scanner over `pool`; `window` is `SCAN_WINDOW` except in tests. */
-export function createScanner(pool: pg.Pool, catalog: Catalog, window: number = SCAN_WINDOW): Scanner {
+export function createScanner(
+  pool: pg.Pool,
+  catalog: Catalog,
+  window: number = SCAN_WINDOW,
+  sources: FieldIndexes["sources"] = createFieldIndexes(pool, catalog).sources,
+): Scanner {
   return async (flock, type, query, after, limit, maxDataLength) => {
     const from = scanCursorFrom(after);
     const cid = await catalog.collectionId(pool, flock, type);
     if (cid === undefined) return { records: [], cursor: null };
-    const fieldId = await catalog.fieldLookup(pool, cid, filterFields(query));
+    const fieldId = await sources(cid, flock, type, filterFields(query));
     const where = compiler.where(cid, { ...query, page: 1, pageSize: 0 }, fieldId, "probe");
     const take = Math.max(1, Math.floor(limit));
     const to = from + window;

@@ -16,6 +16,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -174,6 +175,44 @@ export const recordValues = pgTable(
   ],
 );
 
+/**
+ * The value index's registry (issue 24, core's `IndexRegistry`): the fields whose index
+ * differs from the defaults (`isIndexedByDefault`), per flock (or `*`, every flock) and
+ * type. `cursor` is the last rid a back-fill or removal walked (NULL: not begun), `done`
+ * true once it walked every record.
+ */
+export const fieldIndexes = pgTable(
+  "field_indexes",
+  {
+    flock: ctext("flock").notNull(),
+    type: ctext("type").notNull(),
+    field: ctext("field").notNull(),
+    state: ctext("state").notNull(),
+    source: ctext("source").notNull(),
+    cursor: bigint("cursor", { mode: "number" }),
+    done: boolean("done").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flock, t.type, t.field] })],
+);
+
+/** A row here asks `migrateDatabase` to mark the fields an older version indexed that the defaults do not want (field-indexes.ts). */
+export const fieldIndexesFill = pgTable("field_indexes_fill", {
+  pending: integer("pending").notNull(),
+});
+
+/**
+ * Which records keep every field's entries (`records_stores_entries`, field-indexes.ts): one
+ * row. `pattern` is `base` (migration 0011) and a class of the characters `folds` (code
+ * points) that PostgreSQL's ICU and the service's JavaScript fold differently, as found
+ * for the version pairs in `checked`.
+ */
+export const recordsEntriesRule = pgTable("records_entries_rule", {
+  base: text("base").notNull(),
+  pattern: text("pattern").notNull(),
+  folds: integer("folds").array().notNull(),
+  checked: text("checked").array().notNull(),
+});
+
 /** Which records reference which record URI (data values and `uri;label` list entries). */
 export const recordRefs = pgTable(
   "record_refs",
@@ -328,6 +367,9 @@ export const schema = {
   collectionCounts,
   ticketStock,
   ticketStockBackfill,
+  fieldIndexes,
+  fieldIndexesFill,
+  recordsEntriesRule,
   files,
   outbox,
   changeHeads,

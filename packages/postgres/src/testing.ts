@@ -116,6 +116,7 @@ const _TABLES = [
   "record_search",
   "record_values",
   "record_refs",
+  "field_indexes",
   "collection_counts",
   "ticket_stock",
   "records",

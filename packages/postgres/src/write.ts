@@ -25,16 +25,18 @@ import {
   type StoredFile,
   type StoredRecord,
 } from "@records-service/core";
-import { PG_VALUE_KEY_BYTES, refTargets, valueRows } from "@records-service/sql";
+import { refTargets, valueRows } from "@records-service/sql";
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import type { WriteIds } from "./catalog.js";
 import { appendChanges } from "./changes.js";
 import { exec } from "./exec.js";
+import { writeRules, type WriteRules } from "./field-indexes.js";
 import { insertJob } from "./outbox.js";
 import { searchDoc } from "./search.js";
 import { encodeText } from "./text-codec.js";
 import { addTicketStock } from "./ticket-stock.js";
+import { insertValues, type ValueInsert } from "./values.js";
 
 /**
  * Applies `changes` on `c`, a client inside a transaction the caller commits.
@@ -43,7 +45,8 @@ import { addTicketStock } from "./ticket-stock.js";
  * await transaction(pool, async (c) => { const ids = catalog.forWrite(c); await applyChanges(c, ids, changes); });
  */
 export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: ChangeSet): Promise<void> {
-  const w = new _Writer(c, ids);
+  // First of all (before any record lock): the registry, under its types' shared locks.
+  const w = new _Writer(c, ids, await writeRules(c, (changes.records ?? []).map((ch) => ch.record)));
   // A run of inserts is written at once; an update may read a record inserted before it.
   let run: StoredRecord[] = [];
   for (const change of changes.records ?? []) {
@@ -72,29 +75,11 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
 /** Most records one INSERT statement writes (its parameters are eight arrays of this length). */
 export const INSERT_CHUNK = 1000;
 
-/**
- * The `record_values` columns of one entry: the UTF-8 bytes, cut to the indexed head when
- * longer (the whole value then goes to the `_long` column).
- */
-function valueColumns(text: string): [Buffer, Buffer | null] {
-  const bytes = Buffer.from(text, "utf8");
-  return bytes.length > PG_VALUE_KEY_BYTES ? [bytes.subarray(0, PG_VALUE_KEY_BYTES), bytes] : [bytes, null];
-}
-
 // --- internal ---
-
-interface _ValueRow {
-  fid: number;
-  kind: number;
-  text: string;
-  /** Null where folding leaves the text as it is (`valueRows`). */
-  folded: string | null;
-  num: number | null;
-}
 
 class _Writer {
   /** Index rows to insert, by rid and fid (an update later in the set replaces a field's rows). */
-  private readonly values = new Map<number, Map<number, _ValueRow[]>>();
+  private readonly values = new Map<number, Map<number, ValueInsert[]>>();
   private readonly refs = new Map<number, string[]>();
   /** Search rows to write by rid (null: remove), and the rids whose old row goes first. */
   private readonly search = new Map<number, string | null>();
@@ -107,6 +92,7 @@ class _Writer {
   constructor(
     private readonly c: pg.PoolClient,
     private readonly ids: WriteIds,
+    private readonly rules: WriteRules,
   ) {}
 
   /**
@@ -120,6 +106,7 @@ class _Writer {
     for (const r of records) cids.push(await this.ids.ensureCollection(r.flock, r.type));
     const p = sql.param;
     const col = <T>(f: (r: StoredRecord) => T) => p(records.map(f));
+    const texts = records.map((r) => JSON.stringify(r.data));
     // Ids are unique across the store, whatever the flock and type. ORDER BY ord: rids are
     // drawn in input order, which is the list order.
     const { rows } = await exec<{ id: string; rid: string }>(
@@ -127,7 +114,7 @@ class _Writer {
       sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version)
           SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version
           FROM unnest(${p(cids)}::int[], ${col((r) => r.id)}::text[], ${col((r) => r.state)}::text[],
-            ${col((r) => JSON.stringify(r.data))}::text[], ${col((r) => encodeText(r.displayValue))}::text[],
+            ${p(texts)}::text[], ${col((r) => encodeText(r.displayValue))}::text[],
             ${col((r) => r.created)}::text[], ${col((r) => r.lastUpdated)}::text[], ${col((r) => r.version)}::int[])
             WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, ord)
           ORDER BY u.ord
@@ -140,7 +127,9 @@ class _Writer {
       // Not inserted (it existed), or inserted by an earlier entry of this run.
       if (rid === undefined) throw conflict("record exists", `a record with id '${r.id}' exists`);
       rids.delete(r.id);
-      for (const [field, value] of Object.entries(r.data)) await this.setValues(rid, cids[i]!, field, value);
+      // Only the fields the registry keeps, unless records_entries cannot read this data.
+      const keeps = this.rules.storesAll(texts[i]!) ? () => true : this.rules.keeps(r.flock, r.type);
+      for (const [field, value] of Object.entries(r.data)) if (keeps(field)) await this.setValues(rid, cids[i]!, field, value);
       this.refs.set(rid, refTargets(r.data));
       this.search.set(rid, searchDoc(r) ?? null);
       this.count(cids[i]!, r.state, 1);
@@ -173,9 +162,10 @@ class _Writer {
       );
     }
     const rid = Number(old.rid);
+    const text = JSON.stringify(r.data);
     await exec(
       this.c,
-      sql`UPDATE records SET state = ${r.state}, data = ${JSON.stringify(r.data)}, display_value = ${encodeText(r.displayValue)},
+      sql`UPDATE records SET state = ${r.state}, data = ${text}, display_value = ${encodeText(r.displayValue)},
             created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}
           WHERE rid = ${rid}`,
       "update_record",
@@ -190,13 +180,18 @@ class _Writer {
     }
     const changed: number[] = [];
     const anyChanged = change.fields.length > 0;
-    for (const field of change.fields) {
+    // Data records_entries cannot read keeps every field's entries: all are rewritten (the
+    // record may have had none of the fields the registry does not keep).
+    const all = anyChanged && this.rules.storesAll(text);
+    const keeps = all ? () => true : this.rules.keeps(r.flock, r.type);
+    for (const field of all ? new Set([...change.fields, ...Object.keys(r.data)]) : change.fields) {
+      // Any old entries go (also a dropped field's leftovers); new ones only where the index is kept.
       const fid = await this.ids.fieldId(cid, field);
       if (fid !== undefined) {
         changed.push(fid);
         this.values.get(rid)?.delete(fid);
       }
-      await this.setValues(rid, cid, field, r.data[field]);
+      if (keeps(field)) await this.setValues(rid, cid, field, r.data[field]);
     }
     if (changed.length > 0) {
       await exec(this.c, sql`DELETE FROM record_values WHERE rid = ${rid} AND fid = ANY(${sql.param(changed)}::int[])`, "delete_values");
@@ -217,34 +212,7 @@ class _Writer {
 
   /** Inserts the gathered index rows, then moves the kept counts. */
   async flush(): Promise<void> {
-    const v = { rid: [] as number[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], textLong: [] as (Buffer | null)[] };
-    const f = { folded: [] as (Buffer | null)[], foldedLong: [] as (Buffer | null)[], num: [] as (number | null)[] };
-    for (const [rid, byField] of this.values) {
-      for (const rows of byField.values()) {
-        for (const row of rows) {
-          const [text, textLong] = valueColumns(row.text);
-          const [folded, foldedLong] = row.folded === null ? [null, null] : valueColumns(row.folded);
-          v.rid.push(rid);
-          v.fid.push(row.fid);
-          v.kind.push(row.kind);
-          v.text.push(text);
-          v.textLong.push(textLong);
-          f.folded.push(folded);
-          f.foldedLong.push(foldedLong);
-          f.num.push(row.num);
-        }
-      }
-    }
-    if (v.rid.length > 0) {
-      const p = sql.param;
-      await exec(
-        this.c,
-        sql`INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
-            SELECT * FROM unnest(${p(v.rid)}::bigint[], ${p(v.fid)}::int[], ${p(v.kind)}::smallint[], ${p(v.text)}::bytea[],
-              ${p(v.textLong)}::bytea[], ${p(f.folded)}::bytea[], ${p(f.foldedLong)}::bytea[], ${p(f.num)}::float8[])`,
-        "insert_values",
-      );
-    }
+    await insertValues(this.c, [...this.values.values()].flatMap((byField) => [...byField.values()].flat()));
     const refRids: number[] = [];
     const refTargetsOf: string[] = [];
     for (const [rid, targets] of this.refs) {
@@ -298,7 +266,7 @@ class _Writer {
     if (!byField) this.values.set(rid, (byField = new Map()));
     byField.set(
       fid,
-      rows.map((r) => ({ fid, ...r })),
+      rows.map((r) => ({ rid, fid, ...r })),
     );
   }
 

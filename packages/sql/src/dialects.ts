@@ -126,8 +126,9 @@ export const postgresDialect: SqlDialect = {
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`JOIN`,
   ridInSet: (subquery) => sql`r.rid = ANY(ARRAY(${subquery}))`,
-  // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`).
-  fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name})`,
+  // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`); the few
+  // records whose data it cannot read keep every field's rows, which it finds by rid.
+  fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name}::text, r.rid)`,
   dataHolds: undefined,
   // json (not jsonb): the field's text comes back as stored, without building the whole document.
   dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,

@@ -46,6 +46,7 @@ export function valueRows(value: unknown): ValueRow[] {
  * Name of the SQL table function `records_entries(value, name)` (SQLite: a JS function
  * registered on each connection): the `valueRows` of a field, from `value`, the field's
  * JSON text (no `name`: SQLite gives a table function no row for a NULL argument), or from `value`, the record's whole data JSON, picking `name`.
+ * PostgreSQL: `records_entries(data, name, rid)`, a SQL function of its migrations.
  */
 export const ENTRIES = "records_entries";
 
