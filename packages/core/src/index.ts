@@ -177,7 +177,7 @@ export type { RecordWrite, ChangeSet } from "./model/change-set.js";
 export type { ChangeRow, HistoryChange } from "./model/change.js";
 export { TICKET_TYPE, TICKET_STOCK_FIELDS, ticketCounts, ticketReserved, ticketUnits, wholeNumber, refUri, ticketStockOf, ticketStockDelta, TicketStockDeltas } from "./model/ticket-stock.js";
 export type { TicketStockRow } from "./model/ticket-stock.js";
-export { EVERY_FLOCK, isEngineField, isIndexedByDefault, rulingRow, writesIndex, readsIndex } from "./model/field-index.js";
+export { EVERY_FLOCK, compareFieldIndexRows, isEngineField, isIndexedByDefault, rulingRow, writesIndex, readsIndex } from "./model/field-index.js";
 export type { FieldIndexView, FieldIndexRow, FieldIndexState, FieldIndexSource, FieldIndexWish, FieldIndexStatus } from "./model/field-index.js";
 
 // --- change feed ---

@@ -45,6 +45,10 @@ describe("engine.indexes", () => {
     await expect(engine.indexes.add("demo", "person", "9x")).rejects.toMatchObject({ code: "bad_request" });
     await expect(engine.indexes.add("demo", "nosuchtype", "x")).rejects.toMatchObject({ code: "not_found" });
     await expect(engine.indexes.list("nowhere")).rejects.toMatchObject({ code: "not_found" });
+    // A dropped default is built again before reads trust it; a ready row then goes back to the defaults.
+    expect(await engine.indexes.reset("demo", "person", "last_name")).toBe(true);
+    expect((await engine.indexes.list("demo")).find((v) => v.field === "last_name")).toMatchObject({ status: "building", source: "operator" });
+    await storage.stepFieldIndexes(10);
     expect(await engine.indexes.reset("demo", "person", "last_name")).toBe(true);
     expect((await engine.indexes.list("demo")).find((v) => v.field === "last_name")).toMatchObject({ status: "declared", source: "default" });
   });

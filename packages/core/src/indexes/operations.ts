@@ -47,9 +47,20 @@ export async function dropFieldIndex(ctx: EngineContext, flock: string, type: st
   return _view(await ctx.storage.setFieldIndex(flock, type, field, "drop", "operator"));
 }
 
-/** Hands `field` in `flock` back to the defaults (and any every-flock row); false when it had no row of its own. */
+/**
+ * Hands `field` in `flock` back to the defaults (and any every-flock row); false when it had
+ * no row of its own. A field the defaults index whose own row is dropped or building is
+ * built again instead (a `building` row), so no read trusts entries that are not all there.
+ */
 export async function resetFieldIndex(ctx: EngineContext, flock: string, type: string, field: string): Promise<boolean> {
   await _check(ctx, flock, type, field);
+  const own = (await ctx.storage.listFieldIndexes(flock, type)).find((r) => r.flock === flock && r.field === field);
+  // The defaults would have reads trust this field's entries at once; a field dropped (or
+  // still being built) has none complete, so it is built again first, as an operator's.
+  if (own && own.state !== "ready" && isIndexedByDefault(type, field)) {
+    await ctx.storage.setFieldIndex(flock, type, field, "index", "operator");
+    return true;
+  }
   return ctx.storage.removeFieldIndex(flock, type, field);
 }
 
