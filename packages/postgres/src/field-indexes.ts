@@ -214,7 +214,8 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
       await insertValues(c, values);
     }
     const finished = rows.length < limit;
-    if (finished && now.state === "dropped" && now.source === "migration") {
+    // A finished removal of a migration's field, or a finished rebuild of a default: the defaults rule.
+    if (finished && ((now.state === "dropped" && now.source === "migration") || (building && now.source === "default"))) {
       await exec(c, sql`DELETE FROM field_indexes WHERE flock = ${now.flock} AND type = ${now.type} AND field = ${now.field}`, "field_index_delete");
     } else {
       const cursor = rows.at(-1)?.rid ?? now.cursor;

@@ -103,7 +103,8 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
       for (const v of valueRows(valueIn(row.data, now.field))) insValue.run(row.rid, fid, v.kind, v.text, v.folded, v.num);
     }
     const finished = rows.length < limit;
-    if (finished && now.state === "dropped" && now.source === "migration") del.run(now.flock, now.type, now.field);
+    // A finished removal of a migration's field, or a finished rebuild of a default: the defaults rule.
+    if (finished && ((now.state === "dropped" && now.source === "migration") || (building && now.source === "default"))) del.run(now.flock, now.type, now.field);
     else moveTo.run(rows.at(-1)?.rid ?? now.cursor, finished ? 1 : 0, finished && building ? "ready" : now.state, now.flock, now.type, now.field);
     return { walked: Math.max(rows.length, 1), finished };
   });

@@ -47,9 +47,9 @@ describe("engine.indexes", () => {
     await expect(engine.indexes.list("nowhere")).rejects.toMatchObject({ code: "not_found" });
     // A dropped default is built again before reads trust it; a ready row then goes back to the defaults.
     expect(await engine.indexes.reset("demo", "person", "last_name")).toBe(true);
-    expect((await engine.indexes.list("demo")).find((v) => v.field === "last_name")).toMatchObject({ status: "building", source: "operator" });
+    expect((await engine.indexes.list("demo")).find((v) => v.field === "last_name")).toMatchObject({ status: "building", source: "default" });
     await storage.stepFieldIndexes(10);
-    expect(await engine.indexes.reset("demo", "person", "last_name")).toBe(true);
+    expect((await storage.listFieldIndexes("demo", "person")).some((r) => r.field === "last_name")).toBe(false);
     expect((await engine.indexes.list("demo")).find((v) => v.field === "last_name")).toMatchObject({ status: "declared", source: "default" });
   });
 

@@ -40,7 +40,8 @@ export function createMemoryIndexRegistry(): IndexRegistry {
         if (walked >= limit) break;
         if (r.progress >= 1) continue;
         walked += 1;
-        if (r.state === "building") Object.assign(r, { state: "ready", progress: 1 });
+        if (r.state === "building" && r.source === "default") rows.delete(key);
+        else if (r.state === "building") Object.assign(r, { state: "ready", progress: 1 });
         else if (r.source === "migration") rows.delete(key);
         else r.progress = 1;
       }

@@ -23,8 +23,12 @@ export const EVERY_FLOCK = "*";
  */
 export type FieldIndexState = "building" | "ready" | "dropped";
 
-/** Why a registry row exists. `migration`: a field an older version indexed, being dropped. */
-export type FieldIndexSource = "config" | "operator" | "demand" | "migration";
+/**
+ * Why a registry row exists. `migration`: a field an older version indexed, being dropped
+ * (the row goes once its entries are removed). `default`: a field the defaults index, being
+ * built again after a drop was reset (the row goes once it is built: the defaults rule).
+ */
+export type FieldIndexSource = "config" | "operator" | "demand" | "migration" | "default";
 
 /** One registry row: a field whose index differs from the defaults. */
 export interface FieldIndexRow {
@@ -54,7 +58,7 @@ export interface FieldIndexView {
   field: string;
   status: FieldIndexStatus;
   /** Why: `default` (the service's own choice) or the ruling row's source. */
-  source: FieldIndexSource | "default";
+  source: FieldIndexSource;
   /** `EVERY_FLOCK` when the ruling row holds for every flock (config). */
   flock: string;
   /** How far a back-fill or removal is, 0 to 1. */

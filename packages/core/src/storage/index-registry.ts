@@ -34,8 +34,8 @@ export interface IndexRegistry {
   /**
    * Moves every unfinished row forward by up to `limit` records in all: a `building` row's
    * entries are written for the next records (a row whose records are all done becomes
-   * `ready`), a `dropped` row's leftover entries are removed (a finished `migration` row
-   * is then deleted). Safe when several processes call it at once (each step is one
+   * `ready`, or is deleted when its source is `default`: the defaults then rule), a
+   * `dropped` row's leftover entries are removed (a finished `migration` row is then deleted). Safe when several processes call it at once (each step is one
    * transaction over the row, from where the last one stopped). Answers how many records
    * it walked: fewer than `limit` means nothing is left to do.
    */

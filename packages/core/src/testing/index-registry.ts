@@ -47,13 +47,14 @@ export function describeIndexRegistry(h: Harness): void {
       expect(await s.setFieldIndex(F1, "thing", "size", "index", "operator")).toMatchObject({ state: "building", progress: 0 });
     });
 
-    h.it("steps build to ready and drops to done, deletes finished migration rows, and says when nothing is left", async () => {
+    h.it("steps build to ready and drops to done, deletes finished migration and default rows, and says when nothing is left", async () => {
       const s = h.storage();
       await seedFlocks(s);
       await insertAll(s, Array.from({ length: 30 }, (_, i) => rec(i + 1, { size: i })));
       await s.setFieldIndex(F1, "thing", "size", "index", "operator");
       await s.setFieldIndex(F1, "thing", "gone", "drop", "migration");
       await s.setFieldIndex(F1, "thing", "colour", "drop", "operator");
+      await s.setFieldIndex(F1, "thing", "again", "index", "default"); // a default built again: goes once built
       let steps = 0;
       while ((await s.stepFieldIndexes(7)) >= 7) steps += 1;
       expect(steps).toBeLessThan(30);
