@@ -159,15 +159,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const build = (config: Config, secret: string) => {
       const triggers = resolveTriggers(config, opts.triggers);
       for (const warning of triggers.warnings) out(warning);
+      // One resolved settings object for this configuration: the engine, the app and the workers read the same values.
+      const settings = settingsOf(config);
       const engine = createRecordEngine({
         storage,
         clock,
         triggers: triggerProvider(triggers.triggers),
         flockResourceTypes: flockResourceTypes(config),
-        indexDemand: { ...INDEX_DEMAND_DEFAULTS, earnAfter: config.indexes.earnAfter, minRecords: config.indexes.minRecords },
+        indexDemand: { ...INDEX_DEMAND_DEFAULTS, earnAfter: settings.indexes.earnAfter, minRecords: settings.indexes.minRecords },
       });
-      // One resolved settings object for this configuration: the app and the workers read the same values.
-      const settings = settingsOf(config);
       const workerContext = { storage, engine, settings, templates: config.templates, clock, secret, out, db: opts.db };
       const driver: ManualClockDriver | undefined = isManualClock(clock) ? createManualClockDriver(workerContext, clock) : undefined;
       const app = createApp({

@@ -2,7 +2,7 @@
  * @module settings
  * The one resolved settings object of a running service: the config file's settings
  * sections (throttle, auth, webhooks, scheduler, workers, changes, metrics, mail, backup,
- * invoicing, database, clock) and the tunings no file names (body limit, login guard, change
+ * invoicing, database, clock, indexes) and the tunings no file names (body limit, login guard, change
  * streams, outbox and task workers, config checks, process restarts), every value filled. `startServer` builds
  * one per configuration with `settingsOf(config)` and hands that same object to `createApp`
  * and to the workers; an embedder or a test gives `createApp` some sections and
@@ -13,7 +13,7 @@ import { CONFIG_DEFAULTS, TUNING_DEFAULTS, type Config } from "./config/schema.j
 /** The settings sections of the config file, as `parseConfig` resolves them. */
 type FileSettings = Pick<
   Config,
-  "scheduler" | "webhooks" | "throttle" | "database" | "auth" | "workers" | "changes" | "metrics" | "mail" | "backup" | "invoicing" | "clock"
+  "scheduler" | "webhooks" | "throttle" | "database" | "auth" | "workers" | "changes" | "metrics" | "mail" | "backup" | "invoicing" | "clock" | "indexes"
 >;
 
 /** The tunings (config/schema `TUNING_DEFAULTS`, where each is documented). */
@@ -56,6 +56,7 @@ export function resolveSettings(input: SettingsInput | Settings = {}): Settings 
     ...(input.backup ? { backup: { ...CONFIG_DEFAULTS.backup, ...input.backup } } : {}),
     invoicing: input.invoicing ?? [],
     clock: input.clock ?? CONFIG_DEFAULTS.clock,
+    indexes: { ...CONFIG_DEFAULTS.indexes, fields: {}, ...input.indexes },
     http: { ...TUNING_DEFAULTS.http, ...input.http },
     loginGuard: { ...TUNING_DEFAULTS.loginGuard, ...input.loginGuard },
     changeStreams: { ...TUNING_DEFAULTS.changeStreams, ...input.changeStreams },
@@ -77,7 +78,7 @@ export function resolveSettings(input: SettingsInput | Settings = {}): Settings 
  * settingsOf(parseConfig({ throttle: { unattributedPerMinute: 3 } })).throttle.unattributedPerMinute // 3
  */
 export function settingsOf(config: Config, tunings: SettingsInput = {}): Settings {
-  const { scheduler, webhooks, throttle, database, auth, workers, changes, metrics, mail, backup, invoicing, clock } = config;
+  const { scheduler, webhooks, throttle, database, auth, workers, changes, metrics, mail, backup, invoicing, clock, indexes } = config;
   return resolveSettings({
     ...tunings,
     scheduler,
@@ -92,6 +93,7 @@ export function settingsOf(config: Config, tunings: SettingsInput = {}): Setting
     ...(backup ? { backup } : {}),
     invoicing,
     clock,
+    indexes,
   });
 }
 
