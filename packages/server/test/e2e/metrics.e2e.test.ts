@@ -91,7 +91,7 @@ describe.each([
       expect(res.status).toBe(200);
       const health = (await res.json()) as { message: string; database: unknown; process: { pid: number; workers: string[] }; leases: unknown[] };
       expect(health).toMatchObject({ message: "ok", database: { reachable: true }, process: { pid: Number(pid) } });
-      expect([...health.process.workers].sort()).toEqual(["outbox", "scheduler", "search", "tasks"]);
+      expect([...health.process.workers].sort()).toEqual(["indexes", "outbox", "scheduler", "search", "tasks"]);
       expect(Array.isArray(health.leases)).toBe(true);
     }
   });
