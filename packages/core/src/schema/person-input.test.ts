@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { errorOf } from "../query/test-helpers.js";
-import { validatePersonInput } from "./person-input.js";
+import * as v from "valibot";
+import { PersonInputSchema, personValue, REFUSED, validatePersonInput } from "./person-input.js";
+import { PERSON_FIELDS } from "./person.js";
+import { normalizeReference } from "./references.js";
 
 const URI = "/demo/person/0123456789abcdef01234567/";
 
@@ -97,5 +100,36 @@ describe("validatePersonInput: refused values", () => {
 
   it("refuses a system-generated field even when null", () => {
     expect(errorOf(() => validatePersonInput({ formatted_name: null })).message).toBe("system-generated field");
+  });
+});
+
+describe("personValue: the fast path agrees with valibot's schema", () => {
+  // Values of every shape, tried in every field kind: where valibot accepts one, personValue
+  // gives the same output; where valibot refuses one, personValue refuses it too.
+  const values: unknown[] = [
+    null, undefined, "", "Ada", "1815-12-10", "2020-01-02T03:04:05.123456", "2020-01-02T03:04:05Z", "1815-02-31",
+    true, false, 0, 1.5, -3, [], [null], ["a"], ["a", null, "b"], [1], [["a"]], [{ ref: URI }], [undefined],
+    {}, { lat: 1 }, { ref: URI }, { display_value: "Ada", ref: URI }, { ref: "nope" },
+  ];
+  const kinds = [...new Set(Object.values(PERSON_FIELDS))];
+  const cases = kinds.flatMap((kind) => values.map((value, i) => ({ kind, value, i })));
+  it.each(cases)("$kind #$i", ({ kind, value }) => {
+    const field = Object.keys(PERSON_FIELDS).find((f) => PERSON_FIELDS[f] === kind)!;
+    const input = normalizeReference(value);
+    const slow = v.safeParse(PersonInputSchema, { [field]: input });
+    const fast = personValue(kind, input);
+    if (slow.success && input !== undefined) expect(fast).toEqual((slow.output as Record<string, unknown>)[field]);
+    else if (input !== undefined) expect(fast).toBe(REFUSED);
+  });
+
+  it("returns a new list, as valibot does", () => {
+    const list = ["a", "b"];
+    const out = validatePersonInput({ tags: list }).tags;
+    expect(out).toEqual(list);
+    expect(out).not.toBe(list);
+  });
+
+  it("leaves out keys set to undefined (the valibot path)", () => {
+    expect(Object.keys(validatePersonInput({ first_name: "Ada", last_name: undefined }))).toEqual(["first_name"]);
   });
 });

@@ -71,9 +71,13 @@ export const PERSON_FILE_FIELD = "photo";
  * newPersonData({ first_name: "Ada", last_name: "Lovelace" }).formatted_name // "Ada Lovelace"
  */
 export function newPersonData(fields: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const [name, kind] of Object.entries(PERSON_FIELDS)) data[name] = kind === "flag" ? false : null;
-  return withDerivedNames({ ...data, ...fields });
+  // One copy of the blank person with the fields laid over, the names set in place: the
+  // same keys in the same order as building it a field at a time and spreading twice.
+  const data: Record<string, unknown> = { ..._BLANK_PERSON, ...fields };
+  data.formatted_name = formattedName(data);
+  data.salutation = salutation(data);
+  data.sortable_name = sortableName(data);
+  return data;
 }
 
 /** `data` with `formatted_name`, `salutation` and `sortable_name` recomputed. */
@@ -117,6 +121,11 @@ export function sortableName(data: Record<string, unknown>): string | null {
 }
 
 // --- internal ---
+
+/** Every person field unset, in `PERSON_FIELDS` order. */
+const _BLANK_PERSON: Readonly<Record<string, unknown>> = Object.freeze(
+  Object.fromEntries(Object.entries(PERSON_FIELDS).map(([name, kind]) => [name, kind === "flag" ? false : null])),
+);
 
 function _kind(kind: PersonFieldKind, names: string[]): Record<string, PersonFieldKind> {
   return Object.fromEntries(names.map((n) => [n, kind]));

@@ -15,12 +15,14 @@ import {
   assertServedType,
   badRequest,
   derive,
+  displayValueOf,
   checkRecordLimits,
   formatTimestamp,
   isRecordId,
   isRecordsError,
   notFound,
   parseTimestamp,
+  personRowData,
   planUpdate,
   updateWrite,
   validateInput,
@@ -129,7 +131,7 @@ export async function importRecords(
         continue;
       }
       try {
-        const { next, changed } = planUpdate(before, p.input, now);
+        const { next, changed } = planUpdate(before, _input(p), now);
         if (Object.keys(changed).length === 0) {
           report.skipped += 1;
           continue;
@@ -185,11 +187,11 @@ export async function importRecords(
 
 // --- internal ---
 
-/** A checked row: the record to insert, and the fields to lay over a stored one. */
+/** A checked row: the record to insert, and the row's fields (laid over a stored record with `update`). */
 interface _Planned {
   line: number;
   record: StoredRecord;
-  input: Record<string, unknown>;
+  given: Record<string, unknown>;
 }
 
 /** Adds the committed events that queued no job to `into`, by name. */
@@ -229,11 +231,19 @@ function _plan(row: ImportRow, flock: string, defaultType: string, typeFixed: bo
   const version = parts.version ?? 1;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1) throw badRequest("invalid row", `version ${JSON.stringify(version)}: expected a positive integer`);
   // Generated fields (a person's formatted name...) are derived again, not taken from the row.
-  const input = type === "person" ? _withoutGenerated(parts.data) : parts.data;
-  const fields = validateInput(type, input);
-  const { data, displayValue } = derive(type, fields);
+  const { data, displayValue } = type === "person" ? _person(parts.data) : derive(type, validateInput(type, parts.data));
   checkRecordLimits(type, data);
-  return { line: row.line, record: { id, flock, type, state, data, displayValue, created, lastUpdated, version }, input };
+  return { line: row.line, record: { id, flock, type, state, data, displayValue, created, lastUpdated, version }, given: parts.data };
+}
+
+function _person(row: Record<string, unknown>): { data: Record<string, unknown>; displayValue: string } {
+  const data = personRowData(row);
+  return { data, displayValue: displayValueOf("person", data) };
+}
+
+/** The fields a row lays over a stored record (`update`): a person's generated names left out, as a create leaves them. */
+function _input(p: _Planned): Record<string, unknown> {
+  return p.record.type === "person" ? _withoutGenerated(p.given) : p.given;
 }
 
 /** A timestamp in the stored form (YYYY-MM-DDTHH:MM:SS.ffffff), kept as written. */
