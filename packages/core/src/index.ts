@@ -86,6 +86,7 @@ export {
   /** @public documented in docs/security.md */ MAX_SEARCH_TERMS,
   MAX_SEARCH_LENGTH,
   searchDocument,
+  searchDocumentMayChange,
   searchTerms,
 } from "./search/search-text.js";
 export { searchContacts, searchResult, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./search/search.js";

@@ -87,6 +87,27 @@ describe("SQLite search index", () => {
     await storage.close();
   });
 
+  it("queues an update only when the search document may change (a searched field, the display value or the state)", async () => {
+    const path = join(dir, "update-queue.db");
+    const storage = createSqliteStorage({ path });
+    await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    const v1 = person(0);
+    await storage.apply({ records: [{ kind: "insert", record: v1 }] });
+    await storage.mergeSearchIndex(10);
+    const v2 = { ...v1, data: { ...v1.data, job_title: "Analyst" }, version: 2 };
+    await storage.apply({ records: [{ kind: "update", record: v2, expectedVersion: 1, changed: ["job_title"], before: v1 }] });
+    expect(_counts(path)).toEqual({ pending: 0, indexed: 1 });
+    const v3 = { ...v2, data: { ...v2.data, locality: "Marylebone" }, version: 3 };
+    await storage.apply({ records: [{ kind: "update", record: v3, expectedVersion: 2, changed: ["locality"], before: v2 }] });
+    expect(_counts(path)).toEqual({ pending: 1, indexed: 1 });
+    expect((await storage.searchRecords("demo", ["person"], ["maryle"], 10, true)).map((r) => r.version)).toEqual([3]);
+    // Without the record as read, every change is queued, as before.
+    const v4 = { ...v3, data: { ...v3.data, job_title: "Lead" }, version: 4 };
+    await storage.apply({ records: [{ kind: "update", record: v4, expectedVersion: 3, changed: ["job_title"] }] });
+    expect(_counts(path)).toEqual({ pending: 1, indexed: 1 });
+    await storage.close();
+  });
+
   it("merges, after a restart, the queue of a process killed right after its writes were acknowledged", async () => {
     const path = join(dir, "killed.db");
     const driver = fileURLToPath(new URL("./driver.ts", import.meta.url));

@@ -6,14 +6,14 @@
  * large change set, indexes them itself: see search.ts), stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { changeOf, conflict, SEARCH_TYPES, TICKET_STOCK_FIELDS, TICKET_TYPE, TicketStockDeltas, ticketStockOf, type ChangeSet, type RecordState, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, SEARCH_TYPES, searchDocumentMayChange, TICKET_STOCK_FIELDS, TICKET_TYPE, TicketStockDeltas, ticketStockOf, type ChangeSet, type RecordState, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { createChangeLog, type ChangeLog } from "./changes.js";
 import { refTargets, valueRows } from "@records-service/sql";
 import type { Db } from "./open.js";
 import { createOutboxStore, type OutboxStore } from "./outbox.js";
-import { files, records } from "./schema.js";
+import { files } from "./schema.js";
 import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import { createSearchIndexer, SEARCH_DIRECT_MIN } from "./search.js";
 import { createTicketStockWriter } from "./ticket-stock.js";
@@ -33,12 +33,10 @@ export function createApplier(
   const p = (name: string) => sql.placeholder(name);
   const search = createSearchIndexer(client);
 
-  const selExisting = db
-    .select({ rid: records.rid, state: records.state, version: records.version })
-    .from(records)
-    .where(and(eq(records.cid, p("cid")), eq(records.id, p("id"))))
-    .prepare();
-  const selIdTaken = db.select({ rid: records.rid }).from(records).where(eq(records.id, p("id"))).prepare();
+  const selExisting = client.prepare<[number, string], { rid: number; state: string; version: number }>(
+    "SELECT rid, state, version FROM records WHERE cid = ? AND id = ?",
+  );
+  const selIdTaken = client.prepare<[string], { rid: number }>("SELECT rid FROM records WHERE id = ?");
   // A plain statement with positional values: drizzle's prepared insert mapped a named
   // object per record (~10% of an imported person's statements).
   const insRecord = client.prepare<[number, string, string, string, string, string, string, number]>(
@@ -111,7 +109,7 @@ export function createApplier(
 
   const insert = (r: StoredRecord, counts: _Counts, stock: TicketStockDeltas, logged: PendingChange[]): void => {
     // Ids are unique across the store, whatever the flock and type.
-    if (selIdTaken.get({ id: r.id })) throw conflict("record exists", `a record with id '${r.id}' exists`);
+    if (selIdTaken.get(r.id)) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
     const rid = Number(
       _unique(() => insRecord.run(cid, r.id, r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version), r).lastInsertRowid,
@@ -128,7 +126,7 @@ export function createApplier(
   const update = (w: UpdateWrite, counts: _Counts, stock: TicketStockDeltas, logged: PendingChange[]): void => {
     const { record: r, expectedVersion } = w;
     const cid = catalog.collectionId(r.flock, r.type);
-    const old = cid === undefined ? undefined : selExisting.get({ cid, id: r.id });
+    const old = cid === undefined ? undefined : selExisting.get(cid, r.id);
     if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
     if (old.version !== expectedVersion) {
       throw conflict(
@@ -159,7 +157,8 @@ export function createApplier(
       delRefs.run(old.rid);
       writeRefs(old.rid, r.data);
     }
-    if (changed || old.state !== r.state) searchPut(old.rid, r, false);
+    // A change of no searched field leaves the search document as it is (`before` tells).
+    if ((changed || old.state !== r.state) && (w.before?.version !== expectedVersion || searchDocumentMayChange(w.before, r, change.fields))) searchPut(old.rid, r, false);
     if (old.state !== r.state) {
       counts.add(cid, old.state, -1);
       counts.add(cid, r.state, 1);

@@ -7,6 +7,7 @@ import {
   MAX_SEARCH_LENGTH,
   MAX_SEARCH_WORD_LENGTH,
   searchDocument,
+  searchDocumentMayChange,
   searchTerms,
   searchWords,
 } from "./search-text.js";
@@ -89,5 +90,30 @@ describe("distance", () => {
     expect(searchDistance("ADA@example.org", ada)).toBe(0);
     expect(searchDistance("ada love", ada)).toBeGreaterThan(0);
     expect(searchDistance("ada love", ada)).toBeLessThan(searchDistance("zed", ada));
+  });
+});
+
+describe("searchDocumentMayChange", () => {
+  const person = { id: "p", flock: "f", type: "person", state: "updated" as const, data: { first_name: "Ada", job_title: "x" }, displayValue: "Ada", created: "t", lastUpdated: "t", version: 1 };
+  it.each([
+    { name: "an unsearched field", after: { ...person, data: { ...person.data, job_title: "y" } }, changed: ["job_title"], expected: false },
+    { name: "a searched field", after: { ...person, data: { ...person.data, first_name: "Ida" } }, changed: ["first_name"], expected: true },
+    { name: "the display value", after: { ...person, displayValue: "Ida" }, changed: [], expected: true },
+    { name: "the state", after: { ...person, state: "deleted" as const }, changed: [], expected: true },
+    { name: "a type not searched", after: { ...person, type: "journal" }, changed: ["first_name"], expected: true },
+  ])("$name: $expected", ({ after, changed, expected }) => {
+    expect(searchDocumentMayChange(person, after, changed)).toBe(expected);
+  });
+
+  it("is false for an update of a type the index does not hold", () => {
+    const journal = { ...person, type: "journal" };
+    expect(searchDocumentMayChange(journal, { ...journal, displayValue: "Other" }, ["first_name"])).toBe(false);
+  });
+
+  it("agrees with the documents themselves on every field a person has", () => {
+    for (const field of Object.keys(person.data).concat(["last_name", "email", "locality", "postal_code", "notes", "tags"])) {
+      const after = { ...person, data: { ...person.data, [field]: "Changed Value" } };
+      if (searchDocument(after) !== searchDocument(person)) expect(searchDocumentMayChange(person, after, [field])).toBe(true);
+    }
   });
 });

@@ -101,6 +101,21 @@ export function searchDocument(record: StoredRecord): string | undefined {
 }
 
 /**
+ * Whether an update from `before` to `after`, changing the data fields `changed`, can
+ * change the record's search document: its type is searched and its state, display value
+ * or one of the searched fields changed. A write that cannot need not queue the record for
+ * the index (a queued person costs its merge a delete and an insert in the FTS index).
+ *
+ * @example
+ * searchDocumentMayChange(before, after, ["job_title"]) // false: not a searched field
+ */
+export function searchDocumentMayChange(before: StoredRecord, after: StoredRecord, changed: readonly string[]): boolean {
+  if (!SEARCH_TYPES.includes(after.type) && !SEARCH_TYPES.includes(before.type)) return false;
+  if (before.type !== after.type || before.state !== after.state || before.displayValue !== after.displayValue) return true;
+  return changed.some((f) => SEARCH_FIELDS.includes(f));
+}
+
+/**
  * The terms of a query: its distinct words, at most `MAX_SEARCH_TERMS`.
  *
  * @example
