@@ -10,6 +10,7 @@
  *   node --conditions=source --import tsx bench/wal-pages.ts            # person creates
  *   OP=update node --conditions=source --import tsx bench/wal-pages.ts  # PUT-like updates
  *   WARMUP=1000 node ... bench/wal-pages.ts                             # after 1,000 creates (see below)
+ *   FLOOR=1 node ... bench/wal-pages.ts                                 # no value entries (see below)
  *
  * A write queues its searched records for the search index (`search_pending`); their merge
  * (`mergeSearchIndex`, the search worker's) is measured after the rounds: for batches of 1,
@@ -45,6 +46,18 @@ const truncateWal = async () => {
   }
   throw new Error(`the WAL could not be emptied: ${JSON.stringify(reader.pragma("wal_checkpoint(TRUNCATE)"))}`);
 };
+// FLOOR=1: the floor of a create, with no value entry for any field of the person or its
+// data event (their kept fields' indexes dropped through the registry, engine fields too,
+// which the operator surfaces refuse), so what remains is the records, the change log and
+// the rest of the write's bookkeeping.
+if (process.env.FLOOR) {
+  const kept: [string, string[]][] = [
+    ["person", ["first_name", "last_name", "email", "tags"]],
+    ["data_event", ["fire_at", "context_ref", "expires_at"]],
+  ];
+  for (const [type, fields] of kept) for (const f of fields) await storage.setFieldIndex("bench", type, f, "drop", "operator");
+  while ((await storage.stepFieldIndexes(2000)) > 0);
+}
 const ids: string[] = [];
 // WARMUP creates before the rounds (default 5). A seeded file is VACUUMed, so its index pages
 // are full and the first inserts into each split it; a file in use has room in its pages.
