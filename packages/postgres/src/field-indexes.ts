@@ -280,6 +280,19 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
 
     async removeFieldIndex(flock, type, field) {
       return changing(type, async (c) => {
+        const now = await selOne(c, flock, type, field);
+        if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
+          // Not all its entries are there: built first (a default row goes once built).
+          await exec(
+            c,
+            now.state === "dropped"
+              ? sql`UPDATE field_indexes SET state = 'building', source = 'default', cursor = NULL, done = false
+                    WHERE flock = ${flock} AND type = ${type} AND field = ${field}`
+              : sql`UPDATE field_indexes SET source = 'default' WHERE flock = ${flock} AND type = ${type} AND field = ${field}`,
+            "field_index_rebuild_default",
+          );
+          return true;
+        }
         const { rowCount } = await exec(c, sql`DELETE FROM field_indexes WHERE flock = ${flock} AND type = ${type} AND field = ${field}`);
         // The every-flock row now rules this flock's collection too, which its walk skipped.
         if (rowCount > 0 && flock !== EVERY_FLOCK) {

@@ -142,6 +142,13 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     removeFieldIndex(flock, type, field) {
       return client
         .transaction(() => {
+          const now = selOne.get(flock, type, field);
+          if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
+            // Not all its entries are there: built first (a default row goes once built).
+            if (now.state === "dropped") upsert.run(flock, type, field, "building", "default");
+            else setSource.run("default", flock, type, field);
+            return true;
+          }
           const removed = del.run(flock, type, field).changes > 0;
           // The every-flock row now rules this flock's collection too, which its walk skipped.
           if (removed && flock !== EVERY_FLOCK) restart.run(type, field);
