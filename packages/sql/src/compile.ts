@@ -331,8 +331,7 @@ class _Compiler {
    * far fewer records. Tests without such texts (case-insensitive, ranges) give none.
    */
   private scanPrefilter(tests: readonly _EntryTest[], every: boolean): SQL | undefined {
-    const holds = this.d.dataHolds;
-    if (!holds) return undefined;
+    const holds = (t: string) => this.d.dataHolds(t);
     const parts = tests.map(({ texts }) =>
       texts && texts.length > 0 && texts.every((t) => t !== "" && _SAFE_IN_JSON.test(t)) ? this.any(texts.map((t) => holds(t))) : undefined,
     );

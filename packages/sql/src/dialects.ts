@@ -62,10 +62,11 @@ export interface SqlDialect {
   fieldEntries(name: string): SQL;
   /**
    * `r.data`'s JSON text holds `text` as written (a text `JSON.stringify` does not escape),
-   * as a cheap first test before `fieldEntries`; undefined where the stored text is not the
-   * record's `JSON.stringify` (PostgreSQL's jsonb writes numbers its own way).
+   * as a cheap first test before `fieldEntries`. Sound only because both adapters store
+   * `records.data` as the record's `JSON.stringify` text (a jsonb column would write numbers
+   * and escapes its own way).
    */
-  readonly dataHolds: ((text: string) => SQL) | undefined;
+  dataHolds(text: string): SQL;
   /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
   readonly dataFieldFallback: SQL | undefined;
   /** The JSON text `json` is a string whose text starts with a date `YYYY-MM-DD` (ASCII digits). */
@@ -129,7 +130,8 @@ export const postgresDialect: SqlDialect = {
   // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`); the few
   // records whose data it cannot read keep every field's rows, which it finds by rid.
   fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name}::text, r.rid)`,
-  dataHolds: undefined,
+  // `records.data` is text, each record's JSON.stringify as written (never jsonb's form).
+  dataHolds: (text) => sql`strpos(r.data, ${text}::text) > 0`,
   // json (not jsonb): the field's text comes back as stored, without building the whole document.
   dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,
   // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare
