@@ -293,7 +293,7 @@ describe("the scheduler's reads on SQLite", () => {
         return page;
       },
     };
-    const window = { lastRun: parseTimestamp("2026-03-01T00:00:00.000000"), now: parseTimestamp("2026-03-02T00:00:00.000000") };
+    const window = { lastRun: new Date("2026-03-01T00:00:00Z"), now: new Date("2026-03-02T00:00:00Z") };
     const events = await computeDueEvents(reader, "demo", ["form_score_review_by_2wk"], window);
     expect(events.map((e) => [e.name, e.contextUri])).toEqual([["form_score_review_by_2wk", uriOf(r)]]);
     expect(scanned).toEqual([]);
