@@ -30,6 +30,11 @@ export interface AttributionOptions {
   unattributedPerMinute: number;
   /** Where requests are counted per application. */
   counts: ApplicationCounts;
+  /**
+   * Whether an attributed request's answer is final when its route returns (no middleware
+   * above reads its headers or body: no request metrics); sets `finalHeaders`. Default false.
+   */
+  finalHeaders?: boolean;
   /** Window length; one minute unless a test says otherwise. */
   windowMs?: number;
 }
@@ -61,7 +66,11 @@ export function createAttribution(options: AttributionOptions): MiddlewareHandle
     const label = header.ok ? header.label : null;
     c.set("application", label);
     options.counts.record(label);
-    if (header.ok) return next();
+    if (header.ok) {
+      // Nothing below adds headers to an attributed request's answer.
+      if (options.finalHeaders) c.set("finalHeaders", true);
+      return next();
+    }
 
     const warning = applicationWarning(header);
     if (isUnthrottledPath(c.req.path)) {
