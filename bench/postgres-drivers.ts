@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createIdSource, derive, formatTimestamp, parseListQuery, validateInput, type StoredRecord } from "@records-service/core";
+import { createIdSource, derive, formatTimestamp, isIndexedByDefault, parseListQuery, validateInput, type StoredRecord } from "@records-service/core";
 import { createPostgresStorage, compiler } from "@records-service/postgres";
 import { PG_VALUE_KEY_BYTES, valueRows } from "@records-service/sql";
 import { sql, type SQL } from "drizzle-orm";
@@ -154,7 +154,9 @@ async function _listStatements(url: string, lastName: string): Promise<Statement
 /** The statements `apply` runs for one new person (no references, no new field). */
 function _createStatements(cid: number, fids: Map<string, number>, id: string): Statement[] {
   const data = derive("person", validateInput("person", { first_name: "Ada", last_name: "Lovelace", email: ["ada@example.org"], tags: ["donor"] })).data;
-  const rows = Object.entries(data).flatMap(([field, value]) => valueRows(value).map((r) => ({ fid: fids.get(field)!, ...r })));
+  // Only the fields the value index keeps for a person (its defaults), as `apply` writes them.
+  const kept = Object.entries(data).filter(([field]) => isIndexedByDefault("person", field));
+  const rows = kept.flatMap(([field, value]) => valueRows(value).map((r) => ({ fid: fids.get(field)!, ...r })));
   const cut = (t: string) => Buffer.from(t).subarray(0, PG_VALUE_KEY_BYTES);
   const now = "2026-01-01T00:00:00.000000";
   return [

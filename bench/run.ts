@@ -24,7 +24,7 @@ import { benchServerUrl, databaseBytes, ensurePostgresDataset, seedResult } from
 import type { BenchContext, Scenario } from "./lib/types.js";
 
 /** Scenario modules, in run order; the ones other work adds are optional. */
-const MODULES = ["in-process", "unindexed", "writes", "import", "events", "bulk", "http", "start-up", "search", "gateway", "event-exports", "postgres-in-process", "postgres-writes", "postgres-http", "postgres-search", "processes"];
+const MODULES = ["in-process", "unindexed", "writes", "import", "disk", "events", "bulk", "http", "start-up", "search", "gateway", "event-exports", "postgres-in-process", "postgres-writes", "postgres-http", "postgres-search", "processes"];
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 

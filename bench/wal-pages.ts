@@ -10,6 +10,7 @@
  *   node --conditions=source --import tsx bench/wal-pages.ts            # person creates
  *   OP=update node --conditions=source --import tsx bench/wal-pages.ts  # PUT-like updates
  *   WARMUP=1000 node ... bench/wal-pages.ts                             # after 1,000 creates (see below)
+ *   FLOOR=1 node ... bench/wal-pages.ts                                 # no value entries (see below)
  *
  * A write queues its searched records for the search index (`search_pending`); their merge
  * (`mergeSearchIndex`, the search worker's) is measured after the rounds: for batches of 1,
@@ -34,8 +35,6 @@ const storage = createSqliteStorage({ path: file });
 const engine = createRecordEngine({ storage });
 const persons = personBatch(9, 0, 4000);
 const reader = new Database(file);
-const owner = new Map<number, string>();
-for (const r of reader.prepare<[], { name: string; pageno: number }>("SELECT name, pageno FROM dbstat").all()) owner.set(r.pageno, r.name);
 
 const update = process.env.OP === "update";
 /** Empties the WAL, again until no other connection (the storage's checkpointer) kept it busy. */
@@ -47,12 +46,27 @@ const truncateWal = async () => {
   }
   throw new Error(`the WAL could not be emptied: ${JSON.stringify(reader.pragma("wal_checkpoint(TRUNCATE)"))}`);
 };
+// FLOOR=1: the floor of a create, with no value entry for any field of the person or its
+// data event (their kept fields' indexes dropped through the registry, engine fields too,
+// which the operator surfaces refuse), so what remains is the records, the change log and
+// the rest of the write's bookkeeping.
+if (process.env.FLOOR) {
+  const kept: [string, string[]][] = [
+    ["person", ["first_name", "last_name", "email", "tags"]],
+    ["data_event", ["fire_at", "context_ref", "expires_at"]],
+  ];
+  for (const [type, fields] of kept) for (const f of fields) await storage.setFieldIndex("bench", type, f, "drop", "operator");
+  while ((await storage.stepFieldIndexes(2000)) > 0);
+}
 const ids: string[] = [];
 // WARMUP creates before the rounds (default 5). A seeded file is VACUUMed, so its index pages
 // are full and the first inserts into each split it; a file in use has room in its pages.
 // WARMUP=1000 measures that steady state (docs/performance.md reports both).
 const warmup = Number(process.env.WARMUP ?? 5);
 for (let i = 0; i < warmup; i++) ids.push((await engine.create("bench", "person", { ...persons[i]! })).id);
+// Pages are named as the file stands after the warm-up, so its own splits are named too.
+const owner = new Map<number, string>();
+for (const r of reader.prepare<[], { name: string; pageno: number }>("SELECT name, pageno FROM dbstat").all()) owner.set(r.pageno, r.name);
 const rounds = Number(process.env.ROUNDS ?? 20);
 const pages = new Map<string, number>();
 const perRound: { all: number; search: number }[] = [];
@@ -66,7 +80,7 @@ for (let i = 0; i < rounds; i++) {
   for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) seen.add(wal.readUInt32BE(at));
   let search = 0;
   for (const p of seen) {
-    const name = owner.get(p) ?? "(pages new since the copy: splits, growth)";
+    const name = owner.get(p) ?? "(pages new since the warm-up: splits, growth)";
     pages.set(name, (pages.get(name) ?? 0) + 1);
     if (name.startsWith("record_search") || name.startsWith("search_")) search += 1;
   }

@@ -9,6 +9,7 @@
  * bench/scenarios/postgres-in-process). Writes: a person's rows inserted as
  * `apply` would (record, value-index rows, the kept count), by hand.
  */
+import { isIndexedByDefault } from "@records-service/core";
 import { refTargets, valueRows } from "@records-service/sql";
 import pg from "pg";
 import type { HandPage } from "./hand-sql.js";
@@ -124,6 +125,9 @@ export function openHandPg(url: string): HandPg {
       Number((await run<{ n: string }>(pool, "SELECT count(*) AS n FROM records r WHERE r.cid = $1 AND r.state = 'updated'", [cid])).rows[0]!.n),
     insert: async (cid, records) => {
       const fids = await fidsOf(cid);
+      // The fields the value index keeps for this type (no registry rows in a seeded data set:
+      // the defaults), as the engine writes them.
+      const { type } = (await run<{ type: string }>(pool, "SELECT type FROM collections WHERE cid = $1", [cid])).rows[0]!;
       const c = await pool.connect();
       try {
         await c.query("BEGIN");
@@ -141,6 +145,7 @@ export function openHandPg(url: string): HandPg {
         for (const r of records) {
           const rid = rids.get(r.id)!;
           for (const [field, value] of Object.entries(r.data)) {
+            if (!isIndexedByDefault(type, field)) continue;
             for (const row of valueRows(value)) {
               const fid = fids.get(field);
               if (fid === undefined) throw new Error(`no field '${field}' in collection ${cid}`);

@@ -3,7 +3,8 @@
  * A filter on a field the value index does not keep (issue 24: index what is queried), in
  * process, on a scratch copy of the seeded file: `locality=` of random localities, answered
  * by a scan of the collection, against hand-written SQL asking the JSON the same question
- * (`json_extract`); then the same field once its index is built (declared and back-filled,
+ * (`json_extract`) and against the floor of any scan (every record's JSON read once, `instr`
+ * without a parse); then the same field once its index is built (declared and back-filled,
  * as an earned one is), against hand-written SQL on the value index. Medians in ms.
  */
 import { copyFileSync, rmSync } from "node:fs";
@@ -47,6 +48,12 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     if (!first.scanned) throw new Error(`${_FIELD} is indexed by default: the scenario measures nothing`);
     const t1 = await timePair(ours, json, measureOptions(ctx.quick));
     out.push(_result(`unindexed: ${_FIELD}= answered by a scan`, t1.ours, t1.baseline, "hand-written SQL (json_extract over the data)", "<= 150 ms", t1.iterations));
+    // The floor of any scan: every live record's JSON read once and searched for the value
+    // (no parse, no page of answers), what a scan cannot do with less.
+    const read = scan.db.prepare("SELECT count(*) FROM records WHERE cid = ? AND state = 'updated' AND instr(data, ?) > 0").pluck();
+    const floor = (i: number) => read.get(cid, values[i % values.length]!);
+    const t0 = await timePair(ours, floor, measureOptions(ctx.quick));
+    out.push(_result(`unindexed: ${_FIELD}= answered by a scan, against the floor of a scan`, t0.ours, t0.baseline, "every record's JSON read once (instr over the data, no parse)", "", t0.iterations));
     scan.close();
 
     await engine.indexes.add(flock, "person", _FIELD);
@@ -78,5 +85,5 @@ function _check(name: string, ours: ListPage<StoredRecord>, hand: HandPage): voi
 }
 
 function _result(scenario: string, ours: number, baseline: number, baselineName: string, target: string, iterations: number): ScenarioResult {
-  return { scenario, ours: round3(ours), baseline: round3(baseline), baselineName, unit: "ms", ratio: round3(ours / baseline), target, note: `median of ${iterations}` };
+  return { scenario, ours: round3(ours), baseline: round3(baseline), baselineName, unit: "ms", ratio: round3(ours / baseline), ...(target ? { target } : {}), note: `median of ${iterations}` };
 }

@@ -118,7 +118,7 @@ describe("attribution", () => {
       const value = i % 3 === 2 ? `bad-${i % 280}` : ` Acme / Tool${i % 280} / 1.0 `;
       sent.push(i % 3 === 2 ? null : `Acme/Tool${i % 280}/1.0`);
       const res = await t.call("GET", PATH, { key: KEYS.alice, headers: { application: value } });
-      seen.push(t.logs.at(-1)!.application ?? null);
+      seen.push((t.logs.at(-1)!.application as string | null | undefined) ?? null);
       if (i % 3 === 2) expect(res.headers.get("warning")).toContain("has 1 part instead of 3");
       else expect(res.headers.get("warning")).toBeNull();
       t.clock.advance(60_000); // a fresh throttle window, so the malformed ones are not refused

@@ -48,7 +48,7 @@ describe("change history query plans", () => {
 
   it("a flock's page walks the log backwards by its key, without sorting, each row's previous change one index search", () => {
     const lines = plan(historyStatements("demo", { skip: 0, limit: 10 }).page);
-    expect(lines[0]).toBe("SEARCH c USING PRIMARY KEY (flock=?)");
+    expect(lines[0]).toBe("SEARCH c USING INDEX changes_flock_id_idx (flock=?)");
     expect(lines).toContain("SEARCH p USING INDEX changes_record_idx (flock=? AND type=? AND record_id=? AND id<?)");
     expect(lines.filter((l) => /TEMP B-TREE/.test(l))).toEqual([]);
   });

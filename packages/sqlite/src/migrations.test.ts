@@ -11,6 +11,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSqliteStorage } from "./driver.js";
+import { registerIndexFunctions } from "./field-indexes.js";
 import { MIGRATIONS_FOLDER } from "./open.js";
 
 const dir = mkdtempSync(join(tmpdir(), "records-migrations-"));
@@ -27,6 +28,7 @@ function databaseBefore(before: string): string {
   writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
   const path = join(dir, `${before}.db`);
   const client = new Database(path);
+  registerIndexFunctions(client); // what migration 0012 calls
   migrate(drizzle(client), { migrationsFolder: folder });
   client.close();
   return path;
@@ -159,6 +161,51 @@ describe("0010_folded_when_different", () => {
     expect(await ids("near", "SSE")).toEqual([]);
     expect(await ids("near", "STRAß")).toEqual(["straße"]);
     expect(await ids("startswithi", "i\u0307n")).toEqual(["İnce"]);
+    await storage.close();
+  });
+});
+
+describe("0013_changes_rowid", () => {
+  it("keeps every change and its order, reads the feed and a record's history after it, and keeps (flock, id) unique", async () => {
+    const path = databaseBefore("0013_changes_rowid");
+    const client = new Database(path);
+    client.prepare("INSERT INTO flocks (identifier, name, created) VALUES ('demo', 'Demo', '2026-01-01T00:00:00.000000')").run();
+    client.prepare("INSERT INTO change_heads (flock, last_id) VALUES ('demo', 3)").run();
+    const fields = JSON.stringify(Array.from({ length: 80 }, (_, i) => `a_rather_long_field_name_${i}`));
+    const change = client.prepare(
+      "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application) VALUES ('demo', ?, 'thing', ?, 'updated', ?, ?, ?, ?, NULL)",
+    );
+    change.run(1, "a".repeat(24), 1, "2026-01-01T00:00:01.000000", fields, "ada");
+    change.run(2, "b".repeat(24), 1, "2026-01-01T00:00:02.000000", '["n"]', null);
+    change.run(3, "a".repeat(24), 2, "2026-01-01T00:00:03.000000", '["n"]', null);
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    const raw = new Database(path, { readonly: true });
+    const sql = (raw.prepare("SELECT sql FROM sqlite_schema WHERE name = 'changes'").get() as { sql: string }).sql;
+    expect(sql).not.toContain("WITHOUT ROWID");
+    expect(raw.prepare("SELECT id, record_id FROM changes ORDER BY rowid").all()).toEqual([
+      { id: 1, record_id: "a".repeat(24) },
+      { id: 2, record_id: "b".repeat(24) },
+      { id: 3, record_id: "a".repeat(24) },
+    ]);
+    // A 1.3 KB row stays on its page: no overflow page.
+    const overflow = raw.prepare("SELECT count(*) AS n FROM dbstat WHERE name = 'changes' AND pagetype = 'overflow'").get() as { n: number };
+    expect(overflow.n).toBe(0);
+    expect(() => new Database(path).prepare("INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES ('demo', 2, 'thing', 'x', 'updated', 1, 't', '[]')").run()).toThrow(/UNIQUE/);
+    raw.close();
+
+    const feed = await storage.readChanges("demo", 0, 10);
+    expect(feed.changes.map((c) => [c.id, c.recordId, c.fields.length])).toEqual([
+      [1, "a".repeat(24), 80],
+      [2, "b".repeat(24), 1],
+      [3, "a".repeat(24), 1],
+    ]);
+    const history = await storage.readChangeHistory("demo", { type: "thing", recordId: "a".repeat(24), skip: 0, limit: 10 });
+    expect(history.changes.map((c) => [c.id, c.actor, c.previousState])).toEqual([
+      [3, null, "updated"],
+      [1, "ada", null],
+    ]);
     await storage.close();
   });
 });

@@ -303,7 +303,10 @@ export const changes = sqliteTable(
     application: text("application"),
   },
   (t) => [
-    primaryKey({ columns: [t.flock, t.id] }),
+    // A rowid table, not WITHOUT ROWID keyed by (flock, id): a create's row lists every field
+    // (over 1 KB for a person), more than a WITHOUT ROWID page keeps in place, so each such row
+    // took a 4 KB overflow page of its own (docs/decisions.md, "The change log is a rowid table").
+    uniqueIndex("changes_flock_id_idx").on(t.flock, t.id),
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
     // A record's history (audit), and each change's previous one.
     index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),

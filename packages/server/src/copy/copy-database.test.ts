@@ -203,6 +203,14 @@ const _UNDO: Record<string, string> = {
     CREATE INDEX record_values_fid_num_idx ON record_values (fid, num) WHERE num IS NOT NULL;`,
   "0011_ticket_stock": "DROP TABLE ticket_stock; DROP TABLE ticket_stock_backfill;",
   "0012_field_indexes": "DROP TABLE field_indexes;",
+  "0013_changes_rowid": `CREATE TABLE old_changes (flock text NOT NULL, id integer NOT NULL, type text NOT NULL,
+      record_id text NOT NULL, state text NOT NULL, version integer NOT NULL, changed_at text NOT NULL,
+      fields text NOT NULL, actor text, application text, PRIMARY KEY (flock, id)) WITHOUT ROWID;
+    INSERT INTO old_changes SELECT flock, id, type, record_id, state, version, changed_at, fields, actor, application FROM changes;
+    DROP TABLE changes; ALTER TABLE old_changes RENAME TO changes;
+    CREATE INDEX changes_flock_changed_at_idx ON changes (flock, changed_at);
+    CREATE INDEX changes_record_idx ON changes (flock, type, record_id, id);
+    CREATE INDEX changes_type_idx ON changes (flock, type, id);`,
 };
 
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
