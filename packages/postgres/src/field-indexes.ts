@@ -158,11 +158,8 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
     return plain;
   };
 
-  /** The row with its progress (the share of its collections' records walked). */
-  const toRow = async (c: Conn, r: _Row): Promise<FieldIndexRow> => {
-    const progress = r.done ? 1 : r.cursor === null ? 0 : await _progress(c, await _cidsOf(c, r), Number(r.cursor));
-    return { flock: r.flock, type: r.type, field: r.field, state: r.state, source: r.source, progress };
-  };
+  /** The row with its progress (`_PROGRESS`). */
+  const toRow = (r: _Row & { progress: number }): FieldIndexRow => ({ flock: r.flock, type: r.type, field: r.field, state: r.state, source: r.source, progress: r.progress });
 
   /** One step of one unfinished row: up to `limit` records, in one transaction. */
   const stepRow = async (c: pg.PoolClient, ids: WriteIds, key: _Key, limit: number): Promise<number> => {
@@ -246,15 +243,15 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
     },
 
     async listFieldIndexes(flock, type) {
-      const { rows } = await exec<_Row>(
+      // One statement, the progress of every row with it (a count per unfinished row, in SQL).
+      const { rows } = await exec<_Row & { progress: number }>(
         pool,
         type === undefined
-          ? sql`SELECT ${_COLUMNS} FROM field_indexes WHERE flock IN (${flock}, ${EVERY_FLOCK})`
-          : sql`SELECT ${_COLUMNS} FROM field_indexes WHERE flock IN (${flock}, ${EVERY_FLOCK}) AND type = ${type}`,
+          ? sql`SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock IN (${flock}, ${EVERY_FLOCK})`
+          : sql`SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock IN (${flock}, ${EVERY_FLOCK}) AND type = ${type}`,
+        type === undefined ? "field_indexes_list" : "field_indexes_list_type",
       );
-      const out: FieldIndexRow[] = [];
-      for (const r of rows) out.push(await toRow(pool, r));
-      return out.sort(compareFieldIndexRows);
+      return rows.map(toRow).sort(compareFieldIndexRows);
     },
 
     async setFieldIndex(flock, type, field, wish, source) {
@@ -274,12 +271,30 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
             "field_index_upsert",
           );
         }
-        return toRow(c, (await selOne(c, flock, type, field))!);
+        const { rows } = await exec<_Row & { progress: number }>(
+          c,
+          sql`SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock = ${flock} AND type = ${type} AND field = ${field}`,
+          "field_index_view",
+        );
+        return toRow(rows[0]!);
       });
     },
 
     async removeFieldIndex(flock, type, field) {
       return changing(type, async (c) => {
+        const now = await selOne(c, flock, type, field);
+        if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
+          // Not all its entries are there: built first (a default row goes once built).
+          await exec(
+            c,
+            now.state === "dropped"
+              ? sql`UPDATE field_indexes SET state = 'building', source = 'default', cursor = NULL, done = false
+                    WHERE flock = ${flock} AND type = ${type} AND field = ${field}`
+              : sql`UPDATE field_indexes SET source = 'default' WHERE flock = ${flock} AND type = ${type} AND field = ${field}`,
+            "field_index_rebuild_default",
+          );
+          return true;
+        }
         const { rowCount } = await exec(c, sql`DELETE FROM field_indexes WHERE flock = ${flock} AND type = ${type} AND field = ${field}`);
         // The every-flock row now rules this flock's collection too, which its walk skipped.
         if (rowCount > 0 && flock !== EVERY_FLOCK) {
@@ -344,14 +359,12 @@ async function _cidsOf(c: Conn, r: _Key): Promise<number[]> {
   return rows.map((row) => row.cid);
 }
 
-/** The share of the records of `cids` at or before rid `cursor`. */
-async function _progress(c: Conn, cids: number[], cursor: number): Promise<number> {
-  if (cids.length === 0) return 0;
-  const { rows } = await exec<{ done: string; all: string }>(
-    c,
-    sql`SELECT count(*) FILTER (WHERE rid <= ${cursor}) AS done, count(*) AS "all" FROM records WHERE cid = ANY(${sql.param(cids)}::int[])`,
-  );
-  const done = Number(rows[0]!.done);
-  const all = Number(rows[0]!.all);
-  return all === 0 ? 0 : Math.min(1, done / all);
-}
+/**
+ * A registry row `f`'s progress (float8): 1 when done, 0 before its first step, else the
+ * share of the records of the collections it walks (`_cidsOf`) at or before its cursor.
+ */
+const _PROGRESS = sql.raw(`CASE WHEN f.done THEN 1::float8 WHEN f.cursor IS NULL THEN 0::float8 ELSE (
+  SELECT coalesce(least(1, (count(*) FILTER (WHERE r.rid <= f.cursor))::float8 / nullif(count(*), 0)), 0)
+  FROM collections c JOIN records r ON r.cid = c.cid
+  WHERE c.type = f.type AND (c.flock = f.flock OR (f.flock = '${EVERY_FLOCK}' AND NOT EXISTS
+    (SELECT 1 FROM field_indexes o WHERE o.flock = c.flock AND o.type = c.type AND o.field = f.field)))) END`);

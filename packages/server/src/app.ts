@@ -137,7 +137,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   // Next, so that every answer (throttled, failed, not found) carries them.
   app.use(createSecurityHeaders());
   if (opts.log) app.use(createAccessLog(opts.log, clock));
-  app.use(createAttribution({ clock, storage, unattributedPerMinute, counts }));
+  // Request metrics read every answer's body after the route; without them an attributed
+  // request's answer is final as its route returns it (see securedJson).
+  app.use(createAttribution({ clock, storage, unattributedPerMinute, counts, finalHeaders: !opts.metrics }));
   // Other processes' acknowledged writes are seen before any cache is consulted.
   app.use(createFreshReads(storage));
   app.use(

@@ -79,6 +79,12 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ indexes: { fields: { Membership: ["level"] } } })).toThrow(/indexes\.fields/);
     expect(() => parseConfig({ indexes: { fields: { membership: ["9lives"] } } })).toThrow(/data field name/);
     expect(() => parseConfig({ indexes: { earnAfter: 0 } })).toThrow(/indexes\.earnAfter/);
+    // A type no flock serves: refused at load, naming the key (a misspelt type would index nothing).
+    expect(() => parseConfig({ indexes: { fields: { membreship: ["level"] } } })).toThrow(
+      'config: "indexes.fields.membreship" names type "membreship", which no flock serves (neither a built-in type nor in "resourceTypes")',
+    );
+    // A flock's own type is served.
+    expect(parseConfig({ resourceTypes: [{ flock: "demo", types: ["volunteer"] }], flocks: [{ identifier: "demo", name: "Demo" }], indexes: { fields: { volunteer: ["skill"] } } }).indexes.fields).toEqual({ volunteer: ["skill"] });
   });
 
   it("takes clock manual, at a time or now, and refuses anything else", () => {

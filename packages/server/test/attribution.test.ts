@@ -109,6 +109,23 @@ describe("attribution", () => {
     expect(t.logs.slice(-3).map((l) => l.application)).toEqual(["Acme/Sync/2.0", null, null]);
   });
 
+  it("labels each request by its own header, however many distinct values came before (the parse is remembered per value)", async () => {
+    const t = await setup();
+    const sent: (string | null)[] = [];
+    const seen: (string | null)[] = [];
+    for (let i = 0; i < 300; i++) {
+      // Past the remembered values' bound, well-formed and malformed values alternate.
+      const value = i % 3 === 2 ? `bad-${i % 280}` : ` Acme / Tool${i % 280} / 1.0 `;
+      sent.push(i % 3 === 2 ? null : `Acme/Tool${i % 280}/1.0`);
+      const res = await t.call("GET", PATH, { key: KEYS.alice, headers: { application: value } });
+      seen.push((t.logs.at(-1)!.application as string | null | undefined) ?? null);
+      if (i % 3 === 2) expect(res.headers.get("warning")).toContain("has 1 part instead of 3");
+      else expect(res.headers.get("warning")).toBeNull();
+      t.clock.advance(60_000); // a fresh throttle window, so the malformed ones are not refused
+    }
+    expect(seen).toEqual(sent);
+  });
+
   it("counts requests per application for administrators at GET /api/v1/_stats/applications/", async () => {
     const t = await setup();
     for (let i = 0; i < 3; i++) await t.call("GET", PATH, { key: KEYS.alice, headers: { application: "Acme/Sync/1" } });

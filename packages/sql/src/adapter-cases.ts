@@ -1,10 +1,11 @@
 /**
  * @module adapter-cases
  * Test cases both SQL adapters run against their own statements (needs vitest): the
- * fixture record, the bounded scan window's walk, and the equality page's special cases.
+ * fixture record, the bounded scan window's walk, the equality page's special cases, and
+ * the index registry's progress.
  * Each adapter's test supplies only how it opens storage and runs its scanner.
  */
-import { parseListQuery, type ListPage, type ListQuery, type ScanPage, type StoredRecord } from "@records-service/core";
+import { parseListQuery, type ListPage, type ListQuery, type ScanPage, type Storage, type StoredRecord } from "@records-service/core";
 import { expect, it } from "vitest";
 
 /**
@@ -163,3 +164,32 @@ export const DATE_CUT_ROW_CASES: readonly { fields: readonly string[]; cuts: rea
   { fields: ["visits"], cuts: [4], rows: 1 },
   { fields: ["created", "joined"], cuts: [7, 4], rows: 12 },
 ];
+
+/**
+ * A registry row's progress, as `listFieldIndexes` (one statement) and `setFieldIndex`
+ * report it: the share of the records of the collections the row walks at or before its
+ * cursor; an every-flock row walks only the flocks without a row of their own for the
+ * field. `storage` is an empty SQL adapter's.
+ */
+export async function expectFieldIndexProgress(storage: Storage): Promise<void> {
+  for (const f of ["f1", "f2"]) await storage.createFlock({ identifier: f, name: f, created: "2026-01-01T00:00:00.000000" });
+  const things = [
+    ...Array.from({ length: 10 }, (_, i) => testRecord(i + 1, "thing", { shoe: i, colour: "red" })),
+    ...Array.from({ length: 6 }, (_, i) => testRecord(i + 101, "thing", { shoe: i, colour: "blue" }, { flock: "f2" })),
+  ];
+  await storage.apply({ records: insertsOf(things) });
+  const progress = async (flock: string) => Object.fromEntries((await storage.listFieldIndexes(flock, "thing")).map((r) => [`${r.flock}/${r.field}`, r.progress]));
+  expect(await storage.setFieldIndex("f1", "thing", "shoe", "index", "operator")).toMatchObject({ progress: 0 });
+  await storage.stepFieldIndexes(4);
+  expect(await progress("f1")).toEqual({ "f1/shoe": 0.4 });
+  expect(await storage.setFieldIndex("f1", "thing", "shoe", "index", "operator")).toMatchObject({ state: "building", progress: 0.4 });
+  // The every-flock row skips f2, whose own row rules there: it walks f1's 10 records only.
+  await storage.setFieldIndex("f2", "thing", "colour", "drop", "operator");
+  await storage.setFieldIndex("*", "thing", "colour", "index", "config");
+  await storage.stepFieldIndexes(3); // rows in order: colour/*, colour/f2, shoe/f1
+  expect(await progress("f1")).toEqual({ "*/colour": 0.3, "f1/shoe": 0.4 });
+  expect(await progress("f2")).toEqual({ "*/colour": 0.3, "f2/colour": 0 });
+  while ((await storage.stepFieldIndexes(5)) >= 5);
+  expect(await progress("f1")).toEqual({ "*/colour": 1, "f1/shoe": 1 });
+  expect(await progress("f2")).toEqual({ "*/colour": 1, "f2/colour": 1 });
+}

@@ -154,6 +154,16 @@ interface _Col extends ValueColumn {
  */
 type _Cond = SQL | undefined | { either: [SQL, SQL] };
 
+/**
+ * One condition on an entry of a positive data filter, with `texts` when an entry meeting it
+ * holds one of them as written (its text equals, contains or starts with it): what a scan's
+ * cheap first test of the data's JSON text looks for (`scanPrefilter`).
+ */
+interface _EntryTest {
+  cond: _Cond;
+  texts?: string[];
+}
+
 /** A set of rids: one `record_values` range, or a compound of sets. */
 type _RidSet = { fid: number; cond: SQL | undefined } | { op: "UNION" | "INTERSECT"; parts: _RidSet[] };
 
@@ -281,7 +291,7 @@ class _Compiler {
     if (fid === undefined) return undefined;
     const at = (cond: _Cond): _RidSet =>
       cond && "either" in cond ? _combine("UNION", cond.either.map((c) => ({ fid, cond: c }))) : { fid, cond };
-    const conds = this.entryConditions(f);
+    const conds = this.entryConditions(f)?.map((t) => t.cond);
     if (conds === undefined) return undefined;
     if (conds.length === 1) return at(conds[0]);
     return _combine(f.op === "and" || f.op === "andlist" ? "INTERSECT" : "UNION", conds.map(at));
@@ -293,11 +303,13 @@ class _Compiler {
       const texts = _texts(f.values);
       return texts.length === 0 ? this.d.true : sql`NOT ${has(this.inList(this.text, texts))}`;
     }
-    const conds = this.entryConditions(f) ?? [];
+    const tests = this.entryConditions(f) ?? [];
+    const conds = tests.map((t) => t.cond);
     if (typeof source !== "number") {
       // A scanned field: a cheap test of the data's JSON text first, where one is exact enough.
-      const found = this.scanPrefilter(f);
-      const each = f.op === "and" || f.op === "andlist" ? this.all(conds.map(has)) : this.any(conds.map(has));
+      const every = f.op === "and" || f.op === "andlist";
+      const found = this.scanPrefilter(tests, every);
+      const each = every ? this.all(conds.map(has)) : this.any(conds.map(has));
       return found ? sql`(${found} AND ${each})` : each;
     }
     if (f.op === "and" || f.op === "andlist") return this.all(conds.map(has));
@@ -310,41 +322,33 @@ class _Compiler {
 
   /**
    * A necessary condition on a record's data JSON text for a positive filter on a scanned
-   * field (`SqlDialect.dataHolds`), or undefined. An entry's text appears in the data's JSON
-   * text as it is (`JSON.stringify` writes a string's characters unescaped unless they are
-   * `"`, `\`, a control character or a lone surrogate; a number as `String` does; a nested
-   * object as its own JSON text), so a record can match only where the data holds one of
-   * the texts the filter compares. The exact test (the record's entries) then runs on far
-   * fewer records.
+   * field (`SqlDialect.dataHolds`), or undefined: from the `texts` of its entry `tests`
+   * (some test must hold, or, with `every`, each one). An entry's text appears in the data's
+   * JSON text as it is (`JSON.stringify` writes a string's characters unescaped unless they
+   * are `"`, `\`, a control character or a lone surrogate; a number as `String` does; a
+   * nested object as its own JSON text), so a record can match only where the data holds
+   * one of the texts a test compares. The exact test (the record's entries) then runs on
+   * far fewer records. Tests without such texts (case-insensitive, ranges) give none.
    */
-  private scanPrefilter(f: Filter): SQL | undefined {
-    const holds = this.d.dataHolds;
-    if (!holds) return undefined;
-    let texts: string[];
-    switch (f.op) {
-      case "eq":
-      case "raw":
-      case "or":
-      case "orlist":
-        texts = _texts(f.values);
-        break;
-      case "contains":
-      case "startswith":
-        texts = [...new Set(f.values.map((v) => v.text))];
-        break;
-      default:
-        return undefined; // case-insensitive, ranges, `and` (each value on its own): no such text test
-    }
-    if (texts.length === 0 || texts.some((t) => t === "" || !_SAFE_IN_JSON.test(t))) return undefined;
-    return this.any(texts.map((t) => holds(t)));
+  private scanPrefilter(tests: readonly _EntryTest[], every: boolean): SQL | undefined {
+    const holds = (t: string) => this.d.dataHolds(t);
+    const parts = tests.map(({ texts }) =>
+      texts && texts.length > 0 && texts.every((t) => t !== "" && _SAFE_IN_JSON.test(t)) ? this.any(texts.map((t) => holds(t))) : undefined,
+    );
+    // Some test must hold: each needs a text test. Every test must hold: any of theirs will do.
+    const known = parts.filter((p): p is SQL => p !== undefined);
+    if (known.length === 0 || (!every && known.length < parts.length)) return undefined;
+    return every ? this.all(known) : this.any(known);
   }
 
   /**
    * The conditions on one entry of a positive data filter: one for the equality
    * modifiers, else one per value (some value for most modifiers, every value for
    * `and`); undefined for the negative ones. A condition of `undefined` matches any entry.
+   * Each says which texts an entry meeting it holds as written, where it can (`_EntryTest`):
+   * the index ranges and a scan's first test read this one split.
    */
-  private entryConditions(f: Filter): _Cond[] | undefined {
+  private entryConditions(f: Filter): _EntryTest[] | undefined {
     const texts = _texts(f.values);
     // Substring and prefix modifiers compare the value as written, never its date part.
     const plain = [...new Set(f.values.map((v) => v.text))];
@@ -353,24 +357,24 @@ class _Compiler {
       case "raw":
       case "or":
       case "orlist":
-        return texts.length === 0 ? [] : [this.inList(this.text, texts)];
+        return texts.length === 0 ? [] : [{ cond: this.inList(this.text, texts), texts }];
       case "and":
       case "andlist":
-        return f.values.map((v) => this.inList(this.text, _texts([v])));
+        return f.values.map((v) => ({ cond: this.inList(this.text, _texts([v])), texts: _texts([v]) }));
       case "contains":
-        return plain.map((t) => this.d.contains(this.text.full, sql`${this.text.param(t)}`));
+        return plain.map((t) => ({ cond: this.d.contains(this.text.full, sql`${this.text.param(t)}`), texts: [t] }));
       case "near":
-        return _lowered(plain).map((t) => this.foldedRanges((col) => this.d.contains(col.full, sql`${col.param(t)}`)));
+        return _lowered(plain).map((t) => ({ cond: this.foldedRanges((col) => this.d.contains(col.full, sql`${col.param(t)}`)) }));
       case "startswith":
-        return plain.map((t) => this.prefixRange(this.text, t));
+        return plain.map((t) => ({ cond: this.prefixRange(this.text, t), texts: [t] }));
       case "startswithi":
-        return _lowered(plain).map((t) => (t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t) ?? this.d.true)));
+        return _lowered(plain).map((t) => ({ cond: t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t) ?? this.d.true) }));
       case "gt":
       case "gte":
       case "lt":
       case "lte": {
         const op = f.op;
-        return f.values.map((v) => this.entryRange(op, v));
+        return f.values.map((v) => ({ cond: this.entryRange(op, v) }));
       }
       default:
         return undefined;

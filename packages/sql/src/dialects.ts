@@ -12,7 +12,7 @@
  * | meta column lower-case | `records_lower(col)` (JS `toLowerCase`) | `lower(col)` (`COLLATE "C"`: ASCII, what ids and timestamps hold) |
  * | UTF-16 order check | `records_cmp16(a, b)` (a JS function) | `records_cmp16(a, b)` (an SQL function from the migrations) |
  * | a join the planner must not reorder | `CROSS JOIN` | `JOIN` (PostgreSQL picks the order itself) |
- * | one data field of a record, as JSON text | `r.data -> '$."name"'` | `(r.data::json -> 'name')::text`, except for data holding a `\u0000` escape (PostgreSQL's JSON functions refuse it), which is read whole |
+ * | one data field of a record, as JSON text | `r.data -> '$."name"'` | `(r.data::json -> 'name')::text`, except for data holding a `\u0000` or lone-surrogate escape (PostgreSQL's JSON functions refuse both), which is read whole |
  * | a JSON text is a string starting with a date | `t GLOB '"[0-9][0-9][0-9][0-9]-…'` | `t ~ '^"[0-9]{4}-[0-9]{2}-[0-9]{2}'` |
  * | a JSON array's entries mapped, as JSON text | `group_concat` over `json_each` (`t -> key`: each entry's text as stored) | `string_agg` over `json_array_elements` (json: each entry's text as stored) |
  * | a record in a set of rids | `r.rid IN (subquery)` | `r.rid = ANY(ARRAY(subquery))`: the set is built once from the value index, as SQLite does; PostgreSQL would otherwise probe every record of a limited page for filters whose matches it overestimates (ranges, substrings) |
@@ -62,10 +62,11 @@ export interface SqlDialect {
   fieldEntries(name: string): SQL;
   /**
    * `r.data`'s JSON text holds `text` as written (a text `JSON.stringify` does not escape),
-   * as a cheap first test before `fieldEntries`; undefined where the stored text is not the
-   * record's `JSON.stringify` (PostgreSQL's jsonb writes numbers its own way).
+   * as a cheap first test before `fieldEntries`. Sound only because both adapters store
+   * `records.data` as the record's `JSON.stringify` text (a jsonb column would write numbers
+   * and escapes its own way).
    */
-  readonly dataHolds: ((text: string) => SQL) | undefined;
+  dataHolds(text: string): SQL;
   /** When set, rows meeting it have their data read whole instead (`dataField` cannot read them). */
   readonly dataFieldFallback: SQL | undefined;
   /** The JSON text `json` is a string whose text starts with a date `YYYY-MM-DD` (ASCII digits). */
@@ -129,12 +130,15 @@ export const postgresDialect: SqlDialect = {
   // The SQL function of the migrations, which mirrors `valueRows` (see `ENTRIES`); the few
   // records whose data it cannot read keep every field's rows, which it finds by rid.
   fieldEntries: (name) => sql`${sql.raw(ENTRIES)}(r.data, ${name}::text, r.rid)`,
-  dataHolds: undefined,
+  // `records.data` is text, each record's JSON.stringify as written (never jsonb's form).
+  dataHolds: (text) => sql`strpos(r.data, ${text}::text) > 0`,
   // json (not jsonb): the field's text comes back as stored, without building the whole document.
   dataField: (name) => sql`(r.data::json -> ${name}::text)::text`,
-  // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000); such rather rare
-  // data (or data merely holding the backslash text) is read whole and picked in JS.
-  dataFieldFallback: sql`position(${"\\u0000"} in r.data) > 0`,
+  // The JSON functions refuse a `\u0000` escape (text cannot hold U+0000) and a lone
+  // surrogate's (`\ud800`: JSON.stringify's only other \u escapes are of control characters);
+  // such rather rare data (or data merely holding the backslash text) is read whole and picked
+  // in JS. The `strpos` first: most data holds no `\u` at all, and the pattern runs only where one does.
+  dataFieldFallback: sql`(strpos(r.data, ${"\\u"}) > 0 AND r.data ~ ${"\\\\u(0000|d[89a-f])"})`,
   startsWithDate: (json) => sql`(${json}) ~ '^"[0-9]{4}-[0-9]{2}-[0-9]{2}'`,
   mapListEntries: (list, map) =>
     sql`(SELECT '[' || coalesce(string_agg(${map(sql`le.v::text`)}, ',' ORDER BY le.o), '') || ']' FROM json_array_elements((${list})::json) WITH ORDINALITY AS le(v, o))`,

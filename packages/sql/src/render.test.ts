@@ -75,3 +75,31 @@ describe.each(DIALECTS)("renderSql ($name)", ({ dialect, drizzle, placeholder })
     expect(renderWith(placeholder, (q) => drizzle.sqlToQuery(q))(query())).toMatchObject({ sql: text, params });
   });
 });
+
+describe.each(DIALECTS)("a scanned field's first test of the data text ($name)", ({ dialect, drizzle }) => {
+  const compiler = createQueryCompiler(dialect);
+  const holds = dialect.name === "sqlite" ? /instr\(r\.data, / : /strpos\(r\.data, /;
+  const where = (qs: string) => {
+    const query = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: NOW });
+    const { sql: text, params } = drizzle.sqlToQuery(lazyWhere(compiler, 1, query, (name) => ({ scan: name }))());
+    return { count: text.split(holds).length - 1, params };
+  };
+
+  it.each([
+    { qs: "shoe=38", count: 1, texts: ["38"] },
+    { qs: "shoe__or=38&shoe__or=Wide", count: 2, texts: ["38", "Wide"] },
+    { qs: "shoe__and=38&shoe__and=Wide", count: 2, texts: ["38", "Wide"] },
+    { qs: "shoe__contains=de%20", count: 1, texts: ["de "] },
+    { qs: "shoe__startswith=Wi", count: 1, texts: ["Wi"] },
+    { qs: "shoe__near=wide", count: 0, texts: [] },
+    { qs: "shoe__startswithi=WI", count: 0, texts: [] },
+    { qs: "shoe__gte=40", count: 0, texts: [] },
+    { qs: "shoe__ne=38", count: 0, texts: [] },
+    { qs: "shoe=a%22b", count: 0, texts: [] }, // a text JSON writes escaped
+    { qs: "shoe__contains=", count: 0, texts: [] },
+  ])("?$qs: $count", ({ qs, count, texts }) => {
+    const got = where(qs);
+    expect(got.count).toBe(count);
+    for (const t of texts) expect(got.params).toContain(t);
+  });
+});

@@ -19,6 +19,7 @@ export {
   equalityPageTests,
   dateCutRecords,
   DATE_CUT_ROW_CASES,
+  expectFieldIndexProgress,
   type ScanStep,
 } from "./adapter-cases.js";
 export { INDEX_PLAN_CASES, PAGING_PLAN_CASES, MATCH_COUNT_PLAN_CASES, type PlanCase } from "./plan-cases.js";

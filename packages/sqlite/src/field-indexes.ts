@@ -29,8 +29,12 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
   const selOfType = client.prepare<[string, string], _Row>(`SELECT ${_COLUMNS} FROM field_indexes WHERE type = ? AND flock IN (?, '${EVERY_FLOCK}')`);
   const selAllOfType = client.prepare<[string], _Row>(`SELECT ${_COLUMNS} FROM field_indexes WHERE type = ?`);
   const selOne = client.prepare<[string, string, string], _Row>(`SELECT ${_COLUMNS} FROM field_indexes WHERE flock = ? AND type = ? AND field = ?`);
-  const selOfFlock = client.prepare<[string], _Row>(
-    `SELECT ${_COLUMNS} FROM field_indexes WHERE flock IN (?, '${EVERY_FLOCK}') ORDER BY type, field, flock`,
+  // With their progress, in one statement (one count per unfinished row, none per finished one).
+  const viewOne = client.prepare<[string, string, string], _Row & { progress: number }>(
+    `SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock = ? AND type = ? AND field = ?`,
+  );
+  const viewsOfFlock = client.prepare<[string], _Row & { progress: number }>(
+    `SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock IN (?, '${EVERY_FLOCK}') ORDER BY type, field, flock`,
   );
   const upsert = client.prepare<[string, string, string, FieldIndexState, FieldIndexSource]>(
     `INSERT INTO field_indexes (flock, type, field, state, source, cursor, done) VALUES (?, ?, ?, ?, ?, NULL, 0)
@@ -48,13 +52,18 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
   );
   const cidsOfFlock = client.prepare<[string, string], { cid: number }>("SELECT cid FROM collections WHERE flock = ? AND type = ?");
   // An every-flock row walks the collections of flocks without a row of their own for the field.
+  // Plain `?`s: better-sqlite3 refuses positional values for numbered ones (`?1`).
   const cidsOfEvery = client.prepare<[string, string], { cid: number }>(
-    `SELECT c.cid FROM collections c WHERE c.type = ?1 AND NOT EXISTS
-       (SELECT 1 FROM field_indexes f WHERE f.flock = c.flock AND f.type = c.type AND f.field = ?2)`,
+    `SELECT c.cid FROM collections c WHERE c.type = ? AND NOT EXISTS
+       (SELECT 1 FROM field_indexes f WHERE f.flock = c.flock AND f.type = c.type AND f.field = ?)`,
   );
   const delValues = client.prepare<[number, number]>("DELETE FROM record_values WHERE rid = ? AND fid = ?");
   const insValue = client.prepare("INSERT OR IGNORE INTO record_values (rid, fid, kind, text, folded, num) VALUES (?, ?, ?, ?, ?, ?)");
   const pick = client.prepare<[string, string], { v: string | null }>("SELECT ? -> ? AS v");
+  // The collections as one JSON array parameter: one statement whatever their number.
+  const walk = client.prepare<[string, number, number], { rid: number; cid: number; data: string }>(
+    "SELECT rid, cid, data FROM records WHERE cid IN (SELECT value FROM json_each(?)) AND rid > ? ORDER BY rid LIMIT ?",
+  );
   /** The field's value in a record's data JSON (SQLite picks a FIELD_NAME_RE name; JS any other). */
   const valueIn = (data: string, field: string): unknown => {
     if (!FIELD_NAME_RE.test(field)) return (JSON.parse(data) as Record<string, unknown>)[field];
@@ -62,11 +71,8 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     return json === null || json === undefined ? undefined : JSON.parse(json);
   };
 
-  /** The row with its progress (the share of its collections' records walked). */
-  const toRow = (r: _Row): FieldIndexRow => {
-    const progress = r.done ? 1 : r.cursor === null ? 0 : _progress(client, _cidsOf(r), r.cursor);
-    return { flock: r.flock, type: r.type, field: r.field, state: r.state, source: r.source, progress };
-  };
+  /** The row with its progress (`_PROGRESS`). */
+  const toRow = (r: _Row & { progress: number }): FieldIndexRow => ({ flock: r.flock, type: r.type, field: r.field, state: r.state, source: r.source, progress: r.progress });
   const _cidsOf = (r: Pick<_Row, "flock" | "type" | "field">): number[] =>
     (r.flock === EVERY_FLOCK ? cidsOfEvery.all(r.type, r.field) : cidsOfFlock.all(r.flock, r.type)).map((c) => c.cid);
 
@@ -95,7 +101,7 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     // A removal needs only the collections where the field has an id (some record had entries).
     const fids = new Map(_cidsOf(now).map((cid) => [cid, building ? catalog.ensureField(cid, now.field) : catalog.fieldId(cid, now.field)] as const));
     const cids = [...fids].filter(([, fid]) => fid !== undefined).map(([cid]) => cid);
-    const rows = cids.length === 0 ? [] : _walk(client, cids, now.cursor ?? 0, limit);
+    const rows = cids.length === 0 ? [] : walk.all(JSON.stringify(cids), now.cursor ?? 0, limit);
     for (const row of rows) {
       const fid = fids.get(row.cid)!;
       delValues.run(row.rid, fid);
@@ -121,7 +127,7 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     },
 
     listFieldIndexes(flock, type) {
-      return selOfFlock.all(flock).filter((r) => type === undefined || r.type === type).map(toRow);
+      return viewsOfFlock.all(flock).filter((r) => type === undefined || r.type === type).map(toRow);
     },
 
     setFieldIndex(flock, type, field, wish, source) {
@@ -134,7 +140,7 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
           } else {
             upsert.run(flock, type, field, wish === "drop" ? "dropped" : "building", source);
           }
-          return toRow(selOne.get(flock, type, field)!);
+          return toRow(viewOne.get(flock, type, field)!);
         })
         .immediate();
     },
@@ -142,6 +148,13 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     removeFieldIndex(flock, type, field) {
       return client
         .transaction(() => {
+          const now = selOne.get(flock, type, field);
+          if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
+            // Not all its entries are there: built first (a default row goes once built).
+            if (now.state === "dropped") upsert.run(flock, type, field, "building", "default");
+            else setSource.run("default", flock, type, field);
+            return true;
+          }
           const removed = del.run(flock, type, field).changes > 0;
           // The every-flock row now rules this flock's collection too, which its walk skipped.
           if (removed && flock !== EVERY_FLOCK) restart.run(type, field);
@@ -203,20 +216,13 @@ function _plain(r: _Row): FieldIndexRow {
   return { flock: r.flock, type: r.type, field: r.field, state: r.state, source: r.source, progress: r.done ? 1 : 0 };
 }
 
-/** The next `limit` records of `cids` after rid `from`, in rid order. */
-function _walk(client: Database.Database, cids: number[], from: number, limit: number): { rid: number; cid: number; data: string }[] {
-  const marks = cids.map(() => "?").join(", ");
-  return client
-    .prepare<unknown[], { rid: number; cid: number; data: string }>(`SELECT rid, cid, data FROM records WHERE cid IN (${marks}) AND rid > ? ORDER BY rid LIMIT ?`)
-    .all(...cids, from, limit);
-}
-
-/** The share of the records of `cids` at or before rid `cursor`. */
-function _progress(client: Database.Database, cids: number[], cursor: number): number {
-  if (cids.length === 0) return 0;
-  const marks = cids.map(() => "?").join(", ");
-  const { done, all } = client
-    .prepare<unknown[], { done: number; all: number }>(`SELECT count(*) FILTER (WHERE rid <= ?) AS done, count(*) AS "all" FROM records WHERE cid IN (${marks})`)
-    .get(cursor, ...cids)!;
-  return all === 0 ? 0 : Math.min(1, done / all);
-}
+/**
+ * A registry row `f`'s progress: 1 when done, 0 before its first step, else the share of
+ * the records of the collections it walks (`_cidsOf`: an every-flock row skips flocks with a
+ * row of their own) at or before its cursor.
+ */
+const _PROGRESS = `CASE WHEN f.done THEN 1.0 WHEN f.cursor IS NULL THEN 0.0 ELSE (
+  SELECT coalesce(min(1.0, (count(*) FILTER (WHERE r.rid <= f.cursor)) * 1.0 / nullif(count(*), 0)), 0.0)
+  FROM collections c JOIN records r ON r.cid = c.cid
+  WHERE c.type = f.type AND (c.flock = f.flock OR (f.flock = '${EVERY_FLOCK}' AND NOT EXISTS
+    (SELECT 1 FROM field_indexes o WHERE o.flock = c.flock AND o.type = c.type AND o.field = f.field)))) END`;

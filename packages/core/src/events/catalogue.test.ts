@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createCatalogue, EVENT_CATALOGUE } from "./catalogue.js";
 import { MODIFIERS, modifierDays, modifierWord } from "./modifiers.js";
 import type { EventEntry } from "./types.js";
+import { isEngineField } from "../model/field-index.js";
+import { PAYMENT_PRECEDENCE } from "./payment.js";
 
 /**
  * The spec's event tables, copied as literal data: event, variations as the table writes
@@ -222,5 +224,24 @@ describe("createCatalogue", () => {
     const a = { ...entry("login"), event: "a_b", variations: [{ ...entry("login").variations[0]!, name: "c" }] };
     const b = { ...entry("login"), event: "a", variations: [{ ...entry("login").variations[0]!, name: "b_c" }] };
     expect(() => createCatalogue([a, b])).toThrow(/a_b_c is produced twice/);
+  });
+});
+
+describe("the fields the scheduler filters on", () => {
+  // A filter on a field without an index scans its collection: every field the scheduler
+  // reads by filter must be one the service looks up itself (indexed, never dropped).
+  const relative = EVENT_CATALOGUE.events.filter((e) => e.timing === "relative" && e.dateField !== null && e.dateField !== "created");
+  const read: [string, string][] = [
+    ...relative.flatMap((e) => e.resourceTypes.map((t) => [t, e.dateField!] as [string, string])),
+    ...PAYMENT_PRECEDENCE.map((p) => ["payment", p.field] as [string, string]),
+    ["data_event", "expires_at"],
+  ];
+
+  it("includes form_response.review_by (form_score_review_by)", () => {
+    expect(read).toContainEqual(["form_response", "review_by"]);
+  });
+
+  it.each(read)("%s.%s is an engine field", (type, field) => {
+    expect(isEngineField(type, field)).toBe(true);
   });
 });

@@ -24,10 +24,33 @@ export interface IndexDemandOptions {
 /** The defaults (config `indexes`). */
 export const INDEX_DEMAND_DEFAULTS: IndexDemandOptions = { earnAfter: 20, minRecords: 5_000, windowMs: 7 * 24 * 3600_000 };
 
-/** The limit row key of a field's demand; undefined when too long to key (such a field never earns). */
-function _demandKey(flock: string, type: string, field: string): string | undefined {
-  const key = `index-demand:${JSON.stringify([flock, type, field])}`;
-  return key.length <= 200 ? key : undefined;
+/** The longest limit row key (`SharedState`). */
+const _MAX_KEY = 200;
+
+/**
+ * The limit row key of a field's demand: its names as they are, or, when that is longer than
+ * a limit row key may be (a field name of about 170 characters or more), a 53-bit hash of
+ * them, so a long field earns its index as any other. Two names of one hash would count
+ * together: at worst one earns its index early.
+ */
+function _demandKey(flock: string, type: string, field: string): string {
+  const names = JSON.stringify([flock, type, field]);
+  const key = `index-demand:${names}`;
+  return key.length <= _MAX_KEY ? key : `index-demand#${_hash53(names).toString(36)}`;
+}
+
+/** cyrb53: a fast 53-bit string hash (not cryptographic; spreads well). */
+function _hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /**
@@ -50,7 +73,6 @@ export async function noteScannedFields(
   const earned: string[] = [];
   for (const field of scanned.fields) {
     const key = _demandKey(flock, type, field);
-    if (key === undefined) continue;
     const after = await storage.updateLimit(key, now, (current) => ({ value: String(Number(current ?? 0) + 1), expiresAt: now + opts.windowMs }));
     if (Number(after) < opts.earnAfter) continue;
     await storage.updateLimit(key, now, () => null); // counted again from naught

@@ -24,6 +24,18 @@ describe("demand", () => {
     expect((await storage.listFieldIndexes("demo")).length).toBe(1);
   });
 
+  it("lets a field whose name is too long for a plain demand key earn its index too (hashed key)", async () => {
+    const { storage } = await setup();
+    const long = `f${"x".repeat(299)}`;
+    const other = `f${"x".repeat(298)}y`;
+    const note = (field: string) => noteScannedFields(storage, 0, "demo", "membership", { fields: [field], collection: 10 }, opts);
+    expect(await note(long)).toEqual([]);
+    expect(await note(other)).toEqual([]); // counted apart
+    expect(await note(long)).toEqual([]);
+    expect(await note(long)).toEqual([long]);
+    expect((await storage.listFieldIndexes("demo", "membership")).map((r) => [r.field, r.source])).toEqual([[long, "demand"]]);
+  });
+
   it("leaves an operator's drop standing", async () => {
     const { storage, engine } = await setup();
     await engine.indexes.drop("demo", "membership", "level");

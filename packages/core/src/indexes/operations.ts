@@ -49,20 +49,11 @@ export async function dropFieldIndex(ctx: EngineContext, flock: string, type: st
 
 /**
  * Hands `field` in `flock` back to the defaults (and any every-flock row); false when it had
- * no row of its own. A field the defaults index whose own row is dropped is built again
- * instead (a `building` row of source `default`, which goes once built), so no read trusts
- * entries that are not all there.
+ * no row of its own. A field the defaults index whose own row is dropped or building is
+ * built first (`removeFieldIndex`'s contract), so no read trusts entries that are not all there.
  */
 export async function resetFieldIndex(ctx: EngineContext, flock: string, type: string, field: string): Promise<boolean> {
   await _check(ctx, flock, type, field);
-  const own = (await ctx.storage.listFieldIndexes(flock, type)).find((r) => r.flock === flock && r.field === field);
-  // The defaults would have reads trust this field's entries at once; a field dropped (or
-  // still being built) has none complete, so it is built again first, as an operator's.
-  if (own && own.state !== "ready" && isIndexedByDefault(type, field)) {
-    // Removing a row still being built would have reads trust it at once: it goes once built.
-    if (own.state === "dropped") await ctx.storage.setFieldIndex(flock, type, field, "index", "default");
-    return true;
-  }
   return ctx.storage.removeFieldIndex(flock, type, field);
 }
 

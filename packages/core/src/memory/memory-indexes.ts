@@ -4,7 +4,7 @@
  * every filter by evaluating it, so it has no entries to write or remove: a back-fill or a
  * removal finishes at its first step.
  */
-import { compareFieldIndexRows, EVERY_FLOCK, type FieldIndexRow } from "../model/field-index.js";
+import { compareFieldIndexRows, EVERY_FLOCK, isIndexedByDefault, type FieldIndexRow } from "../model/field-index.js";
 import type { IndexRegistry } from "../storage/index-registry.js";
 
 /** A fresh, empty registry. */
@@ -32,7 +32,14 @@ export function createMemoryIndexRegistry(): IndexRegistry {
       return copy(row);
     },
     async removeFieldIndex(flock, type, field) {
-      return rows.delete(keyOf(flock, type, field));
+      const key = keyOf(flock, type, field);
+      const now = rows.get(key);
+      if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
+        // Not all its entries are there: built first, then the defaults rule.
+        Object.assign(now, { source: "default" }, now.state === "dropped" ? { state: "building", progress: 0 } : {});
+        return true;
+      }
+      return rows.delete(key);
     },
     async stepFieldIndexes(limit) {
       let walked = 0;

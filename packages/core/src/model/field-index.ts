@@ -71,9 +71,14 @@ const _ENGINE_FIELDS: readonly string[] = ["dedupe_key", "tags", "status", "date
 /** Field name endings this service looks up itself (references). */
 const _ENGINE_SUFFIXES: readonly string[] = ["_ref", "_uri"];
 
-/** Fields this service looks up itself on one type (the data events' purge and history). */
+/**
+ * Fields this service looks up itself on one type: the data events' purge and history, and
+ * the scheduler's reference dates that are not engine fields of every type (its windows
+ * filter `form_response.review_by` for `form_score_review_by`).
+ */
 const _ENGINE_TYPE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   data_event: ["fire_at", "expires_at"],
+  form_response: ["review_by"],
 };
 
 /**

@@ -27,8 +27,12 @@ export interface IndexRegistry {
   /**
    * Removes the row of `field` in `flock` (`EVERY_FLOCK` too), so the defaults rule the
    * field again; a removed `building` row stops its back-fill (writes stop keeping entries
-   * the defaults do not want, and leftovers are never read: `readsIndex`). True when a row
-   * was removed.
+   * the defaults do not want, and leftovers are never read: `readsIndex`). Except for a
+   * field the defaults index (`isIndexedByDefault`) whose row is not `ready`: its entries are
+   * not all there, and the defaults would have reads trust them at once. Such a row is built
+   * instead: a `dropped` one becomes a `building` row of source `default` (from the first
+   * record), a `building` one takes source `default`; either goes once built (the defaults
+   * then rule over a complete index). True when the flock had a row of its own.
    */
   removeFieldIndex(flock: string, type: string, field: string): Promise<boolean>;
   /**

@@ -3,7 +3,8 @@
  * Conformance of the value index's registry (`IndexRegistry`): its rows (set, list,
  * remove, the every-flock rows, a demand row taken over), its back-fill and removal steps,
  * and above all that a list answers the same whatever the registry says of the filtered
- * field: not indexed, being built, ready, dropped with leftovers, indexed again. Answers
+ * field: not indexed, being built, ready, dropped with leftovers, indexed again, a default's
+ * row removed (built first). Answers
  * are compared with core's reference evaluator. Also across two Storages on one database:
  * one builds an index while the other writes, and the finished index misses no value.
  */
@@ -112,6 +113,56 @@ export function describeIndexRegistry(h: Harness): void {
       await s.removeFieldIndex(F1, "thing", "shoe");
       await update(8, { shoe: 40 });
       await check("row removed");
+    });
+  });
+
+  h.group("removing the row of a field the defaults index", () => {
+    h.it("builds a dropped or building one first (source default, gone once built); answers stay the reference's", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      // `status` is indexed by default on every type (an engine field).
+      const records = Array.from({ length: 40 }, (_, i) => rec(i + 1, i % 4 === 3 ? { other: i } : { status: ["open", "closed", "Open"][i % 4] }));
+      const q = query([flt("status", "eq", "open")]);
+      const want = idsOf(evaluateList(records, q).records);
+      const answers = async () => idsOf((await s.listRecords(F1, "thing", q)).records);
+      const own = async () => (await s.listFieldIndexes(F1, "thing")).find((r) => r.flock === F1 && r.field === "status");
+      const drain = async () => {
+        while ((await s.stepFieldIndexes(7)) >= 7);
+      };
+      await s.setFieldIndex(F1, "thing", "status", "drop", "operator");
+      await drain(); // the entries of the records below are never written, and any earlier are removed
+      await insertAll(s, records);
+      expect(await answers()).toEqual(want);
+
+      expect(await s.removeFieldIndex(F1, "thing", "status")).toBe(true);
+      expect(await own()).toEqual({ flock: F1, type: "thing", field: "status", state: "building", source: "default", progress: 0 });
+      expect(await answers()).toEqual(want);
+      await s.stepFieldIndexes(10);
+      expect(await answers()).toEqual(want);
+      await drain();
+      expect(await own()).toBeUndefined(); // built: the defaults rule, over a complete index
+      expect(await answers()).toEqual(want);
+
+      // A building row (an operator's, after a drop) takes source default and goes once built.
+      await s.setFieldIndex(F1, "thing", "status", "drop", "operator");
+      await drain();
+      await s.setFieldIndex(F1, "thing", "status", "index", "operator");
+      expect(await s.removeFieldIndex(F1, "thing", "status")).toBe(true);
+      expect(await own()).toMatchObject({ state: "building", source: "default" });
+      expect(await answers()).toEqual(want);
+      await drain();
+      expect(await own()).toBeUndefined();
+      expect(await answers()).toEqual(want);
+
+      // A ready row of a default field, and any row of a field the defaults leave out, go at once.
+      await s.setFieldIndex(F1, "thing", "status", "index", "operator");
+      await drain();
+      expect(await s.removeFieldIndex(F1, "thing", "status")).toBe(true);
+      expect(await own()).toBeUndefined();
+      await s.setFieldIndex(F1, "thing", "shoe", "drop", "operator");
+      expect(await s.removeFieldIndex(F1, "thing", "shoe")).toBe(true);
+      expect(await s.listFieldIndexes(F1, "thing")).toEqual([]);
+      expect(await answers()).toEqual(want);
     });
   });
 

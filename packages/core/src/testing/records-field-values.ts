@@ -39,6 +39,25 @@ export function describeFieldValues(h: Harness): void {
       expect(rows[1]!.values[6]).toBeUndefined();
     });
 
+    h.it("reads back a lone surrogate as stored (a record's data holding one, in a field asked for or not)", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const lone = { a: "x\ud800y", b: ["\udfff", 1], c: { d: "\udbff" } };
+      await insertAll(s, [rec(1, { ...lone, plain: "p" }), rec(2, { plain: "q", other: "\ud800" }), rec(3, { a: "ok" })]);
+      expect(await s.listFieldValues(F1, "thing", _q([]), ["a", "b", "c", "plain"], 10)).toEqual([
+        { id: testId(1), values: [lone.a, lone.b, lone.c, "p"] },
+        { id: testId(2), values: [undefined, undefined, undefined, "q"] },
+        { id: testId(3), values: ["ok", undefined, undefined, undefined] },
+      ]);
+      expect(await s.countFieldValues(F1, "thing", _q([]), ["a"])).toEqual([
+        { values: [lone.a], count: 1 },
+        { values: [undefined], count: 1 },
+        { values: ["ok"], count: 1 },
+      ]);
+      const got = await s.listRecords(F1, "thing", query([flt("a", "eq", lone.a)], { sort: { field: "a", meta: false, descending: false } }));
+      expect(got.records.map((r) => r.data)).toEqual([{ ...lone, plain: "p" }]);
+    });
+
     h.it("filters as lists do (ranges, OR mode, states), stops at the limit, and knows no unknown type", async () => {
       const s = h.storage();
       await seedFlocks(s);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { hashToken, newToken } from "./tokens.js";
 
@@ -13,5 +14,11 @@ describe("tokens", () => {
     const t = newToken();
     expect(hashToken(t)).not.toBe(t);
     expect(hashToken(t)).toBe(hashToken(t));
+  });
+
+  it("hashes any text as its UTF-8 bytes, as the stored hashes were made", () => {
+    for (const t of ["é☃", "\u{1F600}", "a\ud800b", "x".repeat(512)]) {
+      expect(hashToken(t)).toBe(createHash("sha256").update(t, "utf8").digest("hex"));
+    }
   });
 });

@@ -1,10 +1,10 @@
 /**
  * @module config/references
  * The rules that span several keys of the config file: no duplicates, triggers that keep
- * core's trigger rules and name templates that exist, and flocks that exist. Each failure
- * is a `ConfigError` naming the key.
+ * core's trigger rules and name templates that exist, declared indexes of types some flock
+ * serves, and flocks that exist. Each failure is a `ConfigError` naming the key.
  */
-import { isRecordsError, validateTriggers } from "@records-service/core";
+import { DEFAULT_RESOURCE_TYPES, isRecordsError, validateTriggers } from "@records-service/core";
 import { normalizeUsername } from "../auth/accounts.js";
 import { ConfigError, keyPath } from "./issues.js";
 import type { Config } from "./schema.js";
@@ -24,6 +24,7 @@ export function resolveConsistency(parsed: Parsed): Config {
   _unique(parsed.resourceTypes, (r) => r.flock, (i) => ["resourceTypes", i, "flock"]);
   parsed.resourceTypes.forEach((r, i) => _unique(r.types.map((t) => ({ t })), (x) => x.t, (j) => ["resourceTypes", i, "types", j]));
   _unique(parsed.invoicing, (r) => r.flock, (i) => ["invoicing", i, "flock"]);
+  _checkIndexTypes(parsed);
   const templates = new Set(parsed.templates.map((t) => `${t.flock}/${t.name}`));
   try {
     const { triggers, warnings } = validateTriggers(parsed.triggers, {
@@ -55,6 +56,18 @@ export function checkFlocksExist(config: Config, existing: ReadonlySet<string>):
 }
 
 // --- internal ---
+
+/**
+ * Each type of `indexes.fields` is served by some flock (a built-in type, or one of
+ * `resourceTypes`): a type none serves has no records, so its index would never be used,
+ * most likely a misspelt name (docs/decisions.md).
+ */
+function _checkIndexTypes(parsed: Parsed): void {
+  const served = new Set([...DEFAULT_RESOURCE_TYPES, ...parsed.resourceTypes.flatMap((r) => r.types)]);
+  for (const type of Object.keys(parsed.indexes.fields)) {
+    if (!served.has(type)) _fail(["indexes", "fields", type], `names type "${type}", which no flock serves (neither a built-in type nor in "resourceTypes")`);
+  }
+}
 
 function _fail(path: (string | number)[], message: string): never {
   throw new ConfigError(`config: "${keyPath(path)}" ${message}`);

@@ -12,6 +12,12 @@ export interface AppEnv {
     unexpectedError?: Error;
     /** Set by the attribution middleware: the APPLICATION label, or null when unattributed. */
     application?: string | null;
+    /**
+     * True when no middleware reads or changes an answer's headers after the route (set by
+     * the attribution for an attributed request when the app has no request metrics): the
+     * hot reads may then answer with final plain headers (security-headers `securedJson`).
+     */
+    finalHeaders?: boolean;
     /** Set by the body limit: the whole body as received, so readers need not copy it again. */
     rawBody?: Uint8Array;
   };

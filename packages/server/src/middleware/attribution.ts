@@ -16,7 +16,7 @@ import { RecordsError, type Clock, type Storage } from "@records-service/core";
 import { hashToken } from "../auth/tokens.js";
 import type { AppEnv } from "../http/env.js";
 import type { ApplicationCounts } from "../protection/application-counts.js";
-import { applicationWarning, parseApplicationHeader } from "../protection/application-header.js";
+import { applicationWarning, parseApplicationHeader, type ApplicationHeader } from "../protection/application-header.js";
 import { createThrottle, rateLimitHeaders, throttledDetail, type Throttle } from "../protection/throttle.js";
 import { bearerToken } from "./auth.js";
 import { clientAddress } from "./client-address.js";
@@ -30,6 +30,11 @@ export interface AttributionOptions {
   unattributedPerMinute: number;
   /** Where requests are counted per application. */
   counts: ApplicationCounts;
+  /**
+   * Whether an attributed request's answer is final when its route returns (no middleware
+   * above reads its headers or body: no request metrics); sets `finalHeaders`. Default false.
+   */
+  finalHeaders?: boolean;
   /** Window length; one minute unless a test says otherwise. */
   windowMs?: number;
 }
@@ -55,12 +60,17 @@ export function createAttribution(options: AttributionOptions): MiddlewareHandle
     clock: options.clock,
     ...(options.windowMs !== undefined ? { windowMs: options.windowMs } : {}),
   });
+  const parsed = _parsedHeaders();
   return async function attribution(c, next) {
-    const header = parseApplicationHeader(c.req.header("application"));
+    const header = parsed(c.req.header("application"));
     const label = header.ok ? header.label : null;
     c.set("application", label);
     options.counts.record(label);
-    if (header.ok) return next();
+    if (header.ok) {
+      // Nothing below adds headers to an attributed request's answer.
+      if (options.finalHeaders) c.set("finalHeaders", true);
+      return next();
+    }
 
     const warning = applicationWarning(header);
     if (isUnthrottledPath(c.req.path)) {
@@ -80,6 +90,28 @@ export function createAttribution(options: AttributionOptions): MiddlewareHandle
 }
 
 // --- internal ---
+
+/** Distinct header values whose parse is kept; past it the memo is emptied (a client sends one value on every request). */
+const _PARSED_MAX = 256;
+
+/**
+ * `parseApplicationHeader`, remembered per value: a client sends the same header on every
+ * request, and the parse (split, trims, a control-character test, an object) is a pure
+ * function of it. The results are only read.
+ */
+function _parsedHeaders(): (value: string | undefined) => ApplicationHeader {
+  const seen = new Map<string, ApplicationHeader>();
+  return (value) => {
+    if (value === undefined) return parseApplicationHeader(value);
+    let header = seen.get(value);
+    if (header === undefined) {
+      if (seen.size >= _PARSED_MAX) seen.clear();
+      header = parseApplicationHeader(value);
+      seen.set(value, header);
+    }
+    return header;
+  };
+}
 
 const UNTHROTTLED: readonly RegExp[] = [
   /^\/api\/v1\/(ping|health)\/?$/,

@@ -13,6 +13,7 @@ import type { Surface } from "../http/surface.js";
 import { actingEngine } from "../http/acting.js";
 import type { ResponseCache } from "../http/response-cache.js";
 import type { RouteGuards } from "../middleware/auth.js";
+import { securedJson } from "../middleware/security-headers.js";
 import { expectedVersionOf, versionTag } from "../http/version-tag.js";
 import { documented } from "../openapi/describe.js";
 import { listQueryParams } from "../openapi/list-query.js";
@@ -86,7 +87,7 @@ export function recordRoutes(engine: RouteEngine, guards: RouteGuards, surface: 
     // Built element by element: a page past MAX_LIST_ANSWER_LENGTH is a 400, found while
     // reading (storage) or serializing, never after a huge text was made.
     const text = await listAnswerText(await engine.list(flock, type, query), query, { pause: _turn });
-    return c.body(text, 200, _JSON_TYPE);
+    return securedJson(c, text) ?? c.body(text, 200, _JSON_TYPE);
   }
 
   function describeGetRecord(): MiddlewareHandler {
@@ -112,7 +113,9 @@ export function recordRoutes(engine: RouteEngine, guards: RouteGuards, surface: 
     }
     const cut = entry.indexOf("\n");
     // What `c.json` sends, without serializing again.
-    return c.body(entry.slice(cut + 1), 200, { ..._JSON_TYPE, ETag: entry.slice(0, cut) });
+    const text = entry.slice(cut + 1);
+    const etag = entry.slice(0, cut);
+    return securedJson(c, text, etag) ?? c.body(text, 200, { ..._JSON_TYPE, ETag: etag });
   }
 
   function describeUpdateRecord(): MiddlewareHandler {

@@ -4,37 +4,15 @@
  * `indexes` lease builds it to ready, and the finished index holds exactly every record's
  * entries (compared with a scan of the data), so filters then read it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createRecordEngine, parseListQuery, systemClock, toEntries, type Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
+import { parseListQuery, toEntries } from "@records-service/core";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { parseConfig } from "../config.js";
-import type { WorkerContext } from "../runtime/workers.js";
-import { resolveSettings } from "../settings.js";
+import { describe, expect, it, vi } from "vitest";
 import { createIndexBuildWorker } from "./index-build.js";
-
-const dir = mkdtempSync(join(tmpdir(), "index-build-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { openTwoProcesses } from "./leased-test-helpers.js";
 
 describe("index worker", () => {
   it("builds an asked-for index while another process writes; the finished index misses no value", async () => {
-    const path = join(dir, "shared.db");
-    const a = createSqliteStorage({ path });
-    const b = createSqliteStorage({ path });
-    await a.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
-    const out: string[] = [];
-    const ctx = (storage: Storage): WorkerContext => ({
-      storage,
-      engine: createRecordEngine({ storage }),
-      settings: resolveSettings(parseConfig({ workers: { leaseMs: 300 } })),
-      templates: [],
-      clock: systemClock,
-      secret: "s".repeat(32),
-      out: (l) => out.push(l),
-    });
+    const { path, a, b, ctx, out, close } = await openTwoProcesses("index-build");
     const ea = ctx(a).engine;
     const eb = ctx(b).engine;
     const shoe = (i: number) => (i % 4 === 0 ? [`Size ${i % 7}`, i % 9] : i % 4 === 1 ? 30 + (i % 13) : i % 4 === 2 ? `wide ${i % 5}` : null);
@@ -55,8 +33,7 @@ describe("index worker", () => {
     expect(page.scanned).toBeUndefined(); // read from the index now
     expect(page.total).toBe(_scannedRows(path, "shoe_size").filter((r) => r.endsWith("\u0001number\u000131")).length);
     expect(out).toEqual([]);
-    await a.close();
-    await b.close();
+    await close();
   });
 });
 

@@ -11,7 +11,7 @@ import {
 import { createSqliteStorage } from "@records-service/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_DEFAULTS } from "../config/schema.js";
-import { CHANGES_PURGE_LIMITS, LAST_RUN_SETTING_PREFIX, runSchedulerOnce, scheduledTriggers } from "./scheduler-run.js";
+import { CHANGES_PURGE_LIMITS, computeDueEvents, LAST_RUN_SETTING_PREFIX, runSchedulerOnce, scheduledTriggers } from "./scheduler-run.js";
 
 /** The settings' default retention of the change feed (7 days). */
 const RETENTION_DAYS = CONFIG_DEFAULTS.changes.retentionDays;
@@ -278,5 +278,24 @@ describe("scheduledTriggers", () => {
       demo: ["action_required_summary_daily", "expiring_2wk", "lapsed_1d", "new_membership_1wk", "no_payment_membership_1wk"],
       other: ["lapsed_1d"],
     });
+  });
+});
+
+describe("the scheduler's reads on SQLite", () => {
+  it("read form_response.review_by by index (form_score_review_by): no field scanned", async () => {
+    const { engine, storage: s } = await setup(adapters[1]![1]);
+    const r = await engine.create("demo", "form_response", { review_by: "2026-03-16" });
+    const scanned: string[] = [];
+    const reader = {
+      listRecords: async (...args: Parameters<Storage["listRecords"]>) => {
+        const page = await s.listRecords(...args);
+        scanned.push(...(page.scanned?.fields ?? []));
+        return page;
+      },
+    };
+    const window = { lastRun: new Date("2026-03-01T00:00:00Z"), now: new Date("2026-03-02T00:00:00Z") };
+    const events = await computeDueEvents(reader, "demo", ["form_score_review_by_2wk"], window);
+    expect(events.map((e) => [e.name, e.contextUri])).toEqual([["form_score_review_by_2wk", uriOf(r)]]);
+    expect(scanned).toEqual([]);
   });
 });

@@ -3,37 +3,15 @@
  * the `search` lease and merges the queue soon after the writes; when it stops, the other
  * takes the lease over and merges what is written next.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createRecordEngine, listLeases, systemClock, type Storage } from "@records-service/core";
-import { createSqliteStorage } from "@records-service/sqlite";
+import { listLeases } from "@records-service/core";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { parseConfig } from "../config.js";
-import type { WorkerContext } from "../runtime/workers.js";
-import { resolveSettings } from "../settings.js";
+import { describe, expect, it, vi } from "vitest";
+import { openTwoProcesses } from "./leased-test-helpers.js";
 import { createSearchMergeWorker } from "./search-merge.js";
-
-const dir = mkdtempSync(join(tmpdir(), "search-merge-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("search worker", () => {
   it("merges the queue while holding the lease; another process takes over when it stops", async () => {
-    const path = join(dir, "shared.db");
-    const a = createSqliteStorage({ path });
-    const b = createSqliteStorage({ path });
-    await a.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-15T10:00:00.000000" });
-    const out: string[] = [];
-    const ctx = (storage: Storage): WorkerContext => ({
-      storage,
-      engine: createRecordEngine({ storage }),
-      settings: resolveSettings(parseConfig({ workers: { leaseMs: 300 } })),
-      templates: [],
-      clock: systemClock,
-      secret: "s".repeat(32),
-      out: (l) => out.push(l),
-    });
+    const { path, a, b, ctx, out, close } = await openTwoProcesses("search-merge");
     const ca = ctx(a);
     const wa = createSearchMergeWorker(ca, { intervalMs: 20, batch: 7 });
     const wb = createSearchMergeWorker(ctx(b), { intervalMs: 20, batch: 7 });
@@ -52,8 +30,7 @@ describe("search worker", () => {
     await wb.stop();
     expect(await listLeases(a, Date.now())).toEqual([]);
     expect(out).toEqual([]);
-    await a.close();
-    await b.close();
+    await close();
   });
 });
 
