@@ -285,14 +285,17 @@ export function createFieldIndexes(pool: pg.Pool, catalog: Catalog, generation?:
         const now = await selOne(c, flock, type, field);
         if (now && now.state !== "ready" && isIndexedByDefault(type, field)) {
           // Not all its entries are there: built first (a default row goes once built).
-          await exec(
-            c,
-            now.state === "dropped"
-              ? sql`UPDATE field_indexes SET state = 'building', source = 'default', cursor = NULL, done = false
-                    WHERE flock = ${flock} AND type = ${type} AND field = ${field}`
-              : sql`UPDATE field_indexes SET source = 'default' WHERE flock = ${flock} AND type = ${type} AND field = ${field}`,
-            "field_index_rebuild_default",
-          );
+          // Two statements, two prepared names: a name serves one statement text per connection.
+          if (now.state === "dropped") {
+            await exec(
+              c,
+              sql`UPDATE field_indexes SET state = 'building', source = 'default', cursor = NULL, done = false
+                  WHERE flock = ${flock} AND type = ${type} AND field = ${field}`,
+              "field_index_rebuild_default",
+            );
+          } else {
+            await exec(c, sql`UPDATE field_indexes SET source = 'default' WHERE flock = ${flock} AND type = ${type} AND field = ${field}`, "field_index_default_source");
+          }
           return true;
         }
         const { rowCount } = await exec(c, sql`DELETE FROM field_indexes WHERE flock = ${flock} AND type = ${type} AND field = ${field}`);
