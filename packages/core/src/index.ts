@@ -58,13 +58,12 @@ export {
 } from "./schema/resource-types.js";
 export {
   PERSON_FIELDS,
-  SYSTEM_FIELD_EDITABLE,
   /** @public documented in README.md */ salutation,
 } from "./schema/person.js";
 export type { PersonFieldKind } from "./schema/person.js";
 export { PersonInputSchema, /** @public documented in docs/client.md */ validatePersonInput } from "./schema/person-input.js";
 export { validateInput } from "./schema/input.js";
-export { personRowData } from "./schema/person-row.js";
+export { personRowData, withoutGeneratedNames } from "./schema/person-row.js";
 export { primaryEntry } from "./schema/list-entries.js";
 export type { ListEntry } from "./schema/list-entries.js";
 export { displayValueOf, cutDisplayValue } from "./schema/display.js";

@@ -36,6 +36,10 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
   const viewsOfFlock = client.prepare<[string], _Row & { progress: number }>(
     `SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock IN (?, '${EVERY_FLOCK}') ORDER BY type, field, flock`,
   );
+  // One type's only: the progress of another type's rows is not counted for nothing.
+  const viewsOfType = client.prepare<[string, string], _Row & { progress: number }>(
+    `SELECT ${_COLUMNS}, ${_PROGRESS} AS progress FROM field_indexes f WHERE flock IN (?, '${EVERY_FLOCK}') AND type = ? ORDER BY field, flock`,
+  );
   const upsert = client.prepare<[string, string, string, FieldIndexState, FieldIndexSource]>(
     `INSERT INTO field_indexes (flock, type, field, state, source, cursor, done) VALUES (?, ?, ?, ?, ?, NULL, 0)
      ON CONFLICT (flock, type, field) DO UPDATE SET state = excluded.state, source = excluded.source, cursor = NULL, done = 0`,
@@ -127,7 +131,7 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
     },
 
     listFieldIndexes(flock, type) {
-      return viewsOfFlock.all(flock).filter((r) => type === undefined || r.type === type).map(toRow);
+      return (type === undefined ? viewsOfFlock.all(flock) : viewsOfType.all(flock, type)).map(toRow);
     },
 
     setFieldIndex(flock, type, field, wish, source) {

@@ -29,28 +29,16 @@ const _MAX_KEY = 200;
 
 /**
  * The limit row key of a field's demand: its names as they are, or, when that is longer than
- * a limit row key may be (a field name of about 170 characters or more), a 53-bit hash of
- * them, so a long field earns its index as any other. Two names of one hash would count
- * together: at worst one earns its index early.
+ * a limit row key may be (a field name of about 170 characters or more), their SHA-256
+ * (WebCrypto, as every runtime core serves has it), so a long field earns its index as any
+ * other.
  */
-function _demandKey(flock: string, type: string, field: string): string {
+async function _demandKey(flock: string, type: string, field: string): Promise<string> {
   const names = JSON.stringify([flock, type, field]);
   const key = `index-demand:${names}`;
-  return key.length <= _MAX_KEY ? key : `index-demand#${_hash53(names).toString(36)}`;
-}
-
-/** cyrb53: a fast 53-bit string hash (not cryptographic; spreads well). */
-function _hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  if (key.length <= _MAX_KEY) return key;
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(names)));
+  return `index-demand#${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /**
@@ -72,7 +60,7 @@ export async function noteScannedFields(
   if (scanned.collection < opts.minRecords) return [];
   const earned: string[] = [];
   for (const field of scanned.fields) {
-    const key = _demandKey(flock, type, field);
+    const key = await _demandKey(flock, type, field);
     const after = await storage.updateLimit(key, now, (current) => ({ value: String(Number(current ?? 0) + 1), expiresAt: now + opts.windowMs }));
     if (Number(after) < opts.earnAfter) continue;
     await storage.updateLimit(key, now, () => null); // counted again from naught

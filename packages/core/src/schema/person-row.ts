@@ -8,9 +8,8 @@
  */
 import { badRequest } from "../errors.js";
 import { validateInput } from "./input.js";
-import { personValue, REFUSED } from "./person-input.js";
+import { acceptedPersonValues } from "./person-input.js";
 import { newPersonData, PERSON_FIELDS, SYSTEM_FIELD_EDITABLE, withDerivedNames } from "./person.js";
-import { normalizeReference } from "./references.js";
 import { valueProblem } from "./record-limits.js";
 
 /**
@@ -22,7 +21,20 @@ import { valueProblem } from "./record-limits.js";
  * personRowData({ ...exported.data }).formatted_name // derived from the names, not copied
  */
 export function personRowData(row: Record<string, unknown>): Record<string, unknown> {
-  return _complete(row) ?? newPersonData(validateInput("person", _withoutGenerated(row)));
+  return _complete(row) ?? newPersonData(validateInput("person", withoutGeneratedNames(row)));
+}
+
+/**
+ * A person row without the names the service generates (`SYSTEM_FIELD_EDITABLE`): the
+ * fields a client may write, as an import lays them over a stored person.
+ *
+ * @example
+ * withoutGeneratedNames({ first_name: "Ada", formatted_name: "Ada" }) // { first_name: "Ada" }
+ */
+export function withoutGeneratedNames(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in row) if (Object.hasOwn(row, k) && !Object.hasOwn(SYSTEM_FIELD_EDITABLE, k)) out[k] = row[k];
+  return out;
 }
 
 // --- internal ---
@@ -34,24 +46,15 @@ function _complete(row: Record<string, unknown>): Record<string, unknown> | unde
   const keys = Object.keys(row);
   if (keys.length !== _NAMES.length) return undefined;
   for (let i = 0; i < keys.length; i++) if (keys[i] !== _NAMES[i]) return undefined;
-  const data: Record<string, unknown> = { ...row };
   for (const k of keys) {
-    const kind = PERSON_FIELDS[k]!;
-    if (kind === "system") continue;
-    if (data[k] === undefined) return undefined; // left out, as a create leaves it out
-    const problem = valueProblem(data[k]);
+    // The generated names are derived again below, whatever the row holds.
+    if (PERSON_FIELDS[k] === "system") continue;
+    if (row[k] === undefined) return undefined; // left out, as a create leaves it out: the general path
+    const problem = valueProblem(row[k]);
     if (problem) throw badRequest("invalid field value", `${JSON.stringify(k)}: ${problem}`);
-    const given = data[k];
-    const value = personValue(kind, normalizeReference(given));
-    if (value === REFUSED) return undefined;
-    if (value !== given) data[k] = value;
   }
+  // A value refused: the general path, which names it.
+  const data = acceptedPersonValues(row, keys);
   // Complete and in schema order already: what `newPersonData` would lay it over.
-  return withDerivedNames(data);
-}
-
-function _withoutGenerated(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (!Object.hasOwn(SYSTEM_FIELD_EDITABLE, k)) out[k] = v;
-  return out;
+  return data && withDerivedNames(data);
 }

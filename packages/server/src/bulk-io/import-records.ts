@@ -26,7 +26,7 @@ import {
   planUpdate,
   updateWrite,
   validateInput,
-  SYSTEM_FIELD_EDITABLE,
+  withoutGeneratedNames,
   type RecordEngine,
   type RecordWrite,
   type StoredRecord,
@@ -243,7 +243,7 @@ function _person(row: Record<string, unknown>): { data: Record<string, unknown>;
 
 /** The fields a row lays over a stored record (`update`): a person's generated names left out, as a create leaves them. */
 function _input(p: _Planned): Record<string, unknown> {
-  return p.record.type === "person" ? _withoutGenerated(p.given) : p.given;
+  return p.record.type === "person" ? withoutGeneratedNames(p.given) : p.given;
 }
 
 /** A timestamp in the stored form (YYYY-MM-DDTHH:MM:SS.ffffff), kept as written. */
@@ -252,12 +252,6 @@ function _timestamp(value: unknown, what: string): string {
   const d = parseTimestamp(value);
   if (!d || formatTimestamp(d) !== value) throw badRequest("invalid row", `${what} ${JSON.stringify(value.slice(0, 40))} is not a timestamp (YYYY-MM-DDTHH:MM:SS.ffffff)`);
   return value;
-}
-
-function _withoutGenerated(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) if (!Object.hasOwn(SYSTEM_FIELD_EDITABLE, k)) out[k] = v;
-  return out;
 }
 
 /** The stored records of the planned ids in `flock`, of any type (ids are unique across types). */

@@ -12,7 +12,10 @@ const LIMIT = 1000;
 const app = new Hono<AppEnv>();
 app.onError((e, c) => c.json({ error: e.message }, isRecordsError(e) && e.code === "payload_too_large" ? 413 : 500));
 app.use(createBodyLimit(LIMIT));
+/** Requests the echo route ran for: one cut at the limit never reaches it. */
+let echoed = 0;
 app.post("/echo", async (c) => {
+  echoed++;
   const env = c.env as { incoming?: { rawBody?: unknown } };
   return c.json({ buffered: c.get("rawBody")?.byteLength ?? null, text: await c.req.text(), fromSocket: Buffer.isBuffer(env.incoming?.rawBody) });
 });
@@ -68,7 +71,11 @@ describe("body limit, served by @hono/node-server", () => {
   // The old path cancelled the body stream, which destroys the request and its socket: the
   // client sees the connection cut (or, had the answer gone first, the 413).
   it("stops a chunked body at the limit (the request is cut, as cancelling its stream did)", async () => {
+    const before = echoed;
     const res = await post("/echo", ["x".repeat(600), "x".repeat(600)], true);
-    expect("status" in res ? res.status : 413).toBe(413);
+    // The client sees the 413, or the connection cut before the answer went: never the route.
+    if ("status" in res) expect(res.status).toBe(413);
+    else expect(res.error).toMatch(/socket hang up|ECONNRESET|EPIPE/);
+    expect(echoed).toBe(before);
   });
 });
