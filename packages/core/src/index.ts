@@ -218,6 +218,7 @@ export {
   hasActionRun,
   tagsWithAction,
   DATA_EVENT_TYPE,
+  dedupeKeyText,
 } from "./events/data-event.js";
 export type { DataEventData, DataEventInput } from "./events/data-event.js";
 export { purgeExpiredEvents } from "./events/purge.js";

@@ -63,7 +63,11 @@ export function toStorageError(e: unknown, where: string): unknown {
   if (isRecordsError(e)) return e;
   if (isDatabaseUnavailable(e)) return new DatabaseUnavailableError(where, e instanceof Error ? e.message : String(e));
   const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
-  if (code === "23505") return conflict("already exists", "a row with this key was written at the same time; read again and retry");
+  if (code === "23505") {
+    // One data event per dedupe key (records_dedupe_key_idx): the conflict every adapter reports.
+    if ((e as { constraint?: unknown }).constraint === "records_dedupe_key_idx") return conflict("event exists", "a data event with this dedupe_key exists in the flock");
+    return conflict("already exists", "a row with this key was written at the same time; read again and retry");
+  }
   if (code === "40P01" || code === "40001") {
     return conflict("concurrent change", "another change to the same rows was committed at the same time; read again and retry");
   }

@@ -88,6 +88,51 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
   });
 });
 
+describe.skipIf(!inject("pgAvailable"))("0012_dedupe_key_column", () => {
+  const { db, dir } = _beforeMigrationSuite();
+
+  it("keys each data event by its text dedupe_key, leaves another type's field and a key that is not text as data, and stores data with a NUL or a lone surrogate beside a key", async () => {
+    const client = await db().pool.connect();
+    try {
+      await _migrateBefore(client, dir, "0012_dedupe_key_column");
+      await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('demo', 'journal')");
+      const cid = async (type: string) => (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE type = $1", [type])).rows[0]!.cid;
+      const ins = async (c: number, id: string, data: unknown) =>
+        client.query(
+          "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1)",
+          [c, id, JSON.stringify(data)],
+        );
+      await ins(await cid("data_event"), "a".repeat(24), { name: "expiring_2wk", dedupe_key: 'k\u00e9 "1"\t' });
+      await ins(await cid("data_event"), "b".repeat(24), { name: "expiring_2wk", dedupe_key: 7 });
+      await ins(await cid("data_event"), "c".repeat(24), { name: "login" });
+      await ins(await cid("journal"), "d".repeat(24), { dedupe_key: 'k\u00e9 "1"\t' });
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db().url });
+    try {
+      const { rows } = await db().pool.query<{ id: string; dedupe_key: string | null }>("SELECT id, dedupe_key FROM records ORDER BY rid");
+      expect(rows.map((r) => [r.id[0], r.dedupe_key])).toEqual([
+        ["a", JSON.stringify('k\u00e9 "1"\t')],
+        ["b", null],
+        ["c", null],
+        ["d", null],
+      ]);
+      // The key still holds (the same text, as this version writes it); another journal with it is fine.
+      const event = (await storage.getRecord("demo", "data_event", "a".repeat(24)))!;
+      await expect(storage.apply({ records: [{ kind: "insert", record: { ...event, id: "e".repeat(24) } }] })).rejects.toMatchObject({
+        code: "conflict",
+        message: "event exists",
+      });
+      const journal = (await storage.getRecord("demo", "journal", "d".repeat(24)))!;
+      await storage.apply({ records: [{ kind: "insert", record: { ...journal, id: "f".repeat(24), data: { ...journal.data, note: "\u0000\ud800" } } }] });
+      expect((await storage.getRecord("demo", "journal", "f".repeat(24)))?.data).toEqual({ dedupe_key: 'k\u00e9 "1"\t', note: "\u0000\ud800" });
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 describe.skipIf(!inject("pgAvailable"))("0009_folded_when_different", () => {
   const { db, dir } = _beforeMigrationSuite();
 

@@ -126,6 +126,8 @@ export const records = pgTable(
     created: ctext("created").notNull(),
     lastUpdated: ctext("last_updated").notNull(),
     version: integer("version").notNull(),
+    /** A data event's `dedupe_key` as JSON text (core's `dedupeKeyText`); null for every other record. */
+    dedupeKey: ctext("dedupe_key"),
   },
   (t) => [
     // Ids are unique across the store (as in the reference adapter), not only per collection.
@@ -135,11 +137,10 @@ export const records = pgTable(
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
     // One data event per dedupe key in a collection (flock and type): two processes emitting
-    // the same scheduled event at once store it once. Only data events carry the field; the
-    // cheap text test first keeps other inserts from parsing their data.
-    uniqueIndex("records_dedupe_key_idx")
-      .on(t.cid, sql`((data::jsonb) ->> 'dedupe_key')`)
-      .where(sql`strpos(data, '"dedupe_key"') > 0`),
+    // the same scheduled event at once store it once. A column of its own, set for data
+    // events only: an expression casting `data` to jsonb failed (a 500) on data holding a
+    // `\u0000` or a lone surrogate, and held a custom type's `dedupe_key` unique too.
+    uniqueIndex("records_dedupe_key_idx").on(t.cid, t.dedupeKey).where(sql`dedupe_key IS NOT NULL`),
   ],
 );
 

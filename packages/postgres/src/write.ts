@@ -14,6 +14,7 @@
 import {
   changeOf,
   conflict,
+  dedupeKeyText,
   TICKET_STOCK_FIELDS,
   TICKET_TYPE,
   TicketStockDeltas,
@@ -111,12 +112,13 @@ class _Writer {
     // drawn in input order, which is the list order.
     const { rows } = await exec<{ id: string; rid: string }>(
       this.c,
-      sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version)
-          SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version
+      sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version, dedupe_key)
+          SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version, u.dedupe_key
           FROM unnest(${p(cids)}::int[], ${col((r) => r.id)}::text[], ${col((r) => r.state)}::text[],
             ${p(texts)}::text[], ${col((r) => encodeText(r.displayValue))}::text[],
-            ${col((r) => r.created)}::text[], ${col((r) => r.lastUpdated)}::text[], ${col((r) => r.version)}::int[])
-            WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, ord)
+            ${col((r) => r.created)}::text[], ${col((r) => r.lastUpdated)}::text[], ${col((r) => r.version)}::int[],
+            ${col(dedupeKeyText)}::text[])
+            WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, dedupe_key, ord)
           ORDER BY u.ord
           ON CONFLICT (id) DO NOTHING RETURNING id, rid`,
       "insert_records",
@@ -166,7 +168,7 @@ class _Writer {
     await exec(
       this.c,
       sql`UPDATE records SET state = ${r.state}, data = ${text}, display_value = ${encodeText(r.displayValue)},
-            created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}
+            created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}, dedupe_key = ${dedupeKeyText(r)}
           WHERE rid = ${rid}`,
       "update_record",
     );

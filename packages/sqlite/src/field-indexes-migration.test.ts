@@ -4,14 +4,14 @@
  * lists answer as the reference evaluator does while their leftover entries are still
  * there and after the steps removed them, a step walks at most its limit, and the rows then go.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluateList, parseListQuery, type StoredRecord } from "@records-service/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSqliteStorage } from "./driver.js";
-import { MIGRATIONS_FOLDER } from "./open.js";
+import { rewindMigrations } from "./testing.js";
 
 const dir = mkdtempSync(join(tmpdir(), "field-index-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,10 +37,8 @@ describe("migration 0012 on a file that indexed every field", () => {
     await before.apply({ records: records.map((record) => ({ kind: "insert" as const, record })) });
     await before.close();
     const raw = new Database(path);
-    raw.exec("DROP TABLE field_indexes");
-    // 0012 and every later migration run again at the next open (the later ones, 0013's copy
-    // of the change log, run again harmlessly over their own result).
-    raw.prepare("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(_when("0012_field_indexes"));
+    // Back to before 0012 (no registry): it and every later migration run at the next open.
+    rewindMigrations(raw, "0012_field_indexes");
     const entries = (field: string) =>
       (raw.prepare("SELECT count(*) AS n FROM record_values v JOIN fields f ON f.fid = v.fid WHERE f.name = ?").get(field) as { n: number }).n;
     expect(entries("fee")).toBe(1200);
@@ -81,9 +79,3 @@ describe("migration 0012 on a file that indexed every field", () => {
     expect(left).toEqual([{ name: "membership_number", n: 1200 }]);
   });
 });
-
-/** The `when` of migration `tag` (its `__drizzle_migrations.created_at`). */
-function _when(tag: string): number {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
-  return journal.entries.find((e) => e.tag === tag)!.when;
-}

@@ -5,7 +5,7 @@
  * change generation), and the back-fill and removal steps. Which field is written and read
  * is core's rule (`writesIndex`, `readsIndex`); here it is only run.
  */
-import { EVERY_FLOCK, FIELD_NAME_RE, isIndexedByDefault, readsIndex, rulingRow, writesIndex, type FieldIndexRow, type FieldIndexSource, type FieldIndexState, type IndexRegistry } from "@records-service/core";
+import { dedupeKeyText, EVERY_FLOCK, FIELD_NAME_RE, isIndexedByDefault, readsIndex, rulingRow, writesIndex, type FieldIndexRow, type FieldIndexSource, type FieldIndexState, type IndexRegistry } from "@records-service/core";
 import { ENTRIES, entriesOf, valueRows, type FieldSource } from "@records-service/sql";
 import type Database from "better-sqlite3";
 import type { Catalog } from "./catalog.js";
@@ -186,12 +186,18 @@ export function createFieldIndexes(client: Database.Database, catalog: Catalog, 
 /** Name of the SQL function `records_indexed_by_default(type, field)` (core's `isIndexedByDefault`), which migration 0012 reads. */
 const INDEXED_BY_DEFAULT = "records_indexed_by_default";
 
+/** Name of the SQL function `records_dedupe_key(type, data)` (core's `dedupeKeyText` of a stored record), which migration 0014 reads. */
+const DEDUPE_KEY = "records_dedupe_key";
+
 /**
- * Registers on a connection what the registry's SQL calls: the table function
- * `records_entries` (a scanned field's entries, see `ENTRIES`) and
- * `records_indexed_by_default`.
+ * Registers on a connection what the registry's SQL and the migrations call: the table
+ * function `records_entries` (a scanned field's entries, see `ENTRIES`),
+ * `records_indexed_by_default` and `records_dedupe_key`.
  */
 export function registerIndexFunctions(client: Database.Database): void {
+  client.function(DEDUPE_KEY, { deterministic: true }, (type: unknown, data: unknown) =>
+    dedupeKeyText({ type: String(type), data: JSON.parse(String(data)) as Record<string, unknown> }),
+  );
   client.table(ENTRIES, {
     columns: ["kind", "text", "folded", "num"],
     parameters: ["value", "name"],

@@ -12,7 +12,7 @@
 export { createSqliteStorage, type SqliteStorageOptions } from "./driver.js";
 
 // --- lower level: the opened database and the query compiler (benchmarks, tools) ---
-export { openDatabase, MIGRATIONS_FOLDER, type Db, type OpenOptions } from "./open.js";
+export { openDatabase, type Db, type OpenOptions } from "./open.js";
 
 // --- `records-service copy`: a SQLite file read whole, read-only ---
 export { openSqliteCopySource, type SqliteCopySource } from "./copy-source.js";

@@ -209,3 +209,36 @@ describe("0013_changes_rowid", () => {
     await storage.close();
   });
 });
+
+describe("0014_dedupe_key_column", () => {
+  it("keys each data event by its text dedupe_key, and leaves another type's field and a key that is not text as data", async () => {
+    const path = databaseBefore("0014_dedupe_key_column");
+    const client = new Database(path);
+    client.prepare("INSERT INTO flocks (identifier, name, created) VALUES ('demo', 'Demo', '2026-01-01T00:00:00.000000')").run();
+    client.prepare("INSERT INTO collections (cid, flock, type) VALUES (1, 'demo', 'data_event'), (2, 'demo', 'journal')").run();
+    const ins = client.prepare(
+      "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES (?, ?, 'updated', ?, '', 't', 't', 1)",
+    );
+    ins.run(1, "a".repeat(24), JSON.stringify({ name: "expiring_2wk", dedupe_key: "k\u00e9 \"1\"" }));
+    ins.run(1, "b".repeat(24), JSON.stringify({ name: "expiring_2wk", dedupe_key: 7 }));
+    ins.run(1, "c".repeat(24), JSON.stringify({ name: "login" }));
+    ins.run(2, "d".repeat(24), JSON.stringify({ dedupe_key: "k\u00e9 \"1\"" }));
+    client.close();
+
+    const storage = createSqliteStorage({ path });
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare("SELECT id, dedupe_key FROM records ORDER BY rid").all()).toEqual([
+      { id: "a".repeat(24), dedupe_key: JSON.stringify("k\u00e9 \"1\"") },
+      { id: "b".repeat(24), dedupe_key: null },
+      { id: "c".repeat(24), dedupe_key: null },
+      { id: "d".repeat(24), dedupe_key: null },
+    ]);
+    raw.close();
+    // The key still holds (a second event of it is refused); another journal with it is not.
+    const event = (await storage.getRecord("demo", "data_event", "a".repeat(24)))!;
+    await expect(storage.apply({ records: [{ kind: "insert", record: { ...event, id: "e".repeat(24) } }] })).rejects.toMatchObject({ code: "conflict" });
+    const journal = (await storage.getRecord("demo", "journal", "d".repeat(24)))!;
+    await storage.apply({ records: [{ kind: "insert", record: { ...journal, id: "f".repeat(24) } }] });
+    await storage.close();
+  });
+});

@@ -105,6 +105,8 @@ export const records = sqliteTable(
     created: text("created").notNull(),
     lastUpdated: text("last_updated").notNull(),
     version: integer("version").notNull(),
+    /** A data event's `dedupe_key` as JSON text (core's `dedupeKeyText`); null for every other record. */
+    dedupeKey: text("dedupe_key"),
   },
   (t) => [
     // Ids are unique across the store (as in the reference adapter), not only per collection.
@@ -114,10 +116,10 @@ export const records = sqliteTable(
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
     // One data event per dedupe key in a collection (flock and type): two processes emitting
-    // the same scheduled event at once store it once. Only data events carry the field.
-    uniqueIndex("records_dedupe_key_idx")
-      .on(t.cid, sql`json_extract(data, '$.dedupe_key')`)
-      .where(sql`json_extract(data, '$.dedupe_key') IS NOT NULL`),
+    // the same scheduled event at once store it once. A column of its own, set for data
+    // events only: an expression over `data` parsed every record's JSON on every write, and
+    // held a custom type's `dedupe_key` field unique too (docs/decisions.md).
+    uniqueIndex("records_dedupe_key_idx").on(t.cid, t.dedupeKey).where(sql`dedupe_key IS NOT NULL`),
   ],
 );
 

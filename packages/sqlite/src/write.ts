@@ -6,7 +6,7 @@
  * large change set, indexes them itself: see search.ts), stores (or removes) files, queues outbox jobs and logs each
  * record write for the change feed. Any conflict throws and rolls back all.
  */
-import { changeOf, conflict, SEARCH_TYPES, searchDocumentMayChange, TICKET_STOCK_FIELDS, TICKET_TYPE, TicketStockDeltas, ticketStockOf, type ChangeSet, type RecordState, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
+import { changeOf, conflict, dedupeKeyText, SEARCH_TYPES, searchDocumentMayChange, TICKET_STOCK_FIELDS, TICKET_TYPE, TicketStockDeltas, ticketStockOf, type ChangeSet, type RecordState, type PendingChange, type RecordWrite, type StoredFile, type StoredRecord } from "@records-service/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { createChangeLog, type ChangeLog } from "./changes.js";
@@ -39,11 +39,11 @@ export function createApplier(
   const selIdTaken = client.prepare<[string], { rid: number }>("SELECT rid FROM records WHERE id = ?");
   // A plain statement with positional values: drizzle's prepared insert mapped a named
   // object per record (~10% of an imported person's statements).
-  const insRecord = client.prepare<[number, string, string, string, string, string, string, number]>(
-    "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  const insRecord = client.prepare<[number, string, string, string, string, string, string, number, string | null]>(
+    "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version, dedupe_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const updRecord = client.prepare<[string, string, string, string, string, number, number, number]>(
-    "UPDATE records SET state = ?, data = ?, display_value = ?, created = ?, last_updated = ?, version = ? WHERE rid = ? AND version = ?",
+  const updRecord = client.prepare<[string, string, string, string, string, number, string | null, number, number]>(
+    "UPDATE records SET state = ?, data = ?, display_value = ?, created = ?, last_updated = ?, version = ?, dedupe_key = ? WHERE rid = ? AND version = ?",
   );
   const insFile = db
     .insert(files)
@@ -112,7 +112,7 @@ export function createApplier(
     if (selIdTaken.get(r.id)) throw conflict("record exists", `a record with id '${r.id}' exists`);
     const cid = catalog.ensureCollection(r.flock, r.type);
     const rid = Number(
-      _unique(() => insRecord.run(cid, r.id, r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version), r).lastInsertRowid,
+      _unique(() => insRecord.run(cid, r.id, r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version, dedupeKeyText(r)), r).lastInsertRowid,
     );
     const kept = keptFields(r.flock, r.type);
     for (const field in r.data) if (Object.hasOwn(r.data, field) && kept(field)) writeValues(rid, cid, field, r.data[field]);
@@ -141,7 +141,7 @@ export function createApplier(
       stock.sub(ticketStockOf({ flock: r.flock, type: r.type, state: old.state as RecordState, data: JSON.parse(selData.get(old.rid)!.data) as Record<string, unknown> }));
       stock.add(ticketStockOf(r));
     }
-    updRecord.run(r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version, old.rid, expectedVersion);
+    _unique(() => updRecord.run(r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version, dedupeKeyText(r), old.rid, expectedVersion), r);
     // Rewrite the index rows of the changed fields (as the engine decided them) only: state
     // changes and touches rewrite none.
     logged.push(change);

@@ -14,6 +14,21 @@ import type { Catalogue } from "./types.js";
 /** The resource type of data event records. */
 export const DATA_EVENT_TYPE = "data_event";
 
+/**
+ * What a store keeps one data event per flock by (the "event exists" conflict of `apply`):
+ * the JSON text of a data event's string `dedupe_key`; null for any other record, whose
+ * `dedupe_key` field (a custom type may have one) is just a field. JSON text, so the SQL
+ * adapters' column holds every key exactly (PostgreSQL text cannot hold U+0000, and neither
+ * driver passes a lone surrogate on unchanged).
+ *
+ * @example
+ * dedupeKeyText({ type: "data_event", data: { dedupe_key: "k1" } }) // '"k1"'
+ */
+export function dedupeKeyText(record: { type: string; data: Record<string, unknown> }): string | null {
+  const key = record.type === DATA_EVENT_TYPE ? record.data.dedupe_key : undefined;
+  return typeof key === "string" ? JSON.stringify(key) : null;
+}
+
 /** Default lifetime of a data event, in calendar years after its fire time (spec: two years). */
 const DATA_EVENT_EXPIRY_YEARS = 2;
 

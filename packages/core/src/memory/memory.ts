@@ -5,6 +5,7 @@
  * copied in and out, so callers can never change stored state by mutating a result.
  */
 import { badRequest, conflict, notFound } from "../errors.js";
+import { dedupeKeyText } from "../events/data-event.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
@@ -481,7 +482,10 @@ function _check(
  * processes emitting the same scheduled event at once store it once.
  */
 function _checkDedupeKeys(changes: ChangeSet, records: Map<string, StoredRecord>): void {
-  const keyOf = (r: StoredRecord) => (r.type === "data_event" && typeof r.data.dedupe_key === "string" ? `${r.flock}\n${r.data.dedupe_key}` : undefined);
+  const keyOf = (r: StoredRecord) => {
+    const key = dedupeKeyText(r);
+    return key === null ? undefined : `${r.flock}\n${key}`;
+  };
   const writes = new Map<string, string>();
   for (const w of changes.records ?? []) {
     const key = keyOf(w.record);

@@ -38,6 +38,48 @@ export function describeDedupeKeys(h: Harness): void {
       expect(await s.deleteRecords(F1, "data_event", [testId(1)])).toBe(1);
       await s.apply({ records: [{ kind: "insert", record: event(10, "k1") }] });
     });
+
+    h.it("an update that gives a data event a key another holds is a conflict; keeping its own key is not", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const [a, b] = [event(1, "k1"), event(2, "k2")];
+      await s.apply({ records: [{ kind: "insert", record: a }, { kind: "insert", record: b }] });
+      const taken = { ...b, data: { ...b.data, dedupe_key: "k1" }, version: 2 };
+      await expect(s.apply({ records: [{ kind: "update", record: taken, expectedVersion: 1, changed: ["dedupe_key"] }] })).rejects.toMatchObject({ code: "conflict" });
+      const kept = { ...a, data: { ...a.data, name: "expiring_4wk" }, version: 2 };
+      await s.apply({ records: [{ kind: "update", record: kept, expectedVersion: 1, changed: ["name"] }] });
+      expect((await s.getRecord(F1, "data_event", b.id))?.data.dedupe_key).toBe("k2");
+      expect((await s.getRecord(F1, "data_event", a.id))?.data.name).toBe("expiring_4wk");
+    });
+
+    h.it("holds only a data event's text key: another type's dedupe_key field, or a key that is not text, is just data", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const thing = (n: number) => rec(n, { dedupe_key: "k1" });
+      const numbered = (n: number) => rec(n, { name: "expiring_2wk", dedupe_key: 7 }, { type: "data_event" });
+      await s.apply({ records: [1, 2].map((n) => ({ kind: "insert" as const, record: thing(n) })) });
+      await s.apply({ records: [3, 4].map((n) => ({ kind: "insert" as const, record: numbered(n) })) });
+      await s.apply({ records: [{ kind: "insert", record: event(5, "k1") }] });
+      expect((await s.getRecords(F1, [1, 2].map((n) => ({ type: "thing", id: testId(n) })))).map((r) => r.data.dedupe_key)).toEqual(["k1", "k1"]);
+      expect((await s.getRecords(F1, [3, 4].map((n) => ({ type: "data_event", id: testId(n) })))).map((r) => r.data.dedupe_key)).toEqual([7, 7]);
+    });
+
+    h.it("keeps every key exactly, a NUL or a lone surrogate in it or beside it in the data", async () => {
+      const s = h.storage();
+      await seedFlocks(s);
+      const odd = (n: number, key: string) => rec(n, { name: "expiring_2wk", dedupe_key: key, note: "a\u0000b\ud800" }, { type: "data_event" });
+      await s.apply({ records: [odd(1, "k\u0000x"), odd(2, "k\ud800"), odd(3, "k\udbff"), odd(4, "k")].map((record) => ({ kind: "insert" as const, record })) });
+      for (const [n, key] of [[5, "k\u0000x"], [6, "k\ud800"]] as const) {
+        await expect(s.apply({ records: [{ kind: "insert", record: odd(n, key) }] })).rejects.toMatchObject({ code: "conflict" });
+      }
+      const stored = await s.getRecords(F1, [1, 2, 3, 4].map((n) => ({ type: "data_event", id: testId(n) })));
+      expect(stored.map((r) => [r.data.dedupe_key, r.data.note])).toEqual([
+        ["k\u0000x", "a\u0000b\ud800"],
+        ["k\ud800", "a\u0000b\ud800"],
+        ["k\udbff", "a\u0000b\ud800"],
+        ["k", "a\u0000b\ud800"],
+      ]);
+    });
   });
 
   h.shared("dedupe keys across two Storages on one database", (open) => {

@@ -5,12 +5,13 @@
  * file an older version wrote is copied as this version's migrations would leave it, and
  * stays as it was.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { updateWrite, type ListQuery, type OutboxJob, type Storage, type StoredFile, type StoredRecord } from "@records-service/core";
 import { createTestDatabase, type TestDatabase } from "@records-service/postgres/testing";
-import { createSqliteStorage, MIGRATIONS_FOLDER, openDatabase, openSqliteCopySource, type Db } from "@records-service/sqlite";
+import { createSqliteStorage, openDatabase, openSqliteCopySource } from "@records-service/sqlite";
+import { rewindMigrations } from "@records-service/sqlite/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { copyDatabase, type CopyProgress } from "./copy-database.js";
 
@@ -166,53 +167,6 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from SQLite to PostgreSQL"
   });
 });
 
-/**
- * A database file as a version before migration `tag` left it: migrated, then the schema
- * changes of the later migrations undone (`_UNDO`) and the records of `tag` and later
- * migrations removed (`tag` itself must be data-only, such as 0003_member_accounts: the
- * tables are the same). Returns its raw client.
- */
-function databaseBefore(path: string, tag: string): Db["$client"] {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  const client = openDatabase({ path }).$client;
-  for (const later of journal.entries.slice(at + 1).reverse()) {
-    const undo = _UNDO[later.tag];
-    if (undo === undefined) throw new Error(`databaseBefore: no undo for migration ${later.tag}`);
-    client.exec(undo);
-  }
-  client.prepare("DELETE FROM __drizzle_migrations WHERE created_at >= ?").run(journal.entries[at]!.when);
-  return client;
-}
-
-/** The schema changes of migrations after 0003, undone (the newest last undone first). */
-const _UNDO: Record<string, string> = {
-  "0004_claims": `DROP INDEX records_dedupe_key_idx; DROP INDEX outbox_claim_idx;
-    ALTER TABLE outbox DROP COLUMN claim_token; ALTER TABLE outbox DROP COLUMN claimed_until;`,
-  "0005_change_feed": "DROP TABLE changes; DROP TABLE change_heads;",
-  "0006_search": "DROP TABLE record_search;",
-  "0007_change_attribution": "DROP INDEX changes_record_idx; ALTER TABLE changes DROP COLUMN actor; ALTER TABLE changes DROP COLUMN application;",
-  "0008_change_feed_type": "DROP INDEX changes_type_idx;",
-  "0009_search_pending": "DROP TABLE search_pending;",
-  "0010_folded_when_different": `CREATE TABLE old_record_values (rid integer NOT NULL, fid integer NOT NULL, kind integer NOT NULL,
-      text text NOT NULL, folded text NOT NULL, num real, PRIMARY KEY (rid, fid, kind, text)) WITHOUT ROWID;
-    INSERT INTO old_record_values SELECT rid, fid, kind, text, coalesce(folded, text), num FROM record_values;
-    DROP TABLE record_values; ALTER TABLE old_record_values RENAME TO record_values;
-    CREATE INDEX record_values_fid_text_idx ON record_values (fid, text);
-    CREATE INDEX record_values_fid_folded_idx ON record_values (fid, folded);
-    CREATE INDEX record_values_fid_num_idx ON record_values (fid, num) WHERE num IS NOT NULL;`,
-  "0011_ticket_stock": "DROP TABLE ticket_stock; DROP TABLE ticket_stock_backfill;",
-  "0012_field_indexes": "DROP TABLE field_indexes;",
-  "0013_changes_rowid": `CREATE TABLE old_changes (flock text NOT NULL, id integer NOT NULL, type text NOT NULL,
-      record_id text NOT NULL, state text NOT NULL, version integer NOT NULL, changed_at text NOT NULL,
-      fields text NOT NULL, actor text, application text, PRIMARY KEY (flock, id)) WITHOUT ROWID;
-    INSERT INTO old_changes SELECT flock, id, type, record_id, state, version, changed_at, fields, actor, application FROM changes;
-    DROP TABLE changes; ALTER TABLE old_changes RENAME TO changes;
-    CREATE INDEX changes_flock_changed_at_idx ON changes (flock, changed_at);
-    CREATE INDEX changes_record_idx ON changes (flock, type, record_id, id);
-    CREATE INDEX changes_type_idx ON changes (flock, type, id);`,
-};
-
 describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older version wrote", () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -224,7 +178,8 @@ describe.skipIf(!inject("pgAvailable"))("copyDatabase from a file an older versi
 
   it("copies what this version's migrations make of it (member accounts in their namespace, keys with a lifetime); the file stays as it was", async () => {
     const path = join(dir, "old.db");
-    const raw = databaseBefore(path, "0003_member_accounts");
+    const raw = openDatabase({ path }).$client;
+    rewindMigrations(raw, "0003_member_accounts");
     raw.prepare("INSERT INTO flocks (identifier, name, created) VALUES ('demo', 'Demo', ?)").run(T(0));
     const user = raw.prepare("INSERT INTO users (username, password_hash, flocks, role, created) VALUES (?, ?, ?, ?, ?)");
     user.run("ada@example.org", "scrypt$member", JSON.stringify(["demo"]), "self-service", T(0));
