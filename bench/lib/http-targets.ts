@@ -15,8 +15,20 @@ import { BENCH_TOKEN } from "./seed.js";
 import type { ScenarioResult } from "./types.js";
 
 /** The operations measured over HTTP. */
-export type HttpOp = "get by id" | "list with a filter" | "create person" | "update person (PUT)";
-export const HTTP_OPS: readonly HttpOp[] = ["get by id", "list with a filter", "create person", "update person (PUT)"];
+export type HttpOp = "get by id" | "list with a filter" | "create person" | "update person (PUT)" | "mixed 8:1:1 (get, list, PUT)";
+export const HTTP_OPS: readonly HttpOp[] = ["get by id", "list with a filter", "create person", "update person (PUT)", "mixed 8:1:1 (get, list, PUT)"];
+
+/** The mixed operation: issue 24's 8:1:1 of gets, lists and PUTs. */
+export const MIXED: HttpOp = "mixed 8:1:1 (get, list, PUT)";
+
+/**
+ * The mixed load of `get`, `list` and `put`: each connection sends 8 gets, a list and a PUT
+ * in turn, every one random as in its own operation.
+ */
+export function mixOf(get: VariedRequest, list: VariedRequest, put: VariedRequest): VariedRequest {
+  const step = (r: VariedRequest) => ({ method: r.method ?? "GET", headers: r.headers ?? {}, paths: r.paths, ...(r.bodies ? { bodies: r.bodies } : {}) });
+  return { base: get.base, paths: get.paths, ...(get.connections ? { connections: get.connections } : {}), mix: [...Array.from({ length: 8 }, () => step(get)), step(list), step(put)] };
+}
 
 /** Ids read at random from each database for the GETs and PUTs. */
 const RANDOM_IDS = 50_000;
@@ -41,11 +53,15 @@ export function variedRequests(origin: string, flock: string, ids: readonly stri
   const base = `/api/v1/${flock}/person/`;
   const json = { ...BENCH_AUTH, "content-type": "application/json" };
   const c = connections === undefined ? {} : { connections };
+  const get: VariedRequest = { base: origin, headers: BENCH_AUTH, paths: ids.map((id) => `${base}${id}/`), ...c };
+  const list: VariedRequest = { base: origin, headers: BENCH_AUTH, paths: surnames(seed).map((s) => `${base}?last_name=${encodeURIComponent(s)}`), ...c };
+  const put: VariedRequest = { base: origin, method: "PUT", headers: json, paths: ids.map((id) => `${base}${id}/`), bodies: putBodies(seed), ...c };
   return {
-    "get by id": { base: origin, headers: BENCH_AUTH, paths: ids.map((id) => `${base}${id}/`), ...c },
-    "list with a filter": { base: origin, headers: BENCH_AUTH, paths: surnames(seed).map((s) => `${base}?last_name=${encodeURIComponent(s)}`), ...c },
+    "get by id": get,
+    "list with a filter": list,
     "create person": { base: origin, method: "POST", headers: json, paths: [base], bodies: createBodies(seed), ...c },
-    "update person (PUT)": { base: origin, method: "PUT", headers: json, paths: ids.map((id) => `${base}${id}/`), bodies: putBodies(seed), ...c },
+    "update person (PUT)": put,
+    "mixed 8:1:1 (get, list, PUT)": mixOf(get, list, put),
   };
 }
 
@@ -100,16 +116,18 @@ export async function postgresIds(url: string, flock: string): Promise<string[]>
 
 /** One request of each operation must succeed before it is loaded. */
 export async function checkRequests(reqs: Record<HttpOp, VariedRequest>): Promise<void> {
-  for (const req of Object.values(reqs)) {
-    const res = await fetch(req.base + req.paths[0]!, { method: req.method ?? "GET", headers: req.headers ?? {}, ...(req.bodies ? { body: req.bodies[0]! } : {}) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${req.method ?? "GET"} ${req.base}${req.paths[0]}: ${res.status} ${text.slice(0, 200)}`);
+  for (const each of Object.values(reqs)) {
+    for (const req of each.mix ? each.mix.map((m) => ({ ...m, base: each.base })) : [each]) {
+      const res = await fetch(req.base + req.paths[0]!, { method: req.method ?? "GET", headers: req.headers ?? {}, ...(req.bodies ? { body: req.bodies[0]! } : {}) });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${req.method ?? "GET"} ${req.base}${req.paths[0]}: ${res.status} ${text.slice(0, 200)}`);
+    }
   }
 }
 
 /** No runs yet. */
 export function emptyRuns(): Record<HttpOp, LoadResult[]> {
-  return { "get by id": [], "list with a filter": [], "create person": [], "update person (PUT)": [] };
+  return { "get by id": [], "list with a filter": [], "create person": [], "update person (PUT)": [], "mixed 8:1:1 (get, list, PUT)": [] };
 }
 
 /**
@@ -145,6 +163,7 @@ export function rateOf(r: LoadResult): number | null {
 export function requestSource(op: HttpOp, req: VariedRequest): string {
   if (op === "get by id" || op === "update person (PUT)") return `random of ${req.paths.length} ids${req.bodies ? `, ${req.bodies.length} bodies` : ""}`;
   if (op === "list with a filter") return `random of ${req.paths.length} surnames`;
+  if (req.mix) return `each connection 8 gets, a list and a PUT in turn, each random as in its own operation`;
   return `random of ${req.bodies?.length ?? 0} bodies`;
 }
 
@@ -174,7 +193,8 @@ export function compareTargets(
     ]
       .filter(Boolean)
       .join("; ");
-    out.push({ scenario: `${label}: ${op} vs ${baseName}`, ours: ra, baseline: rb, baselineName: baseName, unit: "req/s", ratio: ratio(ra, rb), ...(write ? { target: ">= 0.5" } : {}), note });
+    const target = write ? { target: ">= 0.5" } : op === MIXED ? { target: ">= 0.8" } : {};
+    out.push({ scenario: `${label}: ${op} vs ${baseName}`, ours: ra, baseline: rb, baselineName: baseName, unit: "req/s", ratio: ratio(ra, rb), ...target, note });
     if (write && a.p99 !== undefined && b.p99 !== undefined) {
       out.push({
         scenario: `${label}: ${op} p99 latency vs ${baseName}`,

@@ -25,6 +25,8 @@ export interface VariedRequest {
   bodies?: readonly string[];
   /** Connections kept open (default `connections()`, 2 per core). */
   connections?: number;
+  /** Requests each connection sends in turn, each random as its own (then `method`, `paths` and `bodies` are not used). */
+  mix?: readonly Omit<VariedRequest, "base" | "connections" | "mix">[];
 }
 
 /**
@@ -118,13 +120,11 @@ async function _child(file: string, seconds: number): Promise<LoadResult> {
         url: req.base,
         connections: req.connections ?? connections(),
         duration: seconds,
-        requests: [
-          {
-            method: req.method ?? "GET",
-            headers: req.headers ?? {},
-            setupRequest: (r: Record<string, unknown>) => ({ ...r, path: pick(req.paths), ...(req.bodies ? { body: pick(req.bodies) } : {}) }),
-          },
-        ],
+        requests: (req.mix ?? [req]).map((m) => ({
+          method: m.method ?? "GET",
+          headers: m.headers ?? {},
+          setupRequest: (r: Record<string, unknown>) => ({ ...r, path: pick(m.paths), ...(m.bodies ? { body: pick(m.bodies) } : {}) }),
+        })),
       },
       (err, res) => (err ? reject(err) : resolve(res)),
     ),
