@@ -8,9 +8,11 @@
  *
  *   OP=create SECONDS=6 node --conditions=source --import tsx bench/loop-stalls.ts
  *
- * OP=put loads PUTs; PROFILE=0 leaves the profile out; NODE_FLAGS="--trace-gc" adds flags
- * to the server's node (its output is printed with GC=1); SERVE_ENV='{"K":"v"}' adds to its
- * environment.
+ * OP=put loads PUTs; PROFILE=0 leaves the profile out; WHOLE=1 attributes the whole load
+ * instead of the late turns; SHOW=n prints the n longest late turns; HEAP=1 also sums where
+ * the server allocated (collected objects included); NODE_FLAGS="--trace-gc" adds flags to
+ * the server's node (its GC lines printed with GC=1); SERVE_ENV='{"K":"v"}' adds to its
+ * environment; KEEP=1 keeps the scratch folder (the profile) for a closer look.
  *
  * Seed first: `npm run bench -- --seed-only --sizes 10k`. Runs the built CLI (build first).
  */
@@ -32,10 +34,11 @@ mkdirSync(dir, { recursive: true });
 const db = join(dir, "stalls.db");
 copyFileSync(join(root, "bench", ".data", "persons-10k-s42.db"), db);
 const gapsFile = join(dir, "gaps.json");
+const heapFile = join(dir, "heap.json");
 const server = startServer(
   process.execPath,
   [...(process.env.NODE_FLAGS?.split(" ").filter(Boolean) ?? []), ...(profiled ? ["--cpu-prof", "--cpu-prof-interval", "250", `--cpu-prof-dir=${dir}`] : []), "--import", join(root, "bench/lib/loop-gaps.mjs"), join(root, "packages/server/bin/records-service.js"), "serve", "--db", db, "--port", "0", "--quiet"],
-  { cwd: root, env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOOP_GAPS_FILE: gapsFile, ...(process.env.SERVE_ENV ? JSON.parse(process.env.SERVE_ENV) : {}) } },
+  { cwd: root, env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", LOOP_GAPS_FILE: gapsFile, ...(process.env.HEAP === "1" ? { HEAP_SAMPLE_FILE: heapFile } : {}), ...(process.env.SERVE_ENV ? JSON.parse(process.env.SERVE_ENV) : {}) } },
 );
 const url = /listening on (http:\/\/\S+)/.exec(await server.line(/listening on/, 60_000))![1]!;
 const reqs = variedRequests(url, "bench", sqliteIds(db, "bench"), 42, 4);
@@ -61,12 +64,12 @@ console.log(`event-loop delay over the whole process (ms): ${JSON.stringify(all.
 console.log(`during the load: ${during.length} turns late by more than 5 ms (the thread ran ${sum(during, 2)} ms of them, waited for a CPU ${sum(during, 3)} ms)`);
 console.log(`  ${gaps.length} of them mostly running: longest ${(Math.max(0, ...gaps.map(([a, b]) => b - a)) / 1000).toFixed(1)} ms; lengths (ms) ${gaps.map(([a, b]) => ((b - a) / 1000).toFixed(0)).sort((x, y) => Number(y) - Number(x)).slice(0, 30).join(" ")}`);
 const used = new Map<string, number>();
-for (const [tid, t] of threadsAfter) used.set(t.name, (used.get(t.name) ?? 0) + (t.ticks - (threadsBefore.get(tid)?.ticks ?? 0)) * 10);
+for (const [tid, t] of threadsAfter) used.set(`${t.name}#${tid}`, (t.ticks - (threadsBefore.get(tid)?.ticks ?? 0)) * 10);
 console.log(`CPU of the server's threads over the load (ms): ${[...used].filter(([, ms]) => ms > 0).sort((x, y) => y[1] - x[1]).map(([n, ms]) => `${n} ${ms}`).join(", ")}`);
 console.log(`WAL over the load: longest log ${walSeen.maxFrames} frames (the commit-time checkpoint runs at ${50_000}), restarted ${walSeen.restarts} times, frames not yet copied back at most ${walSeen.maxBehind}`);
 // WHOLE=1: the whole load as one span (where the CPU goes), not the late turns.
 if (profiled) _attribute(JSON.parse(readFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))!), "utf8")) as _Profile, process.env.WHOLE === "1" ? [[loadStart, loadEnd]] : gaps);
-// KEEP=1 leaves the profile in bench/.data/scratch-stalls for a closer look.
+if (process.env.HEAP === "1") _allocations((JSON.parse(readFileSync(heapFile, "utf8")) as { head: _HeapNode }).head);
 if (process.env.KEEP !== "1") rmSync(dir, { recursive: true, force: true });
 process.exit(0);
 
@@ -116,6 +119,28 @@ interface _Profile {
   startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+interface _HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: _HeapNode[];
+}
+
+/** Prints the bytes allocated under each project function (inclusive), largest first. */
+function _allocations(head: _HeapNode): void {
+  const under = new Map<string, number>();
+  let total = 0;
+  const walk = (n: _HeapNode, stack: Set<string>) => {
+    total += n.selfSize;
+    const here = new Set(stack);
+    if (n.callFrame.url.includes("/packages/")) here.add(`${n.callFrame.functionName || "(anon)"}@${n.callFrame.url.replace(/.*\/packages\//, "")}:${n.callFrame.lineNumber + 1}`);
+    for (const f of here) under.set(f, (under.get(f) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c, here);
+  };
+  walk(head, new Set());
+  console.log(`\nallocated over the process's life: ${(total / 1e6).toFixed(0)} MB; under each project function (MB):`);
+  for (const [f, b] of [...under].sort((x, y) => y[1] - x[1]).slice(0, 20)) console.log(`  ${(b / 1e6).toFixed(1)} ${f}`);
 }
 
 /** Prints each late turn's sampled code, then the total late time per stack of project frames. */

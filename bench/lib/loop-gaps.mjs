@@ -41,3 +41,14 @@ process.on("exit", () => {
   const delay = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), count: histogram.count };
   writeFileSync(file, JSON.stringify({ delay, gaps }));
 });
+
+// HEAP_SAMPLE_FILE: where allocations were made, collected ones included (V8's sampling heap
+// profiler, one sample per 16 KiB on average), written at exit for bench/loop-stalls to sum.
+const heapFile = process.env.HEAP_SAMPLE_FILE;
+if (heapFile) {
+  const { Session } = await import("node:inspector");
+  const session = new Session();
+  session.connect();
+  session.post("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  process.on("exit", () => session.post("HeapProfiler.stopSampling", (err, r) => !err && writeFileSync(heapFile, JSON.stringify(r.profile))));
+}
