@@ -144,7 +144,7 @@ function _allocations(head: _HeapNode): void {
 }
 
 /** Prints each late turn's sampled code, then the total late time per stack of project frames. */
-function _attribute(profile: _Profile, gaps: readonly (readonly number[])[]): void {
+function _attribute(profile: _Profile, gaps: readonly (readonly [number, number, ...number[]])[]): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -164,7 +164,7 @@ function _attribute(profile: _Profile, gaps: readonly (readonly number[])[]): vo
   const total = new Map<string, number>();
   const longest = new Set([...gaps].sort((x, y) => y[1] - y[0] - (x[1] - x[0])).slice(0, Number(process.env.SHOW ?? 12)));
   for (const g of gaps) {
-    const [a, b] = g as [number, number];
+    const [a, b] = g;
     const inGap = new Map<string, number>();
     for (let i = 0; i < times.length; i++) {
       if (times[i]! < a || times[i]! > b) continue;
