@@ -177,10 +177,11 @@ export function compareTargets(
   base: HttpTarget,
   baseName: string,
   extraNote: string,
+  ops: readonly HttpOp[] = HTTP_OPS,
 ): ScenarioResult[] {
   const out: ScenarioResult[] = [];
   const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : round3(a / b));
-  for (const op of HTTP_OPS) {
+  for (const op of ops) {
     const [a, b] = [medianRun(ours.runs[op]), medianRun(base.runs[op])];
     const [ra, rb] = [rateOf(a), rateOf(b)];
     const write = op === "create person" || op === "update person (PUT)";

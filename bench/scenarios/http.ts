@@ -7,6 +7,8 @@
  * peer) when installed. Every request differs (bench/lib/http-targets): get and PUT a
  * random one of up to 50,000 persons' ids, list with `last_name=` a random surname, create
  * a random one of 1,000 generated persons. Write rows carry their p99 latency too.
+ * `RECORDS_BENCH_HTTP_OPS=create,put` (a comma list of get, list, create, put) loads only
+ * those operations (the others' rows are then empty).
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ import {
   rateOf,
   sqliteIds,
   variedRequests,
+  type HttpOp,
   type HttpTarget,
 } from "../lib/http-targets.js";
 import { startServer } from "../lib/proc.js";
@@ -33,6 +36,9 @@ import { directusPerson, startDirectus } from "../peers/directus.js";
 
 /** Connections of every load run (the p99 targets of issue 11 are "under 4 connections"). */
 export const HTTP_CONNECTIONS = 4;
+
+/** The short names `RECORDS_BENCH_HTTP_OPS` takes. */
+const OP_NAMES: Record<string, HttpOp> = { get: "get by id", list: "list with a filter", create: "create person", put: "update person (PUT)" };
 
 /** The HTTP scenarios (one scenario: the servers are started once each). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", run: (ctx) => _run(ctx) }];
@@ -86,7 +92,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     }
 
     ctx.log(`http: ${targets.map((t) => t.name).join(", ")} (ours ${kind}); ${HTTP_CONNECTIONS} connections, ${rounds} x ${seconds} s per operation, random requests`);
-    await loadInTurns(ctx.root, join(ctx.scratchDir, "varied-request.json"), targets, { seconds, rounds, warmup });
+    await loadInTurns(ctx.root, join(ctx.scratchDir, "varied-request.json"), targets, { seconds, rounds, warmup, ops: _selectedOps() });
   } catch (e) {
     if (targets.find((t) => t.name === "directus")) directusNote = `Directus failed: ${(e as Error).message.slice(0, 300)}`;
     throw e;
@@ -97,9 +103,10 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const [ours, hand] = [targets.find((t) => t.name === "ours")!, targets.find((t) => t.name === "hand")!];
   const extra = kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`;
   const data = `a copy of ${dataset.file}; the hand-written server's table built from its persons`;
-  const out: ScenarioResult[] = compareTargets("http", ours, hand, "hand-written Hono + SQLite", extra).map((r) => ({ ...r, data }));
+  const loaded = new Set(_selectedOps());
+  const out: ScenarioResult[] = compareTargets("http", ours, hand, "hand-written Hono + SQLite", extra, [...loaded]).map((r) => ({ ...r, data }));
   const directus = targets.find((t) => t.name === "directus");
-  for (const op of HTTP_OPS) {
+  for (const op of HTTP_OPS.filter((o) => loaded.has(o))) {
     const a = rateOf(medianRun(ours.runs[op]));
     const b = directus ? rateOf(medianRun(directus.runs[op])) : null;
     out.push({
@@ -115,4 +122,15 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     });
   }
   return out;
+}
+
+/** The operations `RECORDS_BENCH_HTTP_OPS` names, else all. */
+function _selectedOps(): HttpOp[] {
+  const raw = process.env.RECORDS_BENCH_HTTP_OPS?.trim();
+  if (!raw) return [...HTTP_OPS];
+  return raw.split(",").map((n) => {
+    const op = OP_NAMES[n.trim()];
+    if (!op) throw new Error(`RECORDS_BENCH_HTTP_OPS: '${n}' is none of ${Object.keys(OP_NAMES).join(", ")}`);
+    return op;
+  });
 }

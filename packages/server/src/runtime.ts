@@ -186,7 +186,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     };
     let current = build(start.config, start.secret);
     // The listener asks the service in force at each request, so a reload swaps it in place.
-    const listener = await listen((req) => current.app.fetch(req), opts.host, opts.port);
+    // Node's request goes along (Hono's `c.env`): the body limit reads a body from it.
+    const listener = await listen((req, env) => current.app.fetch(req, env), opts.host, opts.port);
     const url = `http://${_hostForUrl(opts.host)}:${listener.port}`;
     let metricsListener: Listener | undefined;
     if (metrics && metricsConfig.port !== undefined) {

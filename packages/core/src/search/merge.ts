@@ -7,5 +7,5 @@
 
 /** The search worker merges the queue this often (ms); with the merge's own time, well under a second. */
 export const SEARCH_MERGE_INTERVAL_MS = 250;
-/** Queued entries merged per transaction (by the worker and by a search). */
+/** Queued entries merged per transaction by a search (the worker merges smaller slices: server workers/search-merge). */
 export const SEARCH_MERGE_BATCH = 1000;

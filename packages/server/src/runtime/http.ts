@@ -5,7 +5,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { serve, type HttpBindings } from "@hono/node-server";
 
 /** How long a graceful close waits for requests in flight before cutting their sockets. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,15 +21,18 @@ export interface Listener {
 }
 
 /**
- * Listens on `host:port`. Rejects when the port cannot be bound (e.g. EADDRINUSE).
+ * Listens on `host:port`. Rejects when the port cannot be bound (e.g. EADDRINUSE). `fetch`
+ * gets Node's request beside the fetch Request (`env.incoming`, Hono's `c.env`): a handler
+ * passing it on lets the body limit read a body from it instead of building a full fetch
+ * Request, twice (middleware/body-limit).
  *
  * @example
  * const l = await listen(app.fetch, "127.0.0.1", 0); l.port; await l.close();
  */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, host: string, port: number): Promise<Listener> {
+export function listen(fetch: (req: Request, env: HttpBindings) => Response | Promise<Response>, host: string, port: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error) => reject(e);
-    const server = serve({ fetch, hostname: host, port }, (info: AddressInfo) => {
+    const server = serve({ fetch: (req, env) => fetch(req, env as HttpBindings), hostname: host, port }, (info: AddressInfo) => {
       server.off("error", onError);
       resolve({ port: info.port, close: (graceMs) => _close(server, graceMs ?? SHUTDOWN_GRACE_MS) });
     }) as Server;

@@ -7,6 +7,11 @@
  * its lease): each batch is one transaction over rows the database holds, so a holder killed
  * mid-batch loses nothing, and the next holder (at once when the killed process ran on this
  * machine: `leaseOwnerGone`) goes on from what was committed.
+ *
+ * A drain call is synchronous work on the thread that serves requests (better-sqlite3), so
+ * the pass gives the event loop a turn between calls: requests that arrived meanwhile are
+ * served between two batches rather than after the whole backlog (one 250 ms tick of the
+ * search queue under creates was a 10-25 ms stall, the writes' p99; docs/performance.md).
  */
 import { withLease } from "@records-service/core";
 import { createPollLoop } from "../runtime/poll-loop.js";
@@ -20,7 +25,7 @@ export interface LeasedDrainOptions {
   lease: string;
   /** How often it drains, in ms. */
   intervalMs: number;
-  /** The most one `drain` call moves. */
+  /** The most one `drain` call moves: its size bounds how long the event loop waits for a call. */
   batch: number;
   /** Moves up to `batch`; answers how much it moved (fewer than `batch`: nothing left). */
   drain(batch: number): Promise<number>;
@@ -62,7 +67,7 @@ export function createLeasedDrainWorker(ctx: WorkerContext, opts: LeasedDrainOpt
       nextTry = performance.now() + leaseMs / 3;
       if (!(await take())) return; // another process drains
     }
-    while (!stopped && lease && !lease.lost.aborted && (await opts.drain(opts.batch)) >= opts.batch);
+    while (!stopped && lease && !lease.lost.aborted && (await opts.drain(opts.batch)) >= opts.batch) await _turn();
   };
   const loop = createPollLoop({
     pollMs: opts.intervalMs,
@@ -81,4 +86,11 @@ export function createLeasedDrainWorker(ctx: WorkerContext, opts: LeasedDrainOpt
       await held;
     },
   };
+}
+
+// --- internal ---
+
+/** Resolves after the event loop's next poll for I/O, so requests waiting are served first. */
+function _turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
