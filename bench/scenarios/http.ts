@@ -7,7 +7,7 @@
  * peer) when installed. Every request differs (bench/lib/http-targets): get and PUT a
  * random one of up to 50,000 persons' ids, list with `last_name=` a random surname, create
  * a random one of 1,000 generated persons. Write rows carry their p99 latency too.
- * `RECORDS_BENCH_HTTP_OPS=create,put` (a comma list of get, list, create, put) loads only
+ * `RECORDS_BENCH_HTTP_OPS=create,put` (a comma list of get, list, create, put, mixed) loads only
  * those operations (the others' rows are then empty).
  */
 import { copyFileSync, rmSync } from "node:fs";
@@ -38,7 +38,7 @@ import { directusPerson, startDirectus } from "../peers/directus.js";
 export const HTTP_CONNECTIONS = 4;
 
 /** The short names `RECORDS_BENCH_HTTP_OPS` takes. */
-const OP_NAMES: Record<string, HttpOp> = { get: "get by id", list: "list with a filter", create: "create person", put: "update person (PUT)" };
+const OP_NAMES: Record<string, HttpOp> = { get: "get by id", list: "list with a filter", create: "create person", put: "update person (PUT)", mixed: "mixed 8:1:1 (get, list, PUT)" };
 
 /** The HTTP scenarios (one scenario: the servers are started once each). */
 export const scenarios: Scenario[] = [{ name: "requests per second", group: "http", run: (ctx) => _run(ctx) }];

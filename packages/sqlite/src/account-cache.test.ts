@@ -74,3 +74,67 @@ describe("cached account lookups", () => {
     expect((await server.getUser("ada"))?.flocks).toEqual(["demo", "other"]);
   });
 });
+
+describe("cached account lookups across record writes", () => {
+  const file = join(dir, "counted.db");
+  const own = openDatabase({ path: file });
+  const store = createAccountStore(own);
+  let reads = 0;
+  const counted = { ...store, getApiKey: (hash: string) => (reads++, store.getApiKey(hash)), getUser: (name: string) => (reads++, store.getUser(name)) };
+  let now = 0;
+  const cached = createAccountCache(own.$client, counted, { recheckMs: 25, now: () => now });
+  const other = createSqliteStorage({ path: file });
+  afterAll(async () => {
+    own.$client.close();
+    await other.close();
+  });
+  const thing = (n: number) => ({
+    id: n.toString(16).padStart(24, "0"),
+    flock: "demo",
+    type: "thing",
+    state: "updated" as const,
+    data: { n },
+    displayValue: "",
+    created: "2026-01-01T00:00:00.000000",
+    lastUpdated: "2026-01-01T00:00:00.000000",
+    version: 1,
+  });
+
+  it("keep their rows when only records change (here or in another connection), and drop them when an account row does", async () => {
+    await other.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    await other.putUser(user(["demo"]));
+    await other.putApiKey(key(null));
+    now += 25;
+    expect(cached.getApiKey("h1")?.username).toBe("ada");
+    expect(reads).toBe(1);
+    // A record written by another connection, then by this one: the count of account changes stays.
+    await other.apply({ records: [{ kind: "insert", record: thing(1) }] });
+    now += 25;
+    expect(cached.getApiKey("h1")?.username).toBe("ada");
+    own.$client.prepare("UPDATE records SET version = 2").run();
+    expect(cached.getApiKey("h1")?.username).toBe("ada");
+    expect(reads).toBe(1);
+    // An account row changed elsewhere: read again.
+    await other.putApiKey(key("2026-02-01T00:00:00.000000"));
+    now += 25;
+    expect(cached.getApiKey("h1")?.expires).toBe("2026-02-01T00:00:00.000000");
+    expect(reads).toBe(2);
+  });
+
+  it("never keep a row read inside a transaction that is rolled back, whatever the count comes to after", async () => {
+    const raw = own.$client;
+    const insertEve = raw.prepare("INSERT INTO users (username, password_hash, flocks, role, created) VALUES ('eve', 'x', '[]', 'core', 't')");
+    expect(() =>
+      raw.transaction(() => {
+        insertEve.run();
+        expect(cached.getUser("eve")?.username).toBe("eve");
+        throw new Error("rolled back");
+      })(),
+    ).toThrow("rolled back");
+    // Another account change brings the count to what it was inside the rolled-back transaction.
+    await other.putUser({ ...user(["demo"]), username: "zed" });
+    now += 25;
+    expect(cached.getUser("eve")).toBeUndefined();
+    expect(cached.getUser("zed")?.username).toBe("zed");
+  });
+});

@@ -1,9 +1,12 @@
 /**
  * @module account-cache
  * Every API request looks up its key, the key's user and the flock (twice: the route's
- * access check and the engine's own). These rows change rarely, so they are kept in memory
- * and dropped whenever the database may have changed, as told by a `ChangeWatch` (own
- * writes at once, other connections' commits within its 25 ms).
+ * access check and the engine's own). These rows change rarely, so they are kept in memory.
+ * When a `ChangeWatch` says the database may have changed (own writes at once, other
+ * connections' commits within its 25 ms, or at once after `sync`), the count of account
+ * changes (`account_changes`, kept by triggers in every writing transaction, migration
+ * 0015) is read: the rows are dropped only when it moved, so a record write no longer
+ * empties the cache for every request after it.
  */
 import type { ApiKeyRow, FlockRow, UserRow } from "@records-service/core";
 import type Database from "better-sqlite3";
@@ -34,16 +37,24 @@ export function createAccountCache(
   opts: AccountCacheOptions = {},
 ): CachedLookups {
   const watch = opts.watch ?? createChangeWatch(client, opts);
+  const selAccountChanges = client.prepare<[], number>("SELECT n FROM account_changes WHERE id = 1").pluck();
   const flocks = new Map<string, FlockRow>();
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
   let seen = -1;
+  /** The account changes the maps are of; undefined when they may hold rows of no committed count. */
+  let countedAt: number | undefined;
 
-  /** Empties the maps when the database changed since the last lookup. */
+  /** Empties the maps when the account tables changed since the last lookup. */
   const sync = () => {
     const g = watch.generation();
     if (g === seen) return;
     seen = g;
+    // Inside a transaction the count may be of changes not committed (and rolled back later,
+    // after which another change could bring the same count): trusted only outside one.
+    const n = client.inTransaction ? undefined : selAccountChanges.get();
+    if (n !== undefined && n === countedAt) return;
+    countedAt = n;
     flocks.clear();
     users.clear();
     keys.clear();

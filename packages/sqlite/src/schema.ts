@@ -42,6 +42,16 @@ export const apiKeys = sqliteTable(
 );
 
 /**
+ * One row counting the commits that changed `flocks`, `users` or `api_keys` (bumped by
+ * triggers, migration 0015): the account cache keeps its rows across other writes while
+ * this number stays (account-cache.ts).
+ */
+export const accountChanges = sqliteTable("account_changes", {
+  id: integer("id").primaryKey(),
+  n: integer("n").notNull(),
+});
+
+/**
  * Small keyed state rows with an expiry (`Storage.updateLimit`): login failures and
  * lockouts, shared by every process on the file. `expires_at` is epoch milliseconds; rows
  * are purged by it (its index), never by count.

@@ -64,4 +64,7 @@ const _UNDO: Record<string, string> = {
     CREATE INDEX changes_type_idx ON changes (flock, type, id);`,
   "0014_dedupe_key_column": `DROP INDEX records_dedupe_key_idx; ALTER TABLE records DROP COLUMN dedupe_key;
     CREATE UNIQUE INDEX records_dedupe_key_idx ON records (cid, json_extract(data, '$.dedupe_key')) WHERE json_extract(data, '$.dedupe_key') IS NOT NULL;`,
+  "0015_account_changes": `${["flocks", "users", "api_keys"]
+    .flatMap((t) => ["insert", "update", "delete"].map((e) => `DROP TRIGGER ${t}_${e}_counted;`))
+    .join(" ")} DROP TABLE account_changes;`,
 };
