@@ -1,10 +1,11 @@
 /**
  * @module account-cache
  * Every API request looks up its key, the key's user and the flock (twice). These rows
- * change rarely, so they are kept in memory and dropped whenever the database may have
- * changed, as the change watch tells (this process's writes at once, other processes'
- * commits when their notification arrives). Only rows that exist are kept (an unknown
- * token costs a read, not memory); callers get copies.
+ * change rarely, so they are kept in memory and dropped whenever the account tables may
+ * have changed, as the change watch's account generation tells (this process's account
+ * writes at once, other processes' at the next sync or when their notification arrives;
+ * record writes leave them). Only rows that exist are kept (an unknown token costs a read,
+ * not memory); callers get copies.
  */
 import type { ApiKeyRow, FlockRow, UserRow } from "@records-service/core";
 import type { AccountStore } from "./accounts.js";
@@ -16,8 +17,8 @@ export type CachedLookups = Pick<AccountStore, "getFlock" | "getUser" | "getApiK
  * Lookups answered from memory while `generation()` is unchanged.
  *
  * @example
- * const cached = createAccountCache(accounts, watch.generation);
- * await cached.getApiKey(hash); // read once, then from memory until something is written
+ * const cached = createAccountCache(accounts, watch.accountGeneration);
+ * await cached.getApiKey(hash); // read once, then from memory until an account table is written
  */
 export function createAccountCache(accounts: AccountStore, generation: () => number): CachedLookups {
   const flocks = new Map<string, FlockRow>();

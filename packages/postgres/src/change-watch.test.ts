@@ -6,7 +6,7 @@
  */
 import { parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createChangeWatch } from "./change-watch.js";
+import { createChangeWatch, type DatabaseMarks } from "./change-watch.js";
 import { createPostgresStorage } from "./driver.js";
 import { createTestDatabase, type TestDatabase } from "./testing.js";
 
@@ -117,6 +117,40 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     await until(async () => (await total()) === 3);
   });
 
+  it("keeps account lookups in memory across record writes of both processes, and drops them at another's account write", async () => {
+    await cli.putApiKey({ ...key, tokenHash: "kept" });
+    await server.syncChanges();
+    expect(await server.getApiKey("kept")).toBeDefined();
+    // Gone without a trace (replica role: no trigger moves the account number or notifies),
+    // so a lookup that still finds it was answered from memory.
+    const c = await db.pool.connect();
+    try {
+      await c.query("SET session_replication_role = replica");
+      await c.query("DELETE FROM api_keys WHERE token_hash = 'kept'");
+    } finally {
+      c.release(true);
+    }
+    const record = (n: number): StoredRecord => ({
+      id: (0x100 + n).toString(16).padStart(24, "0"),
+      flock: "f1",
+      type: "note",
+      state: "updated",
+      data: {},
+      displayValue: "",
+      created: key.created,
+      lastUpdated: key.created,
+      version: 1,
+    });
+    await cli.apply({ records: [{ kind: "insert", record: record(1) }] });
+    await server.apply({ records: [{ kind: "insert", record: record(2) }] });
+    await server.syncChanges();
+    expect(await server.getApiKey("kept")).toBeDefined();
+    // Any statement on an account table (here a user's) drops the cached lookups at the next sync.
+    await cli.putUser({ username: "bob", passwordHash: "x", flocks: [], role: "core", created: key.created });
+    await server.syncChanges();
+    expect(await server.getApiKey("kept")).toBeUndefined();
+  });
+
   it("moves on every call while the listening connection is lost, and settles once it is back", async () => {
     const killed = await db.pool.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'records-watch-server' AND query LIKE 'LISTEN%'",
@@ -142,29 +176,39 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     }
   });
 
-  it("a sync moves the generation only when the snapshot changed; an overtaken answer is dropped", async () => {
+  it("a sync moves the generation only when the snapshot changed, the account generation only when the account number did; an overtaken answer is dropped", async () => {
     // The real snapshot moves with any commit on the server (other databases too), so the
-    // snapshot is faked here: answers are released by hand, in any order.
-    const answers: ((s: string) => void)[] = [];
-    const watch = createChangeWatch({ connectionString: db.url }, { snapshot: () => new Promise((r) => answers.push(r)) });
+    // marks are faked here: answers are released by hand, in any order.
+    const answers: ((m: DatabaseMarks) => void)[] = [];
+    const watch = createChangeWatch({ connectionString: db.url }, { marks: () => new Promise((r) => answers.push(r)) });
+    const answer = (i: number, snapshot: string, accounts: string) => answers[i]!({ snapshot, accounts });
     try {
-      await until(() => watch.generation() === watch.generation());
+      await until(() => watch.generation() === watch.generation() && watch.accountGeneration() === watch.accountGeneration());
       const first = watch.sync();
-      answers.shift()!("1:1:");
+      answer(0, "1:1:", "7");
       await first;
       const g = watch.generation();
+      const a = watch.accountGeneration();
       const same = watch.sync();
-      answers.shift()!("1:1:");
+      answer(1, "1:1:", "7");
       await same;
-      expect(watch.generation()).toBe(g);
+      expect([watch.generation(), watch.accountGeneration()]).toEqual([g, a]);
+      const records = watch.sync();
+      answer(2, "2:2:", "7"); // a commit that wrote no account table
+      await records;
+      expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 1, a]);
       const older = watch.sync();
       const newer = watch.sync();
-      answers[1]!("2:2:");
+      answer(4, "3:3:", "8");
       await newer;
-      expect(watch.generation()).toBe(g + 1);
-      answers[0]!("1:1:"); // begun before the newer sync: says nothing new
+      expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 2, a + 1]);
+      answer(3, "2:2:", "7"); // begun before the newer sync: says nothing new
       await older;
-      expect(watch.generation()).toBe(g + 1);
+      expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 2, a + 1]);
+      watch.touch();
+      expect(watch.accountGeneration()).toBe(a + 1);
+      watch.touch(true);
+      expect(watch.accountGeneration()).toBe(a + 2);
     } finally {
       await watch.close();
     }

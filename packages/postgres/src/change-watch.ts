@@ -18,44 +18,66 @@
  * cached since that sync was read after it. The server syncs once per request (one round
  * trip); any commit (a limit row too) moves the snapshot, which costs cache hits, never
  * correctness.
+ *
+ * The account lookups (key, user, flock: every request's first reads) follow a second
+ * number, `accountGeneration`, which moves only with changes to those tables: this
+ * process's account writes, a notification with payload `accounts`, and a sync that finds
+ * `account_generation.n` moved (a trigger moves it in every writer's transaction, so it is
+ * visible exactly when the change is; the same argument as the snapshot's holds). The sync
+ * reads both in one statement, so a record write no longer costs the next request three
+ * account reads.
  */
 import pg from "pg";
 
 /** The database's change generation (see the module comment). */
 export interface ChangeWatch {
   generation(): number;
-  /** Marks a change made by this process (call when a write starts and when it ends). */
-  touch(): void;
-  /** Reads the server's snapshot and moves the generation if it changed (see the module comment). */
+  /** Moves only with changes to flocks, users and API keys (see the module comment). */
+  accountGeneration(): number;
+  /** Marks a change made by this process (call when a write starts and when it ends); `accounts` for the account tables. */
+  touch(accounts?: boolean): void;
+  /** Reads the server's snapshot and account number and moves the generations that changed (see the module comment). */
   sync(): Promise<void>;
   /** Stops listening. */
   close(): Promise<void>;
 }
 
+/** What a sync reads, in one statement: the server's snapshot and the account tables' number. */
+export interface DatabaseMarks {
+  /** `pg_current_snapshot()` as text. */
+  snapshot: string;
+  /** `account_generation.n` as text. */
+  accounts: string;
+}
+
 /** Options of `createChangeWatch`. */
 export interface ChangeWatchOptions {
-  /** Reads `pg_current_snapshot()` as text (on any connection of the database's server). */
-  snapshot: () => Promise<string>;
+  /** Reads the marks (on any connection of the database). */
+  marks: () => Promise<DatabaseMarks>;
   /** Wait before listening again after the connection was lost, in ms. Default 1000. */
   retryMs?: number;
 }
 
 /** The notification channel the migrations' triggers notify. */
 const CHANGE_CHANNEL = "records_changes";
+/** The payload of the account tables' notifications. */
+const ACCOUNTS_PAYLOAD = "accounts";
 
 /**
  * Starts listening on a connection made with `config` (the pool's settings).
  *
  * @example
- * const watch = createChangeWatch(pool.options, { snapshot: () => currentSnapshot(pool) });
+ * const watch = createChangeWatch(pool.options, { marks: () => readMarks(pool) });
  * const g = watch.generation(); // ... later: watch.generation() !== g once anything was written
  */
 export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOptions): ChangeWatch {
   const retryMs = opts.retryMs ?? 1000;
   let generation = 0;
-  // The last snapshot seen, and the order of syncs: an answer overtaken by a later sync's is
+  let accounts = 0;
+  // The last marks seen, and the order of syncs: an answer overtaken by a later sync's is
   // dropped (that sync began later, so its snapshot already covers everything this one must).
   let snapshot: string | undefined;
+  let accountsMark: string | undefined;
   let issued = 0;
   let applied = 0;
   let listening = false;
@@ -76,15 +98,18 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
     };
     c.on("error", lost);
     c.on("end", lost);
-    c.on("notification", () => {
+    c.on("notification", (n) => {
       generation += 1;
+      if (n.payload === ACCOUNTS_PAYLOAD) accounts += 1;
     });
     try {
       await c.connect();
       await c.query(`LISTEN ${CHANGE_CHANNEL}`);
       if (client !== c) return;
       listening = true;
-      generation += 1; // changes made while not listening went unseen
+      // Changes made while not listening went unseen.
+      generation += 1;
+      accounts += 1;
     } catch {
       lost();
     }
@@ -96,17 +121,26 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
       if (!listening) generation += 1;
       return generation;
     },
-    touch() {
+    accountGeneration() {
+      if (!listening) accounts += 1;
+      return accounts;
+    },
+    touch(account = false) {
       generation += 1;
+      if (account) accounts += 1;
     },
     async sync() {
       const n = ++issued;
-      const seen = await opts.snapshot();
+      const seen = await opts.marks();
       if (n <= applied) return;
       applied = n;
-      if (seen !== snapshot) {
-        snapshot = seen;
+      if (seen.snapshot !== snapshot) {
+        snapshot = seen.snapshot;
         generation += 1;
+      }
+      if (seen.accounts !== accountsMark) {
+        accountsMark = seen.accounts;
+        accounts += 1;
       }
     },
     async close() {
@@ -121,10 +155,13 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
 }
 
 /**
- * The server's current snapshot as text (`xmin:xmax:xip,...`): it changes whenever a
- * transaction's commit becomes visible.
+ * The server's current snapshot as text (`xmin:xmax:xip,...`: it changes whenever a
+ * transaction's commit becomes visible) and the account tables' number, in one statement.
  */
-export async function currentSnapshot(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ s: string }>({ name: "records_current_snapshot", text: "SELECT pg_current_snapshot()::text AS s" });
-  return rows[0]!.s;
+export async function readMarks(pool: pg.Pool): Promise<DatabaseMarks> {
+  const { rows } = await pool.query<DatabaseMarks>({
+    name: "records_current_marks",
+    text: "SELECT pg_current_snapshot()::text AS snapshot, (SELECT n FROM account_generation)::text AS accounts",
+  });
+  return rows[0]!;
 }

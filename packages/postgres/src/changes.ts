@@ -1,6 +1,6 @@
 /**
  * @module changes
- * The change feed's log on PostgreSQL. `appendChanges` runs last in `apply`'s transaction:
+ * The change feed's log on PostgreSQL. `changeLogInserts` runs last in `apply`'s transaction:
  * it moves the flock's head with an upsert, whose row lock is held until commit, so a
  * second writer of the flock takes its ids only after the first has committed (and is
  * visible): ids are handed out in commit order, and a reader that saw id n has seen every
@@ -14,31 +14,42 @@ import { exec, transaction, type Conn } from "./exec.js";
 
 /**
  * Gives `pending` their ids and stores them with the set's attribution, on `c` inside the
- * write transaction; flocks in sorted order (so two writers of several flocks never wait on
- * each other in a cycle).
+ * write transaction, in one statement (`changeLogInserts`). `apply` runs the same inserts
+ * inside its last statement; this one serves tests of the log alone.
  */
 export async function appendChanges(c: pg.PoolClient, pending: readonly PendingChange[], attribution?: Attribution): Promise<void> {
+  await exec(c, sql`WITH ${changeLogInserts(pending, attribution, sql`true`)} SELECT 1`, "append_changes");
+}
+
+/**
+ * The CTEs `heads, logged` (for a `WITH` list) that log `pending`: each flock's head moves
+ * by its number of changes with an upsert, flocks in sorted order (so two writers of
+ * several flocks never wait on each other in a cycle), once `after` (a condition on the
+ * statement's earlier CTEs, which makes them run first) holds; each change's id counts back
+ * from its flock's new head. The text is the same for any `pending`.
+ */
+export function changeLogInserts(pending: readonly PendingChange[], attribution: Attribution | undefined, after: SQL): SQL {
+  const heads: [string, number][] = [];
+  const rows: { change: PendingChange; back: number }[] = [];
   for (const [flock, group] of byFlock(pending)) {
-    const { rows } = await exec<{ last_id: string }>(
-      c,
-      sql`INSERT INTO change_heads (flock, last_id) VALUES (${flock}, ${group.length})
-          ON CONFLICT (flock) DO UPDATE SET last_id = change_heads.last_id + excluded.last_id RETURNING last_id`,
-      "bump_change_head",
-    );
-    const first = Number(rows[0]!.last_id) - group.length + 1;
-    const p = sql.param;
-    const col = <T>(f: (x: PendingChange) => T) => p(group.map(f));
-    await exec(
-      c,
-      sql`INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application)
-          SELECT ${flock}, ${first} + u.ord - 1, u.type, u.record_id, u.state, u.version, u.changed_at, u.fields,
-            ${attribution?.actor ?? null}::text, ${attribution?.application ?? null}::text
-          FROM unnest(${col((x) => x.type)}::text[], ${col((x) => x.recordId)}::text[], ${col((x) => x.state)}::text[],
-            ${col((x) => x.version)}::int[], ${col((x) => x.changedAt)}::text[], ${col((x) => JSON.stringify(x.fields))}::text[])
-            WITH ORDINALITY AS u(type, record_id, state, version, changed_at, fields, ord)`,
-      "insert_changes",
-    );
+    heads.push([flock, group.length]);
+    for (const [i, change] of group.entries()) rows.push({ change, back: group.length - 1 - i });
   }
+  heads.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const p = sql.param;
+  const col = <T>(f: (x: PendingChange) => T) => p(rows.map((r) => f(r.change)));
+  return sql`heads AS (INSERT INTO change_heads (flock, last_id)
+            SELECT * FROM unnest(${p(heads.map((h) => h[0]))}::text[], ${p(heads.map((h) => h[1]))}::bigint[]) AS g(flock, n)
+            WHERE ${after} ORDER BY g.flock
+            ON CONFLICT (flock) DO UPDATE SET last_id = change_heads.last_id + excluded.last_id RETURNING flock, last_id),
+          logged AS (INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields, actor, application)
+            SELECT u.flock, h.last_id - u.back, u.type, u.record_id, u.state, u.version, u.changed_at, u.fields,
+              ${attribution?.actor ?? null}::text, ${attribution?.application ?? null}::text
+            FROM unnest(${col((x) => x.flock)}::text[], ${p(rows.map((r) => r.back))}::bigint[], ${col((x) => x.type)}::text[],
+              ${col((x) => x.recordId)}::text[], ${col((x) => x.state)}::text[], ${col((x) => x.version)}::int[],
+              ${col((x) => x.changedAt)}::text[], ${col((x) => JSON.stringify(x.fields))}::text[])
+              AS u(flock, back, type, record_id, state, version, changed_at, fields)
+            JOIN heads h ON h.flock = u.flock)`;
 }
 
 /** A page of the flock's changes after `after`, with its head and purge mark (one snapshot). */

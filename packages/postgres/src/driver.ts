@@ -11,7 +11,7 @@ import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
 import { createCatalog } from "./catalog.js";
 import { createFieldIndexes } from "./field-indexes.js";
-import { createChangeWatch, currentSnapshot, type ChangeWatch } from "./change-watch.js";
+import { createChangeWatch, readMarks, type ChangeWatch } from "./change-watch.js";
 import { readChangeHistory } from "./change-history.js";
 import { purgeChanges, readChangeHeads, readChanges } from "./changes.js";
 import { openPool, type PostgresPoolOptions, type PostgresTarget } from "./connect.js";
@@ -60,7 +60,7 @@ export async function createPostgresStorage(target: PostgresTarget, opts: Postgr
     throw toStorageError(e, where);
   }
   const watch =
-    (opts.watchChanges ?? true) ? createChangeWatch(pool.options as pg.ClientConfig, { snapshot: () => currentSnapshot(pool) }) : undefined;
+    (opts.watchChanges ?? true) ? createChangeWatch(pool.options as pg.ClientConfig, { marks: () => readMarks(pool) }) : undefined;
   return _storage(pool, owned, where, watch);
 }
 
@@ -70,7 +70,7 @@ function _storage(pool: pg.Pool, owned: boolean, where: string, watch: ChangeWat
   const catalog = createCatalog();
   const accounts = createAccountStore(pool);
   const limits = createLimitStore(pool);
-  const lookups = watch ? createAccountCache(accounts, watch.generation) : accounts;
+  const lookups = watch ? createAccountCache(accounts, watch.accountGeneration) : accounts;
   const indexes = createFieldIndexes(pool, catalog, watch?.generation);
   const reader = createRecordReader(pool, catalog, watch?.generation, indexes.sources);
   const scan = createScanner(pool, catalog, undefined, indexes.sources);
@@ -183,6 +183,9 @@ const _WRITES = new Set([
   "stepFieldIndexes",
 ]);
 
+/** The writes of `_WRITES` to flocks, users or API keys: they move the account generation too. */
+const _ACCOUNT_WRITES = new Set(["createFlock", "renameFlock", "putUser", "putApiKey", "deleteApiKey", "deleteApiKeysOf", "replacePasswordHash"]);
+
 /**
  * Every method of `storage`, with driver errors turned into storage errors (see errors.ts)
  * and writes moving the change generation (before: a read racing the write is not cached;
@@ -197,14 +200,15 @@ function _guarded(storage: Storage, where: string, watch: ChangeWatch | undefine
       continue;
     }
     const writes = watch !== undefined && _WRITES.has(name);
+    const accounts = _ACCOUNT_WRITES.has(name);
     out[name] = async (...args: unknown[]) => {
-      if (writes) watch.touch();
+      if (writes) watch.touch(accounts);
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (e) {
         throw toStorageError(e, where);
       } finally {
-        if (writes) watch.touch();
+        if (writes) watch.touch(accounts);
       }
     };
   }

@@ -96,8 +96,9 @@ export function toStoredRecord(row: RecordRow, flock: string, type: string): Sto
 
 /**
  * The reader over `pool`. With `generation` (the change watch's), a collection's kept counts
- * are read once and answered from memory until the database may have changed, as the
- * account lookups are: a list then costs its count and its page, not a third round trip.
+ * are read once and answered from memory until the database may have changed: a list then
+ * costs one statement (a first page and its count together; a later page, its count and
+ * its page), not a round trip more.
  */
 export function createRecordReader(
   pool: pg.Pool,
@@ -123,6 +124,34 @@ export function createRecordReader(
     if (plan.kind === "kept") return plan.total;
     if (plan.kind === "count") return countOf(pool, plan.sql);
     return (await countOf(pool, plan.every)) - (await countOf(pool, plan.deleted));
+  };
+
+  /**
+   * The first page and the total in one statement, when the total takes counting (the
+   * first page is the same whatever the total: read from the start, at most a page): the
+   * total's one row joined to the page, so both read one snapshot. Undefined when the
+   * kept counts answer the total (the page alone is one statement then) or for a later page.
+   */
+  const firstPage = async (cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup): Promise<{ total: number; rows: RecordRow[] } | undefined> => {
+    if (query.page !== 1 || query.pageSize <= 0) return undefined;
+    const plan = countPlan(compiler, cid, query, where, fieldId, await keptCounts(cid));
+    if (plan.kind === "kept") return undefined;
+    const total =
+      plan.kind === "count" ? sql`(SELECT n FROM (${plan.sql}) c)` : sql`((SELECT n FROM (${plan.every}) e) - (SELECT n FROM (${plan.deleted}) d))`;
+    const page = pageStatement(compiler, cid, query, where, fieldId, { limit: query.pageSize, offset: 0, fromEnd: false });
+    const bounded = query.maxDataLength === undefined ? page : upToDataLength(page, query.maxDataLength);
+    const { rows } = await exec<RecordRow & { total: string; id: string | null }>(
+      pool,
+      sql`SELECT t.total, p.* FROM (SELECT ${total} AS total) t
+          LEFT JOIN LATERAL (SELECT q.*, row_number() OVER () AS "pageOrder" FROM (${bounded}) q) p ON true
+          ORDER BY p."pageOrder"`,
+    );
+    const found = rows.filter((row) => row.id !== null);
+    if (query.maxDataLength !== undefined) {
+      const take = dataBudget(query.maxDataLength);
+      for (const row of found) take(row.data.length);
+    }
+    return { total: Number(rows[0]!.total), rows: found };
   };
 
   return {
@@ -174,11 +203,13 @@ export function createRecordReader(
         return s;
       };
       const where = lazyWhere(compiler, cid, query, fieldId);
+      const note = async () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(await keptCounts(cid)) } });
+      const probe = sortNumbersProbe(query, fieldId);
+      const first = probe === undefined ? await firstPage(cid, query, where, fieldId) : undefined;
+      if (first) return { total: first.total, records: first.rows.map((row) => toStoredRecord(row, flock, type)), ...(await note()) };
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
-      const note = async () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(await keptCounts(cid)) } });
       if (!at) return { total, records: [], ...(await note()) };
-      const probe = sortNumbersProbe(query, fieldId);
       const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
       const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();

@@ -84,6 +84,15 @@ export const settings = pgTable("settings", {
   value: text("value").notNull(),
 });
 
+/**
+ * One row: a number that moves with every statement on `flocks`, `users` or `api_keys`
+ * (a trigger in the writer's transaction), so a process's cached account lookups can
+ * survive other writes and still see another process's account change (change-watch.ts).
+ */
+export const accountGeneration = pgTable("account_generation", {
+  n: bigint("n", { mode: "number" }).notNull(),
+});
+
 /** One row per (flock, resource type) that has records: the `cid` every other table uses. */
 export const collections = pgTable(
   "collections",

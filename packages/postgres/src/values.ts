@@ -5,24 +5,37 @@
  * the `_long` column), all in one statement.
  */
 import { PG_VALUE_KEY_BYTES, type ValueRow } from "@records-service/sql";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import { exec } from "./exec.js";
 
-/** One `record_values` row to insert. */
-export interface ValueInsert extends ValueRow {
-  rid: number;
+/** One `record_values` row to insert (`rid` may stand for a record the same statement inserts: write.ts). */
+export interface ValueInsert<R = number> extends ValueRow {
+  rid: R;
   fid: number;
 }
 
 /** Inserts `rows` with one statement (none when empty). */
-export async function insertValues(c: pg.PoolClient, rows: Iterable<ValueInsert>): Promise<void> {
-  const v = { rid: [] as number[], fid: [] as number[], kind: [] as number[], text: [] as Buffer[], textLong: [] as (Buffer | null)[] };
+export async function insertValues(c: pg.PoolClient, rows: readonly ValueInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  await exec(
+    c,
+    sql`INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
+        SELECT * FROM unnest(${sql.param(rows.map((r) => r.rid))}::bigint[], ${valueColumns(rows)})`,
+    "insert_values",
+  );
+}
+
+/**
+ * The parameters of `rows`' columns but `rid`, as typed arrays for `unnest`: fid, kind,
+ * text, text_long, folded, folded_long, num.
+ */
+export function valueColumns(rows: readonly ValueInsert<unknown>[]): SQL {
+  const v = { fid: [] as number[], kind: [] as number[], text: [] as Buffer[], textLong: [] as (Buffer | null)[] };
   const f = { folded: [] as (Buffer | null)[], foldedLong: [] as (Buffer | null)[], num: [] as (number | null)[] };
   for (const row of rows) {
     const [text, textLong] = _columns(row.text);
     const [folded, foldedLong] = row.folded === null ? [null, null] : _columns(row.folded);
-    v.rid.push(row.rid);
     v.fid.push(row.fid);
     v.kind.push(row.kind);
     v.text.push(text);
@@ -31,15 +44,9 @@ export async function insertValues(c: pg.PoolClient, rows: Iterable<ValueInsert>
     f.foldedLong.push(foldedLong);
     f.num.push(row.num);
   }
-  if (v.rid.length === 0) return;
   const p = sql.param;
-  await exec(
-    c,
-    sql`INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
-        SELECT * FROM unnest(${p(v.rid)}::bigint[], ${p(v.fid)}::int[], ${p(v.kind)}::smallint[], ${p(v.text)}::bytea[],
-          ${p(v.textLong)}::bytea[], ${p(f.folded)}::bytea[], ${p(f.foldedLong)}::bytea[], ${p(f.num)}::float8[])`,
-    "insert_values",
-  );
+  return sql`${p(v.fid)}::int[], ${p(v.kind)}::smallint[], ${p(v.text)}::bytea[],
+          ${p(v.textLong)}::bytea[], ${p(f.folded)}::bytea[], ${p(f.foldedLong)}::bytea[], ${p(f.num)}::float8[]`;
 }
 
 // --- internal ---

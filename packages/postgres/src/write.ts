@@ -6,10 +6,13 @@
  * `record_refs`, the search index, `collection_counts` and `ticket_stock` kept in step, files stored or removed, outbox jobs
  * queued. Consecutive inserts go in one multi-row statement (up to `INSERT_CHUNK`), so a
  * large change set costs a few round trips, not one per record. Index rows are gathered
- * over the change set and inserted with one statement each at the end; the kept counts are
- * updated last, in a fixed order, so the hot count row is locked only for the commit and
- * two writers never wait on each other in a cycle. Last of all the record writes are logged
- * for the change feed (`appendChanges`: its per-flock head lock is held only for the commit).
+ * over the change set and written at the end by one statement (data-modifying CTEs): the
+ * last run of inserts, whose index rows find their new `rid` by id in its RETURNING, the
+ * index rows, the kept counts and the change log. The kept counts are moved before the
+ * change heads (the heads' CTE waits on the counts' one), in a fixed order, so the hot rows
+ * are locked only for the commit and two writers never wait on each other in a cycle; the
+ * change log's per-flock head lock orders ids by commit (changes.ts). A create is thus
+ * BEGIN, the write rules, this statement and COMMIT.
  */
 import {
   changeOf,
@@ -19,6 +22,7 @@ import {
   TICKET_TYPE,
   TicketStockDeltas,
   ticketStockOf,
+  type Attribution,
   type ChangeSet,
   type PendingChange,
   type RecordState,
@@ -27,17 +31,17 @@ import {
   type StoredRecord,
 } from "@records-service/core";
 import { refTargets, valueRows } from "@records-service/sql";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type { WriteIds } from "./catalog.js";
-import { appendChanges } from "./changes.js";
+import { changeLogInserts } from "./changes.js";
 import { exec } from "./exec.js";
 import { writeRules, type WriteRules } from "./field-indexes.js";
 import { insertJob } from "./outbox.js";
 import { searchDoc } from "./search.js";
 import { encodeText } from "./text-codec.js";
 import { addTicketStock } from "./ticket-stock.js";
-import { insertValues, type ValueInsert } from "./values.js";
+import { valueColumns, type ValueInsert } from "./values.js";
 
 /**
  * Applies `changes` on `c`, a client inside a transaction the caller commits.
@@ -59,7 +63,6 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
     run = await w.insertAll(run);
     await w.update(change);
   }
-  await w.insertAll(run);
   for (const f of changes.files ?? []) await _storeFile(c, f);
   for (const owner of changes.removeFilesOf ?? []) {
     await exec(
@@ -69,8 +72,8 @@ export async function applyChanges(c: pg.PoolClient, ids: WriteIds, changes: Cha
     );
   }
   for (const job of changes.outbox ?? []) await insertJob(c, job);
-  await w.flush();
-  await appendChanges(c, w.logged, changes.attribution);
+  // The last run of inserts, the index rows, the kept counts and the change log: one statement.
+  await w.flush(run, changes.attribution);
 }
 
 /** Most records one INSERT statement writes (its parameters are eight arrays of this length). */
@@ -78,13 +81,15 @@ export const INSERT_CHUNK = 1000;
 
 // --- internal ---
 
+/** A record's key in the gathered rows: its `rid`, or its id while it is in the last run (inserted by the flush). */
+type _Key = number | string;
+
 class _Writer {
-  /** Index rows to insert, by rid and fid (an update later in the set replaces a field's rows). */
-  private readonly values = new Map<number, Map<number, ValueInsert[]>>();
-  private readonly refs = new Map<number, string[]>();
-  /** Search rows to write by rid (null: remove), and the rids whose old row goes first. */
-  private readonly search = new Map<number, string | null>();
-  private readonly searchReplaced = new Set<number>();
+  /** Index rows to insert, by record and fid (an update later in the set replaces a field's rows). */
+  private readonly values = new Map<_Key, Map<number, ValueInsert<_Key>[]>>();
+  private readonly refs = new Map<_Key, string[]>();
+  /** Search rows to write by record (null: none; an updated record's old row is gone already). */
+  private readonly search = new Map<_Key, string | null>();
   private readonly counts = new Map<string, [number, string, number]>();
   private readonly stock = new TicketStockDeltas();
   /** The change feed's rows, in write order. */
@@ -103,60 +108,77 @@ class _Writer {
    */
   async insertAll(records: readonly StoredRecord[]): Promise<StoredRecord[]> {
     if (records.length === 0) return [];
+    const run = await this.run(records);
+    const { rows } = await exec<{ id: string; rid: string }>(this.c, sql`${_insertRecords(run.columns)} RETURNING id, rid`, "insert_records");
+    const rids = _inserted(records, rows);
+    for (const [i, r] of records.entries()) await this.gather(rids[i]!, run.cids[i]!, r, run.texts[i]!);
+    return [];
+  }
+
+  /** The collection ids, data texts and insert columns of a run of inserts. */
+  private async run(records: readonly StoredRecord[]): Promise<{ cids: number[]; texts: string[]; columns: SQL }> {
     const cids: number[] = [];
     for (const r of records) cids.push(await this.ids.ensureCollection(r.flock, r.type));
     const p = sql.param;
     const col = <T>(f: (r: StoredRecord) => T) => p(records.map(f));
     const texts = records.map((r) => JSON.stringify(r.data));
-    // Ids are unique across the store, whatever the flock and type. ORDER BY ord: rids are
-    // drawn in input order, which is the list order.
-    const { rows } = await exec<{ id: string; rid: string }>(
-      this.c,
-      sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version, dedupe_key)
-          SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version, u.dedupe_key
-          FROM unnest(${p(cids)}::int[], ${col((r) => r.id)}::text[], ${col((r) => r.state)}::text[],
+    const columns = sql`${p(cids)}::int[], ${col((r) => r.id)}::text[], ${col((r) => r.state)}::text[],
             ${p(texts)}::text[], ${col((r) => encodeText(r.displayValue))}::text[],
             ${col((r) => r.created)}::text[], ${col((r) => r.lastUpdated)}::text[], ${col((r) => r.version)}::int[],
-            ${col(dedupeKeyText)}::text[])
-            WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, dedupe_key, ord)
-          ORDER BY u.ord
-          ON CONFLICT (id) DO NOTHING RETURNING id, rid`,
-      "insert_records",
-    );
-    const rids = new Map(rows.map((row) => [row.id, Number(row.rid)]));
-    for (const [i, r] of records.entries()) {
-      const rid = rids.get(r.id);
-      // Not inserted (it existed), or inserted by an earlier entry of this run.
-      if (rid === undefined) throw conflict("record exists", `a record with id '${r.id}' exists`);
-      rids.delete(r.id);
-      // Only the fields the registry keeps, unless records_entries cannot read this data.
-      const keeps = this.rules.storesAll(texts[i]!) ? () => true : this.rules.keeps(r.flock, r.type);
-      for (const [field, value] of Object.entries(r.data)) if (keeps(field)) await this.setValues(rid, cids[i]!, field, value);
-      this.refs.set(rid, refTargets(r.data));
-      this.search.set(rid, searchDoc(r) ?? null);
-      this.count(cids[i]!, r.state, 1);
-      this.stock.add(ticketStockOf(r));
-      this.logged.push(changeOf({ kind: "insert", record: r }));
-    }
-    return [];
+            ${col(dedupeKeyText)}::text[]`;
+    return { cids, texts, columns };
   }
 
+  /** Gathers an inserted record's index rows, count, stock and change. */
+  private async gather(key: _Key, cid: number, r: StoredRecord, text: string): Promise<void> {
+    // Only the fields the registry keeps, unless records_entries cannot read this data.
+    const keeps = this.rules.storesAll(text) ? () => true : this.rules.keeps(r.flock, r.type);
+    for (const [field, value] of Object.entries(r.data)) if (keeps(field)) await this.setValues(key, cid, field, value);
+    this.refs.set(key, refTargets(r.data));
+    this.search.set(key, searchDoc(r) ?? null);
+    this.count(cid, r.state, 1);
+    this.stock.add(ticketStockOf(r));
+    this.logged.push(changeOf({ kind: "insert", record: r }));
+  }
+
+  /**
+   * Locks the record, checks its version and rewrites it, with the index rows of its changed
+   * fields, its references and its search row removed, in one statement (the removals join
+   * the UPDATE's row, so a failed check changes nothing; the caller's transaction rolls back
+   * on the conflict anyway). The new rows are gathered for `flush`.
+   */
   async update(write: Extract<RecordWrite, { kind: "update" }>): Promise<void> {
     const { record: r, expectedVersion } = write;
     const cid = await this.ids.collectionId(r.flock, r.type);
-    const { rows } =
-      cid === undefined
-        ? { rows: [] }
-        : await exec<{ rid: string; state: string; version: number; data?: string }>(
-            this.c,
-            // A ticket's stored data too: what it took from the stock (read under the row lock).
-            r.type === TICKET_TYPE
-              ? sql`SELECT rid, state, version, data FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`
-              : sql`SELECT rid, state, version FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE`,
-            r.type === TICKET_TYPE ? "lock_ticket" : "lock_record",
-          );
+    if (cid === undefined) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
+    // Rewrite the index rows of the changed fields (as the engine decided them) only: state
+    // changes and touches rewrite none.
+    const change = changeOf(write);
+    const anyChanged = change.fields.length > 0;
+    const text = JSON.stringify(r.data);
+    // Data records_entries cannot read keeps every field's entries: all are rewritten (the
+    // record may have had none of the fields the registry does not keep).
+    const all = anyChanged && this.rules.storesAll(text);
+    const rewritten = [...(all ? new Set([...change.fields, ...Object.keys(r.data)]) : change.fields)];
+    const ticket = r.type === TICKET_TYPE;
+    // A ticket's stored data too: what it took from the stock (read under the row lock).
+    const columns = sql.raw(ticket ? ", data" : "");
+    const { rows } = await exec<{ rid: string; state: string; version: number; data?: string }>(
+      this.c,
+      sql`WITH old AS (SELECT rid, state, version${columns} FROM records WHERE cid = ${cid} AND id = ${r.id} FOR UPDATE),
+          upd AS (UPDATE records SET state = ${r.state}, data = ${text}, display_value = ${encodeText(r.displayValue)},
+              created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}, dedupe_key = ${dedupeKeyText(r)}
+            FROM old WHERE records.rid = old.rid AND old.version = ${expectedVersion} RETURNING records.rid),
+          -- Any old entries of the rewritten fields go (also a dropped field's leftovers).
+          dv AS (DELETE FROM record_values v USING upd, fields f
+            WHERE v.rid = upd.rid AND f.cid = ${cid} AND f.name = ANY(${sql.param(rewritten)}::text[]) AND v.fid = f.fid),
+          dr AS (DELETE FROM record_refs x USING upd WHERE x.rid = upd.rid AND ${anyChanged}::boolean),
+          ds AS (DELETE FROM record_search s USING upd, old WHERE s.rid = upd.rid AND (${anyChanged}::boolean OR old.state <> ${r.state}))
+          SELECT rid, state, version${columns} FROM old`,
+      ticket ? "update_ticket" : "update_record",
+    );
     const old = rows[0];
-    if (cid === undefined || !old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
+    if (!old) throw conflict("record not found", `${r.type} ${r.id} does not exist in flock ${r.flock}`);
     if (old.version !== expectedVersion) {
       throw conflict(
         "version conflict",
@@ -164,103 +186,75 @@ class _Writer {
       );
     }
     const rid = Number(old.rid);
-    const text = JSON.stringify(r.data);
-    await exec(
-      this.c,
-      sql`UPDATE records SET state = ${r.state}, data = ${text}, display_value = ${encodeText(r.displayValue)},
-            created = ${r.created}, last_updated = ${r.lastUpdated}, version = ${r.version}, dedupe_key = ${dedupeKeyText(r)}
-          WHERE rid = ${rid}`,
-      "update_record",
-    );
-    // Rewrite the index rows of the changed fields (as the engine decided them) only: state
-    // changes and touches rewrite none.
-    const change = changeOf(write);
     this.logged.push(change);
     if (old.data !== undefined && (old.state !== r.state || change.fields.some((f) => TICKET_STOCK_FIELDS.includes(f)))) {
       this.stock.sub(ticketStockOf({ flock: r.flock, type: r.type, state: old.state as RecordState, data: JSON.parse(old.data) as Record<string, unknown> }));
       this.stock.add(ticketStockOf(r));
     }
-    const changed: number[] = [];
-    const anyChanged = change.fields.length > 0;
-    // Data records_entries cannot read keeps every field's entries: all are rewritten (the
-    // record may have had none of the fields the registry does not keep).
-    const all = anyChanged && this.rules.storesAll(text);
     const keeps = all ? () => true : this.rules.keeps(r.flock, r.type);
-    for (const field of all ? new Set([...change.fields, ...Object.keys(r.data)]) : change.fields) {
-      // Any old entries go (also a dropped field's leftovers); new ones only where the index is kept.
-      const fid = await this.ids.fieldId(cid, field);
-      if (fid !== undefined) {
-        changed.push(fid);
-        this.values.get(rid)?.delete(fid);
+    const gathered = this.values.get(rid);
+    for (const field of rewritten) {
+      // Rows gathered for this record earlier in the set are replaced too.
+      if (gathered) {
+        const fid = await this.ids.fieldId(cid, field);
+        if (fid !== undefined) gathered.delete(fid);
       }
+      // New entries only where the index is kept.
       if (keeps(field)) await this.setValues(rid, cid, field, r.data[field]);
     }
-    if (changed.length > 0) {
-      await exec(this.c, sql`DELETE FROM record_values WHERE rid = ${rid} AND fid = ANY(${sql.param(changed)}::int[])`, "delete_values");
-    }
-    if (anyChanged) {
-      await exec(this.c, sql`DELETE FROM record_refs WHERE rid = ${rid}`, "delete_refs");
-      this.refs.set(rid, refTargets(r.data));
-    }
-    if (anyChanged || old.state !== r.state) {
-      this.search.set(rid, searchDoc(r) ?? null);
-      this.searchReplaced.add(rid);
-    }
+    if (anyChanged) this.refs.set(rid, refTargets(r.data));
+    if (anyChanged || old.state !== r.state) this.search.set(rid, searchDoc(r) ?? null);
     if (old.state !== r.state) {
       this.count(cid, old.state, -1);
       this.count(cid, r.state, 1);
     }
   }
 
-  /** Inserts the gathered index rows, then moves the kept counts. */
-  async flush(): Promise<void> {
-    await insertValues(this.c, [...this.values.values()].flatMap((byField) => [...byField.values()].flat()));
-    const refRids: number[] = [];
-    const refTargetsOf: string[] = [];
-    for (const [rid, targets] of this.refs) {
-      for (const t of targets) {
-        refRids.push(rid);
-        refTargetsOf.push(encodeText(t));
-      }
-    }
-    if (refRids.length > 0) {
-      await exec(
-        this.c,
-        sql`INSERT INTO record_refs (target, rid) SELECT * FROM unnest(${sql.param(refTargetsOf)}::text[], ${sql.param(refRids)}::bigint[])`,
-        "insert_refs",
-      );
-    }
-    await this.flushSearch();
+
+  /**
+   * Inserts `last` (the set's last run of inserts) and the gathered index rows, moves the
+   * kept counts and logs the changes, in one statement after the ticket stock's own (only
+   * when there is any). Index rows of `last` find their
+   * `rid` by id in the insert's RETURNING; those of a record that was not inserted (its id
+   * exists, or repeats) are dropped, and the set fails as a conflict.
+   */
+  async flush(last: readonly StoredRecord[], attribution: Attribution | undefined): Promise<void> {
+    const run = await this.run(last);
+    for (const [i, r] of last.entries()) await this.gather(r.id, run.cids[i]!, r, run.texts[i]!);
     await addTicketStock(this.c, this.stock.rows());
+    const values = [...this.values.values()].flatMap((byField) => [...byField.values()].flat());
+    const refs = [...this.refs].flatMap(([key, targets]) => targets.map((t) => [key, encodeText(t)] as const));
+    const search = [...this.search].filter((e): e is [_Key, string] => e[1] !== null);
     // Sorted, so concurrent writers lock count rows in the same order (no deadlock).
     const counts = [...this.counts.values()].filter((d) => d[2] !== 0).sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
-    if (counts.length > 0) {
-      await exec(
-        this.c,
-        sql`INSERT INTO collection_counts (cid, state, n)
-            SELECT * FROM unnest(${sql.param(counts.map((d) => d[0]))}::int[], ${sql.param(counts.map((d) => d[1]))}::text[], ${sql.param(counts.map((d) => d[2]))}::int[])
-            ON CONFLICT (cid, state) DO UPDATE SET n = collection_counts.n + excluded.n`,
-        "add_counts",
-      );
-    }
-  }
-
-  /** Replaces the search rows of updated records and inserts the new ones. */
-  private async flushSearch(): Promise<void> {
-    if (this.searchReplaced.size > 0) {
-      await exec(this.c, sql`DELETE FROM record_search WHERE rid = ANY(${sql.param([...this.searchReplaced])}::bigint[])`, "delete_search");
-    }
-    const rows = [...this.search].filter((e): e is [number, string] => e[1] !== null);
-    if (rows.length === 0) return;
-    await exec(
+    if (last.length + values.length + refs.length + search.length + counts.length + this.logged.length === 0) return;
+    const p = sql.param;
+    const rid = <T>(rows: readonly T[], key: (row: T) => _Key) => sql`${p(rows.map((r) => _ridOf(key(r))))}::bigint[], ${p(rows.map((r) => _idOf(key(r))))}::text[]`;
+    const { rows } = await exec<{ id: string; rid: string }>(
       this.c,
-      sql`INSERT INTO record_search (rid, doc)
-          SELECT u.rid, u.doc::tsvector FROM unnest(${sql.param(rows.map((e) => e[0]))}::bigint[], ${sql.param(rows.map((e) => e[1]))}::text[]) AS u(rid, doc)`,
-      "insert_search",
+      sql`WITH ins AS (${_insertRecords(run.columns)} RETURNING id, rid),
+          val AS (INSERT INTO record_values (rid, fid, kind, text, text_long, folded, folded_long, num)
+            SELECT coalesce(u.rid, i.rid), u.fid, u.kind, u.text, u.text_long, u.folded, u.folded_long, u.num
+            FROM unnest(${rid(values, (v) => v.rid)}, ${valueColumns(values)})
+              AS u(rid, id, fid, kind, text, text_long, folded, folded_long, num)
+            LEFT JOIN ins i ON i.id = u.id WHERE coalesce(u.rid, i.rid) IS NOT NULL),
+          ref AS (INSERT INTO record_refs (target, rid)
+            SELECT u.target, coalesce(u.rid, i.rid) FROM unnest(${rid(refs, (r) => r[0])}, ${p(refs.map((r) => r[1]))}::text[]) AS u(rid, id, target)
+            LEFT JOIN ins i ON i.id = u.id WHERE coalesce(u.rid, i.rid) IS NOT NULL),
+          srch AS (INSERT INTO record_search (rid, doc)
+            SELECT coalesce(u.rid, i.rid), u.doc::tsvector FROM unnest(${rid(search, (e) => e[0])}, ${p(search.map((e) => e[1]))}::text[]) AS u(rid, id, doc)
+            LEFT JOIN ins i ON i.id = u.id WHERE coalesce(u.rid, i.rid) IS NOT NULL),
+          counted AS (INSERT INTO collection_counts (cid, state, n)
+            SELECT * FROM unnest(${p(counts.map((d) => d[0]))}::int[], ${p(counts.map((d) => d[1]))}::text[], ${p(counts.map((d) => d[2]))}::int[])
+            ON CONFLICT (cid, state) DO UPDATE SET n = collection_counts.n + excluded.n RETURNING 1),
+          ${changeLogInserts(this.logged, attribution, sql`(SELECT count(*) FROM counted) >= 0`)}
+          SELECT id, rid FROM ins`,
+      "flush_writes",
     );
+    _inserted(last, rows);
   }
 
-  private async setValues(rid: number, cid: number, field: string, value: unknown): Promise<void> {
+  private async setValues(rid: _Key, cid: number, field: string, value: unknown): Promise<void> {
     const rows = valueRows(value);
     if (rows.length === 0) return;
     const fid = await this.ids.ensureField(cid, field);
@@ -279,6 +273,31 @@ class _Writer {
     else this.counts.set(key, [cid, state, n]);
   }
 }
+
+/** `INSERT INTO records` of a run's columns (see `_Writer.run`), in the run's order; ids are unique across the store. */
+function _insertRecords(columns: SQL): SQL {
+  // ORDER BY ord: rids are drawn in input order, which is the list order.
+  return sql`INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version, dedupe_key)
+          SELECT u.cid, u.id, u.state, u.data, u.display_value, u.created, u.last_updated, u.version, u.dedupe_key
+          FROM unnest(${columns}) WITH ORDINALITY AS u(cid, id, state, data, display_value, created, last_updated, version, dedupe_key, ord)
+          ORDER BY u.ord
+          ON CONFLICT (id) DO NOTHING`;
+}
+
+/** The `rid`s of `records` from the insert's RETURNING rows; a record not inserted (it existed, or repeats) is a conflict. */
+function _inserted(records: readonly StoredRecord[], rows: readonly { id: string; rid: string }[]): number[] {
+  const rids = new Map(rows.map((row) => [row.id, Number(row.rid)]));
+  return records.map((r) => {
+    const rid = rids.get(r.id);
+    // Not inserted (it existed), or inserted by an earlier entry of this run.
+    if (rid === undefined) throw conflict("record exists", `a record with id '${r.id}' exists`);
+    rids.delete(r.id);
+    return rid;
+  });
+}
+
+const _ridOf = (key: _Key): number | null => (typeof key === "number" ? key : null);
+const _idOf = (key: _Key): string | null => (typeof key === "string" ? key : null);
 
 async function _storeFile(c: pg.PoolClient, f: StoredFile): Promise<void> {
   const res = await exec(

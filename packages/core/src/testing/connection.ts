@@ -1,11 +1,12 @@
 /**
  * @module testing/connection
  * Conformance of `Connection`: the change generation follows this Storage's own writes (or
- * is undefined throughout) and, after `syncChanges`, another Storage's commits; pool
+ * is undefined throughout) and, after `syncChanges`, another Storage's commits (account
+ * lookups included, whatever was written between); pool
  * figures are consistent; closing twice does no harm.
  */
 import { expect } from "vitest";
-import { rec, seedFlocks } from "./fixtures.js";
+import { F1, rec, seedFlocks, stamp } from "./fixtures.js";
 import type { Harness } from "./harness.js";
 
 /** Declares the `Connection` tests. */
@@ -50,6 +51,34 @@ export function describeConnection(h: Harness): void {
       await b.syncChanges();
       if (g === undefined) expect(b.changeGeneration()).toBeUndefined();
       else expect(b.changeGeneration()).not.toBe(g);
+    });
+
+    h.it("after syncChanges, key, user and flock lookups see another Storage's account writes, whatever was written between", async () => {
+      const [a, b] = await open();
+      await seedFlocks(a);
+      const user = { username: "ada", passwordHash: "scrypt$old", flocks: [F1], role: "core" as const, created: stamp(0) };
+      const key = { tokenHash: "k1", username: "ada", created: stamp(0), expires: null };
+      await a.putUser(user);
+      await a.putApiKey(key);
+      await b.syncChanges();
+      // Read (and cached, where the adapter caches) before the other Storage's writes.
+      expect(await b.getApiKey("k1")).toEqual(key);
+      expect((await b.getUser("ada"))?.passwordHash).toBe("scrypt$old");
+      expect((await b.getFlock(F1))?.name).toBe("F1");
+      // Record writes on both sides between the account write and the sync change nothing of it.
+      await a.apply({ records: [{ kind: "insert", record: rec(1, {}) }] });
+      expect(await a.replacePasswordHash("ada", "scrypt$old", "scrypt$new")).toBe(true);
+      expect(await a.renameFlock(F1, "Renamed")).toBe(true);
+      expect(await a.deleteApiKey("k1")).toBe(true);
+      await b.apply({ records: [{ kind: "insert", record: rec(2, {}) }] });
+      await b.syncChanges();
+      expect(await b.getApiKey("k1")).toBeUndefined();
+      expect((await b.getUser("ada"))?.passwordHash).toBe("scrypt$new");
+      expect((await b.getFlock(F1))?.name).toBe("Renamed");
+      // And back: a key made on the other side after b's miss is found after the next sync.
+      await a.putApiKey(key);
+      await b.syncChanges();
+      expect(await b.getApiKey("k1")).toEqual(key);
     });
   });
 }
