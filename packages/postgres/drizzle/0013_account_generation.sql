@@ -1,5 +1,7 @@
--- The account tables' own change number (src/change-watch.ts): every statement on flocks,
--- users or api_keys moves it in the writer's transaction, so it is visible exactly when
+-- The account tables' own change mark (src/change-watch.ts): every statement on flocks,
+-- users or api_keys sets it to a new random number in the writer's transaction (a random
+-- mark, not a count: a database restored over this one cannot bring back a mark a process
+-- has cached under, as two counts from 0 would), so it is visible exactly when
 -- the change is. Each request's sync reads it beside the snapshot, and a process's cached
 -- key, user and flock lookups are dropped only when it moved, not with every commit. The
 -- notification's payload 'accounts' tells listeners which kind of change it was.
@@ -7,12 +9,12 @@ CREATE TABLE "account_generation" (
 	"n" bigint NOT NULL
 );
 --> statement-breakpoint
-INSERT INTO "account_generation" ("n") VALUES (0);
+INSERT INTO "account_generation" ("n") VALUES (floor(random() * 9007199254740991)::bigint);
 --> statement-breakpoint
 CREATE FUNCTION records_account_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE account_generation SET n = n + 1;
+  UPDATE account_generation SET n = floor(random() * 9007199254740991)::bigint;
   PERFORM pg_notify('records_changes', 'accounts');
   RETURN NULL;
 END

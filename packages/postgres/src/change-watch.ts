@@ -161,7 +161,7 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
 export async function readMarks(pool: pg.Pool): Promise<DatabaseMarks> {
   const { rows } = await pool.query<DatabaseMarks>({
     name: "records_current_marks",
-    text: "SELECT pg_current_snapshot()::text AS snapshot, (SELECT n FROM account_generation)::text AS accounts",
+    text: "SELECT pg_current_snapshot()::text AS snapshot, (SELECT max(n) FROM account_generation)::text AS accounts",
   });
   return rows[0]!;
 }

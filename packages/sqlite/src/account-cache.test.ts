@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAccountCache } from "./account-cache.js";
 import { createAccountStore } from "./accounts.js";
@@ -121,7 +122,7 @@ describe("cached account lookups across record writes", () => {
     expect(reads).toBe(2);
   });
 
-  it("never keep a row read inside a transaction that is rolled back, whatever the count comes to after", async () => {
+  it("never keep a row read inside a transaction that is rolled back once another change is committed", async () => {
     const raw = own.$client;
     const insertEve = raw.prepare("INSERT INTO users (username, password_hash, flocks, role, created) VALUES ('eve', 'x', '[]', 'core', 't')");
     expect(() =>
@@ -131,10 +132,33 @@ describe("cached account lookups across record writes", () => {
         throw new Error("rolled back");
       })(),
     ).toThrow("rolled back");
-    // Another account change brings the count to what it was inside the rolled-back transaction.
+    // Another account change is committed after the rollback.
     await other.putUser({ ...user(["demo"]), username: "zed" });
     now += 25;
     expect(cached.getUser("eve")).toBeUndefined();
     expect(cached.getUser("zed")?.username).toBe("zed");
+  });
+});
+
+describe("cached account lookups after a restore", () => {
+  it("drop a key the restored database does not hold, though both files saw as many account changes", async () => {
+    const live = join(dir, "live.db");
+    const backup = join(dir, "backup.db");
+    const [a, b] = [createSqliteStorage({ path: live }), createSqliteStorage({ path: backup })];
+    for (const [s, hash] of [[a, "k1"], [b, "k2"]] as const) {
+      await s.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+      await s.putUser(user(["demo"]));
+      await s.putApiKey({ ...key(null), tokenHash: hash });
+    }
+    await b.close();
+    expect(await a.getApiKey("k1")).toBeDefined(); // cached
+    // records-service restore: the backup written over the live file through SQLite's backup API.
+    const source = new Database(backup, { readonly: true });
+    await source.backup(live);
+    source.close();
+    await a.syncChanges();
+    expect(await a.getApiKey("k1")).toBeUndefined();
+    expect((await a.getApiKey("k2"))?.username).toBe("ada");
+    await a.close();
   });
 });

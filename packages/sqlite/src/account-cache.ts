@@ -3,10 +3,12 @@
  * Every API request looks up its key, the key's user and the flock (twice: the route's
  * access check and the engine's own). These rows change rarely, so they are kept in memory.
  * When a `ChangeWatch` says the database may have changed (own writes at once, other
- * connections' commits within its 25 ms, or at once after `sync`), the count of account
- * changes (`account_changes`, kept by triggers in every writing transaction, migration
- * 0015) is read: the rows are dropped only when it moved, so a record write no longer
- * empties the cache for every request after it.
+ * connections' commits within its 25 ms, or at once after `sync`), the mark of account
+ * changes (`account_changes`, a new random number set by triggers in every writing
+ * transaction, migration 0015; random, so a database restored over this one cannot bring
+ * back a mark seen before) is read: the rows are dropped only when it moved, so a record
+ * write no longer empties the cache for every request after it. Lookups read committed
+ * rows: no caller looks an account up inside a transaction that wrote one.
  */
 import type { ApiKeyRow, FlockRow, UserRow } from "@records-service/core";
 import type Database from "better-sqlite3";
@@ -42,7 +44,7 @@ export function createAccountCache(
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
   let seen = -1;
-  /** The account changes the maps are of; undefined when they may hold rows of no committed count. */
+  /** The account changes' mark the maps are of; undefined when they may hold rows of no committed mark. */
   let countedAt: number | undefined;
 
   /** Empties the maps when the account tables changed since the last lookup. */
@@ -50,8 +52,8 @@ export function createAccountCache(
     const g = watch.generation();
     if (g === seen) return;
     seen = g;
-    // Inside a transaction the count may be of changes not committed (and rolled back later,
-    // after which another change could bring the same count): trusted only outside one.
+    // Inside a transaction the mark may be of changes not committed (and rolled back later):
+    // trusted only outside one.
     const n = client.inTransaction ? undefined : selAccountChanges.get();
     if (n !== undefined && n === countedAt) return;
     countedAt = n;

@@ -244,22 +244,30 @@ describe("0014_dedupe_key_column", () => {
 });
 
 describe("0015_account_changes", () => {
-  it("counts every change to flocks, users and keys, whoever writes them, and no record write", async () => {
+  it("moves its mark on every change to flocks, users and keys, whoever writes them, and on no record write", async () => {
     const path = databaseBefore("0015_account_changes");
     const storage = createSqliteStorage({ path });
     const raw = new Database(path);
-    const count = () => (raw.prepare("SELECT n FROM account_changes").get() as { n: number }).n;
-    expect(count()).toBe(0);
+    const mark = () => (raw.prepare("SELECT n FROM account_changes").get() as { n: number }).n;
+    const seen = [mark()];
+    const moved = () => {
+      const now = mark();
+      expect(seen).not.toContain(now); // a new mark, never one seen before
+      seen.push(now);
+    };
     await storage.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    moved();
     await storage.putUser({ username: "ada", passwordHash: "x", flocks: ["demo"], role: "core", created: "2026-01-01T00:00:00.000000" });
+    moved();
     await storage.putApiKey({ tokenHash: "h", username: "ada", created: "2026-01-01T00:00:00.000000", expires: null });
-    expect(count()).toBe(3);
+    moved();
     raw.prepare("UPDATE flocks SET name = 'Other'").run(); // another process, by hand
+    moved();
     raw.prepare("DELETE FROM api_keys").run();
-    expect(count()).toBe(5);
+    moved();
     const record = { id: "a".repeat(24), flock: "demo", type: "thing", state: "updated" as const, data: {}, displayValue: "", created: "t", lastUpdated: "t", version: 1 };
     await storage.apply({ records: [{ kind: "insert", record }] });
-    expect(count()).toBe(5);
+    expect(mark()).toBe(seen.at(-1));
     raw.close();
     await storage.close();
   });
