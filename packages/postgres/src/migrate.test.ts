@@ -58,16 +58,10 @@ describe.skipIf(!inject("pgAvailable"))("0004_claims", () => {
     const client = await db().pool.connect();
     try {
       await _migrateBefore(client, dir, "0004_claims");
-      await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('other', 'data_event')");
-      const cid = async (flock: string) => (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE flock = $1", [flock])).rows[0]!.cid;
-      const ins = async (c: number, id: string, data: unknown) =>
-        client.query(
-          "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1)",
-          [c, id, JSON.stringify(data)],
-        );
-      await ins(await cid("demo"), "a".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
-      await ins(await cid("demo"), "b".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
-      await ins(await cid("other"), "c".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+      const ins = await _rawRecords(client, [["demo", "data_event"], ["other", "data_event"]]);
+      await ins("demo", "data_event", "a".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+      await ins("demo", "data_event", "b".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
+      await ins("other", "data_event", "c".repeat(24), { name: "expiring_2wk", dedupe_key: "k1" });
     } finally {
       client.release();
     }
@@ -95,17 +89,11 @@ describe.skipIf(!inject("pgAvailable"))("0012_dedupe_key_column", () => {
     const client = await db().pool.connect();
     try {
       await _migrateBefore(client, dir, "0012_dedupe_key_column");
-      await client.query("INSERT INTO collections (flock, type) VALUES ('demo', 'data_event'), ('demo', 'journal')");
-      const cid = async (type: string) => (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE type = $1", [type])).rows[0]!.cid;
-      const ins = async (c: number, id: string, data: unknown) =>
-        client.query(
-          "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1)",
-          [c, id, JSON.stringify(data)],
-        );
-      await ins(await cid("data_event"), "a".repeat(24), { name: "expiring_2wk", dedupe_key: 'k\u00e9 "1"\t' });
-      await ins(await cid("data_event"), "b".repeat(24), { name: "expiring_2wk", dedupe_key: 7 });
-      await ins(await cid("data_event"), "c".repeat(24), { name: "login" });
-      await ins(await cid("journal"), "d".repeat(24), { dedupe_key: 'k\u00e9 "1"\t' });
+      const ins = await _rawRecords(client, [["demo", "data_event"], ["demo", "journal"]]);
+      await ins("demo", "data_event", "a".repeat(24), { name: "expiring_2wk", dedupe_key: 'k\u00e9 "1"\t' });
+      await ins("demo", "data_event", "b".repeat(24), { name: "expiring_2wk", dedupe_key: 7 });
+      await ins("demo", "data_event", "c".repeat(24), { name: "login" });
+      await ins("demo", "journal", "d".repeat(24), { dedupe_key: 'k\u00e9 "1"\t' });
     } finally {
       client.release();
     }
@@ -232,4 +220,16 @@ async function _migrateBefore(client: pg.PoolClient, dir: string, tag: string): 
   const at = full.entries.findIndex((e) => e.tag === tag);
   writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify({ ...full, entries: full.entries.slice(0, at) }));
   await migrate(drizzle(client), { migrationsFolder: folder });
+}
+
+/** Makes the collections `[flock, type]` and answers an insert of a record row into one, as an older version wrote it (no column newer than 0004). */
+async function _rawRecords(client: pg.PoolClient, collections: readonly [string, string][]): Promise<(flock: string, type: string, id: string, data: unknown) => Promise<unknown>> {
+  for (const [flock, type] of collections) await client.query("INSERT INTO collections (flock, type) VALUES ($1, $2)", [flock, type]);
+  return async (flock, type, id, data) => {
+    const { cid } = (await client.query<{ cid: number }>("SELECT cid FROM collections WHERE flock = $1 AND type = $2", [flock, type])).rows[0]!;
+    return client.query(
+      "INSERT INTO records (cid, id, state, data, display_value, created, last_updated, version) VALUES ($1, $2, 'updated', $3, '', 'x', 'x', 1)",
+      [cid, id, JSON.stringify(data)],
+    );
+  };
 }

@@ -44,19 +44,19 @@ export function createAccountCache(
   const users = new Map<string, UserRow>();
   const keys = new Map<string, ApiKeyRow>();
   let seen = -1;
-  /** The account changes' mark the maps are of; undefined when they may hold rows of no committed mark. */
-  let countedAt: number | undefined;
+  /** The account changes' mark the maps are of. */
+  let markedAt: number | undefined;
 
   /** Empties the maps when the account tables changed since the last lookup. */
   const sync = () => {
     const g = watch.generation();
     if (g === seen) return;
     seen = g;
-    // Inside a transaction the mark may be of changes not committed (and rolled back later):
-    // trusted only outside one.
-    const n = client.inTransaction ? undefined : selAccountChanges.get();
-    if (n !== undefined && n === countedAt) return;
-    countedAt = n;
+    // A mark read inside a transaction that is rolled back never comes back: the next one is
+    // a new random number, so the rows read under it are dropped at the next change.
+    const n = selAccountChanges.get();
+    if (n === markedAt) return;
+    markedAt = n;
     flocks.clear();
     users.clear();
     keys.clear();
