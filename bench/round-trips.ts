@@ -4,7 +4,9 @@
  * background workers, so nothing else queries) on a copy of the seeded PostgreSQL data set,
  * and every query a pg client sends is counted (`pg.Client.prototype.query`: the pool's
  * queries and transactions' alike). Each operation runs a few times after a warm-up and
- * reports the last request's statements, so caches are as warm as under load.
+ * reports the last request's statements, so caches are as warm as under load. Then gets by
+ * id from 4 connections at once (as the bench's load sends them), where requests share a
+ * sync: the statements per request there.
  *
  *   npm run bench -- --seed-only --sizes 10k --db postgres   # once
  *   node --conditions=source --import tsx bench/round-trips.ts   # DATABASE=records_bench_10k_s42
@@ -59,6 +61,21 @@ try {
     }
     console.log(`${name}: ${last.length} round trips: ${last.map((s) => s.replace(/\s+/g, " ").slice(0, 60)).join(" | ")}`);
   }
+  // 4 connections, each sending its next get as soon as the last is answered.
+  const total = 2000;
+  let sent = 0;
+  log = [];
+  const connection = async () => {
+    while (sent < total) {
+      sent++;
+      const res = await ops.get!();
+      if (!res.ok) throw new Error(`get: ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all([connection(), connection(), connection(), connection()]);
+  console.log(`get, 4 connections at once: ${(log.length / total).toFixed(2)} round trips per request (${log.length} for ${total})`);
+  log = undefined;
 } finally {
   await running.close();
   await dropDatabase(server, copy);

@@ -176,12 +176,17 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
     }
   });
 
-  it("a sync moves the generation only when the snapshot changed, the account generation only when the account number did; an overtaken answer is dropped", async () => {
+  it("a sync moves the generation only when the snapshot changed, the account generation only when the account number did; calls made during a read share the next one", async () => {
     // The real snapshot moves with any commit on the server (other databases too), so the
-    // marks are faked here: answers are released by hand, in any order.
+    // marks are faked here: answers are released by hand.
     const answers: ((m: DatabaseMarks) => void)[] = [];
     const watch = createChangeWatch({ connectionString: db.url }, { marks: () => new Promise((r) => answers.push(r)) });
     const answer = (i: number, snapshot: string, accounts: string) => answers[i]!({ snapshot, accounts });
+    const settled = (p: Promise<void>) => {
+      let done = false;
+      void p.then(() => (done = true));
+      return () => done;
+    };
     try {
       await until(() => watch.generation() === watch.generation() && watch.accountGeneration() === watch.accountGeneration());
       const first = watch.sync();
@@ -197,14 +202,30 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
       answer(2, "2:2:", "7"); // a commit that wrote no account table
       await records;
       expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 1, a]);
-      const older = watch.sync();
-      const newer = watch.sync();
-      answer(4, "3:3:", "8");
-      await newer;
+      // Three calls while a read is on its way: the read may predate them, so none of them
+      // settles with it; the two later calls share one read, begun after it was answered.
+      const onItsWay = watch.sync();
+      const second = watch.sync();
+      const third = watch.sync();
+      expect(answers).toHaveLength(4);
+      const secondDone = settled(second);
+      answer(3, "2:2:", "7");
+      await onItsWay;
+      await until(() => answers.length === 5);
+      expect(secondDone()).toBe(false);
+      expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 1, a]);
+      answer(4, "3:3:", "8"); // a commit acknowledged before the second call
+      await Promise.all([second, third]);
+      expect(answers).toHaveLength(5);
       expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 2, a + 1]);
-      answer(3, "2:2:", "7"); // begun before the newer sync: says nothing new
-      await older;
-      expect([watch.generation(), watch.accountGeneration()]).toEqual([g + 2, a + 1]);
+      // A failed read fails only its own callers; the next call reads again.
+      const failing = createChangeWatch({ connectionString: db.url }, { marks: () => Promise.reject(new Error("down")) });
+      try {
+        await expect(failing.sync()).rejects.toThrow("down");
+        await expect(failing.sync()).rejects.toThrow("down");
+      } finally {
+        await failing.close();
+      }
       watch.touch();
       expect(watch.accountGeneration()).toBe(a + 1);
       watch.touch(true);

@@ -15,9 +15,13 @@
  * it differs from the one last seen. A commit changes the snapshot exactly when it becomes
  * visible, which is before it is acknowledged, so a sync begun after the acknowledgement
  * moves the generation unless a sync already saw that commit visible, and everything
- * cached since that sync was read after it. The server syncs once per request (one round
- * trip); any commit (a limit row too) moves the snapshot, which costs cache hits, never
- * correctness.
+ * cached since that sync was read after it. The server syncs once per request; any commit
+ * (a limit row too) moves the snapshot, which costs cache hits, never correctness.
+ *
+ * Syncs are shared: while one is on its way, every call joins the next, which starts when
+ * that one is answered. A call needs a read begun after it was made, and the next one is,
+ * so concurrent requests pay one round trip between them, not one each (at most two
+ * round trips' wait for any one of them).
  *
  * The account lookups (key, user, flock: every request's first reads) follow a second
  * number, `accountGeneration`, which moves only with changes to those tables: this
@@ -74,12 +78,11 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
   const retryMs = opts.retryMs ?? 1000;
   let generation = 0;
   let accounts = 0;
-  // The last marks seen, and the order of syncs: an answer overtaken by a later sync's is
-  // dropped (that sync began later, so its snapshot already covers everything this one must).
+  // The last marks seen; the sync on its way and the one queued behind it (see the module comment).
   let snapshot: string | undefined;
   let accountsMark: string | undefined;
-  let issued = 0;
-  let applied = 0;
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
   let listening = false;
   let closed = false;
   let client: pg.Client | undefined;
@@ -116,6 +119,31 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
   };
   void connect();
 
+  const apply = (seen: DatabaseMarks): void => {
+    if (seen.snapshot !== snapshot) {
+      snapshot = seen.snapshot;
+      generation += 1;
+    }
+    if (seen.accounts !== accountsMark) {
+      accountsMark = seen.accounts;
+      accounts += 1;
+    }
+  };
+  const start = (): Promise<void> => {
+    const read = opts.marks().then(apply);
+    const settled = (): void => {
+      if (running === read) running = undefined;
+    };
+    read.then(settled, settled);
+    running = read;
+    return read;
+  };
+  /** The queued sync begins once the one before it settled, right or wrong. */
+  const after = (): Promise<void> => {
+    queued = undefined;
+    return start();
+  };
+
   return {
     generation() {
       if (!listening) generation += 1;
@@ -129,19 +157,11 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
       generation += 1;
       if (account) accounts += 1;
     },
-    async sync() {
-      const n = ++issued;
-      const seen = await opts.marks();
-      if (n <= applied) return;
-      applied = n;
-      if (seen.snapshot !== snapshot) {
-        snapshot = seen.snapshot;
-        generation += 1;
-      }
-      if (seen.accounts !== accountsMark) {
-        accountsMark = seen.accounts;
-        accounts += 1;
-      }
+    sync() {
+      if (!running) return start();
+      // The read on its way may have begun before this call: wait for the next one.
+      queued ??= running.then(after, after);
+      return queued;
     },
     async close() {
       closed = true;
