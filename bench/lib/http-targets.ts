@@ -40,6 +40,8 @@ export interface HttpTarget {
   name: string;
   reqs: Record<HttpOp, VariedRequest>;
   runs: Record<HttpOp, LoadResult[]>;
+  /** The operations this target takes part in; default every one loaded. */
+  only?: readonly HttpOp[];
 }
 
 /** The bench key's headers: attributed, as a real client is (unattributed keys are throttled). */
@@ -142,9 +144,10 @@ export async function loadInTurns(
   opts: { seconds: number; rounds: number; warmup: number; ops?: readonly HttpOp[] },
 ): Promise<void> {
   for (const op of opts.ops ?? HTTP_OPS) {
-    for (const t of targets) await loadVaried(root, scratch, t.reqs[op], opts.warmup, 0);
+    const loaded = targets.filter((t) => !t.only || t.only.includes(op));
+    for (const t of loaded) await loadVaried(root, scratch, t.reqs[op], opts.warmup, 0);
     for (let r = 0; r < opts.rounds; r++) {
-      for (const t of r % 2 ? [...targets].reverse() : targets) t.runs[op].push(await loadVaried(root, scratch, t.reqs[op], opts.seconds, 0));
+      for (const t of r % 2 ? [...loaded].reverse() : loaded) t.runs[op].push(await loadVaried(root, scratch, t.reqs[op], opts.seconds, 0));
     }
   }
 }

@@ -8,7 +8,9 @@
  * random one of up to 50,000 persons' ids, list with `last_name=` a random surname, create
  * a random one of 1,000 generated persons. Write rows carry their p99 latency too.
  * `RECORDS_BENCH_HTTP_OPS=create,put` (a comma list of get, list, create, put, mixed) loads only
- * those operations (the others' rows are then empty).
+ * those operations (the others' rows are then empty). `RECORDS_BENCH_FLOOR=1` adds a third
+ * server taking turns for create and PUT: ours on a copy with every value index dropped
+ * (bench/lib/value-index-floor), issue 24's measured floor of a write.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +32,7 @@ import {
   type HttpTarget,
 } from "../lib/http-targets.js";
 import { startServer } from "../lib/proc.js";
+import { dropEveryValueIndexSqlite, FLOOR_OPS } from "../lib/value-index-floor.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 import { prepareHandSqlite } from "../peers/hand-server.js";
 import { directusPerson, startDirectus } from "../peers/directus.js";
@@ -55,6 +58,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const kind = serverCommand(ctx.root).kind;
   const db = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const handDb = join(ctx.scratchDir, `hand-${dataset.size}.db`);
+  const floorDb = join(ctx.scratchDir, `floor-${dataset.size}.db`);
   const targets: HttpTarget[] = [];
   const stops: (() => Promise<void>)[] = [];
   let directusNote = ctx.peers ? undefined : "skipped (--no-peer)";
@@ -70,6 +74,14 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     stops.push(() => hand.stop());
     const handUrl = /listening on (http:\/\/\S+)/.exec(await hand.line(/listening on/, 60_000))![1]!;
     targets.push({ name: "hand", reqs: variedRequests(handUrl, dataset.flock, ids, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
+    if (_floor()) {
+      copyFileSync(dataset.file, floorDb);
+      const dropped = await dropEveryValueIndexSqlite(floorDb, dataset.flock);
+      const floor = await startOurs(ctx.root, floorDb);
+      stops.push(() => floor.server.stop());
+      ctx.log(`http: the floor server keeps no value entry (${dropped} fields dropped)`);
+      targets.push({ name: "floor", reqs: variedRequests(floor.url, dataset.flock, ids, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns(), only: FLOOR_OPS });
+    }
     for (const t of targets) await checkRequests(t.reqs);
 
     if (ctx.peers) {
@@ -98,13 +110,20 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     throw e;
   } finally {
     for (const stop of stops.reverse()) await stop();
-    for (const f of [db, handDb]) for (const x of [f, `${f}-wal`, `${f}-shm`]) rmSync(x, { force: true });
+    for (const f of [db, handDb, floorDb]) for (const x of [f, `${f}-wal`, `${f}-shm`]) rmSync(x, { force: true });
   }
   const [ours, hand] = [targets.find((t) => t.name === "ours")!, targets.find((t) => t.name === "hand")!];
   const extra = kind === "built" ? "" : `server ran from ${kind}${buildProblem ? ` (${buildProblem})` : ""}`;
   const data = `a copy of ${dataset.file}; the hand-written server's table built from its persons`;
   const loaded = new Set(_selectedOps());
   const out: ScenarioResult[] = compareTargets("http", ours, hand, "hand-written Hono + SQLite", extra, [...loaded]).map((r) => ({ ...r, data }));
+  const floor = targets.find((t) => t.name === "floor");
+  if (floor) {
+    const writes = FLOOR_OPS.filter((op) => loaded.has(op));
+    const rows = compareTargets("http floor", floor, hand, "hand-written Hono + SQLite", "ours with every value index dropped (issue 24's floor)", writes);
+    // The floor is what the targets are read against, not a target of its own.
+    out.push(...rows.map(({ target: _target, ...r }) => ({ ...r, data })));
+  }
   const directus = targets.find((t) => t.name === "directus");
   for (const op of HTTP_OPS.filter((o) => loaded.has(o))) {
     const a = rateOf(medianRun(ours.runs[op]));
@@ -122,6 +141,11 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     });
   }
   return out;
+}
+
+/** `RECORDS_BENCH_FLOOR=1`: also measure the writes' floor (see the module comment). */
+function _floor(): boolean {
+  return process.env.RECORDS_BENCH_FLOOR === "1";
 }
 
 /** The operations `RECORDS_BENCH_HTTP_OPS` names, else all. */

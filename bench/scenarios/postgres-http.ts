@@ -7,6 +7,8 @@
  * (bench/lib/http-targets): get and PUT a random one of up to 50,000 persons' ids, list
  * with `last_name=` a random surname of the data set, create a random one of 1,000
  * generated persons; so the single-record response cache is not what is measured.
+ * `RECORDS_BENCH_FLOOR=1` adds ours on a fourth copy with every value index dropped
+ * (bench/lib/value-index-floor) for create and PUT: issue 24's measured floor of a write.
  */
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +30,7 @@ import { round3 } from "../lib/measure.js";
 import { ensureBuilt, serverCommand, startOurs } from "../lib/our-server.js";
 import { startServer } from "../lib/proc.js";
 import { copyDatabase, dropDatabase } from "../lib/seed-postgres.js";
+import { dropEveryValueIndexPostgres, FLOOR_OPS } from "../lib/value-index-floor.js";
 import type { BenchContext, Scenario, ScenarioResult } from "../lib/types.js";
 import { prepareHandPostgres } from "../peers/hand-server.js";
 import { HTTP_CONNECTIONS } from "./http.js";
@@ -48,6 +51,8 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const file = join(ctx.scratchDir, `http-${dataset.size}.db`);
   const copy = `${pgData.database}_http`;
   const handCopy = `${pgData.database}_hand`;
+  const floorCopy = `${pgData.database}_floor`;
+  const floor = process.env.RECORDS_BENCH_FLOOR === "1";
   const targets: HttpTarget[] = [];
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -70,6 +75,14 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     stops.push(() => hand.stop());
     const handOrigin = /listening on (http:\/\/\S+)/.exec(await hand.line(/listening on/, 60_000))![1]!;
     targets.push({ name: "hand", reqs: variedRequests(handOrigin, dataset.flock, idsPg, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns() });
+    if (floor) {
+      const floorUrl = await copyDatabase(server, pgData.database, floorCopy);
+      const dropped = await dropEveryValueIndexPostgres(floorUrl, pgData.flock);
+      const srv = await startOurs(ctx.root, floorUrl);
+      stops.push(() => srv.server.stop());
+      ctx.log(`http: the floor server keeps no value entry (${dropped} fields dropped)`);
+      targets.push({ name: "floor", reqs: variedRequests(srv.url, dataset.flock, idsPg, dataset.seed, HTTP_CONNECTIONS), runs: emptyRuns(), only: FLOOR_OPS });
+    }
     for (const t of targets) await checkRequests(t.reqs);
 
     ctx.log(`http: ours on SQLite and on PostgreSQL, hand-written on PostgreSQL (${kind}); ${HTTP_CONNECTIONS} connections, ${rounds} x ${seconds} s per operation, random requests`);
@@ -79,6 +92,7 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
     await dropDatabase(server, copy);
     await dropDatabase(server, handCopy);
+    if (floor) await dropDatabase(server, floorCopy);
   }
 
   const [lite, post, hand] = ["sqlite", "postgres", "hand"].map((n) => targets.find((t) => t.name === n)!) as [HttpTarget, HttpTarget, HttpTarget];
@@ -107,6 +121,11 @@ async function _run(ctx: BenchContext): Promise<ScenarioResult[]> {
       data,
     };
   });
-  return [...vsSqlite, ...compareTargets("http (PostgreSQL)", post, hand, "hand-written Hono + pg", extra).map((r) => ({ ...r, data }))];
+  const floorTarget = targets.find((t) => t.name === "floor");
+  // The floor is what the targets are read against, not a target of its own.
+  const floorRows = floorTarget
+    ? compareTargets("http (PostgreSQL) floor", floorTarget, hand, "hand-written Hono + pg", "ours with every value index dropped (issue 24's floor)", FLOOR_OPS).map(({ target: _target, ...r }) => ({ ...r, data }))
+    : [];
+  return [...vsSqlite, ...compareTargets("http (PostgreSQL)", post, hand, "hand-written Hono + pg", extra).map((r) => ({ ...r, data })), ...floorRows];
 }
 
