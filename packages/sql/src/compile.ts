@@ -9,7 +9,8 @@
  * ranges. The meaning is core's reference evaluator (`matchesFilter`): positive modifiers
  * ask "some entry matches", `ne` / `none` ask "no entry equals".
  */
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { sql } from "./sql-tag.js";
 import type { Filter, FilterValue, ListQuery, RecordState } from "@records-service/core";
 import type { SqlDialect, ValueColumn } from "./dialects.js";
 import { KIND_CODES } from "./index-rows.js";

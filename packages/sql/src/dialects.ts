@@ -18,7 +18,8 @@
  * | a record in a set of rids | `r.rid IN (subquery)` | `r.rid = ANY(ARRAY(subquery))`: the set is built once from the value index, as SQLite does; PostgreSQL would otherwise probe every record of a limited page for filters whose matches it overestimates (ranges, substrings) |
  */
 import { Buffer } from "node:buffer";
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { sql } from "./sql-tag.js";
 import { FIELD_NAME_RE } from "@records-service/core";
 import { ENTRIES } from "./index-rows.js";
 import { CMP16 } from "./text-order.js";

@@ -7,7 +7,8 @@
  * order; the matches are sorted (at 10,000 records a page costs a few tens of ms). When no
  * record of the collection holds a number in the field, the number probe is left out.
  */
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { sql } from "./sql-tag.js";
 import type { ListSort } from "@records-service/core";
 import type { FieldSource } from "./compile.js";
 import type { SqlDialect } from "./dialects.js";

@@ -5,7 +5,8 @@
  * how a scan step's rows become records and a cursor, and the order of keyed reads. The
  * adapters only run the statements (SQLite synchronously, PostgreSQL over a pool).
  */
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+import { sql } from "./sql-tag.js";
 import { badRequest, cutDates, fieldValuesKey, type DateCut, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
 import { indexedFid, type FieldIdLookup, type PageSpec, type QueryCompiler } from "./compile.js";
