@@ -2,14 +2,16 @@
  * @module exec
  * Runs drizzle `sql` queries on node-postgres: rendered by drizzle's PostgreSQL dialect
  * (`$1` placeholders), executed on the pool or on a transaction's client. Fixed statements
- * carry a name, so each connection parses and plans them once; compiled list queries
- * (whose text depends on the query's shape) run unnamed.
+ * carry a name, so each connection parses and plans them once; the others (compiled list
+ * queries, whose text follows the query's shape) are named by their text, up to a bound
+ * (statement-names).
  */
 import { retryWhileBusy } from "@records-service/core";
 import { POSTGRES_PLACEHOLDER, renderWith } from "@records-service/sql";
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
+import { createStatementNames } from "./statement-names.js";
 
 /** The pool (each query on any free connection) or one checked-out client (a transaction). */
 export type Conn = pg.Pool | pg.PoolClient;
@@ -22,17 +24,21 @@ export interface Result<T> {
 
 const _dialect = new PgDialect();
 const _render = renderWith(POSTGRES_PLACEHOLDER, (q) => _dialect.sqlToQuery(q));
+/** Names of the statements run without one: one per text in this process (statement-names). */
+const _names = createStatementNames();
 
 /**
- * Runs `query`; with `name`, as a named prepared statement (the text must never change for a
- * name; it is prefixed with `records_` so it cannot meet a caller's own statements on a shared pool).
+ * Runs `query` as a named prepared statement: with `name` (the text must never change for a
+ * name; it is prefixed with `records_` so it cannot meet a caller's own statements on a
+ * shared pool), else with the name of its text (statement-names: `records_auto_<n>`).
  *
  * @example
  * const { rows } = await exec<{ n: string }>(pool, sql`SELECT count(*) AS n FROM records`);
  */
 export async function exec<T = Record<string, unknown>>(c: Conn, query: SQL, name?: string): Promise<Result<T>> {
   const { sql: text, params } = _render(query);
-  const res = await c.query<T & pg.QueryResultRow>(name ? { name: `records_${name}`, text, values: params } : { text, values: params });
+  const given = name ? `records_${name}` : _names(text);
+  const res = await c.query<T & pg.QueryResultRow>(given ? { name: given, text, values: params } : { text, values: params });
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 
