@@ -122,7 +122,11 @@ export const records = sqliteTable(
     // Ids are unique across the store (as in the reference adapter), not only per collection.
     uniqueIndex("records_id_idx").on(t.id),
     index("records_cid_idx").on(t.cid),
-    index("records_cid_state_idx").on(t.cid, t.state),
+    // The deleted records alone (a create or an update touches none of it): a live list walks
+    // `records_cid_idx` and skips the few deleted rows; a deleted list, and the live count's
+    // deleted matches, walk this one. A (cid, state) index held every record a second time
+    // for two pages of every create (docs/decisions.md, "Pages per create").
+    index("records_cid_deleted_idx").on(t.cid).where(sql`state = 'deleted'`),
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
     // One data event per dedupe key in a collection (flock and type): two processes emitting
