@@ -158,6 +158,40 @@ describe.skipIf(!inject("pgAvailable"))("0014_records_cid_deleted", () => {
   });
 });
 
+describe.skipIf(!inject("pgAvailable"))("0015_changes_record_idx", () => {
+  const { db, dir } = _beforeMigrationSuite();
+
+  it("keys a record's changes by (flock, record id, id), and its history reads as before", async () => {
+    const id = "a".repeat(24);
+    const client = await db().pool.connect();
+    try {
+      await _migrateBefore(client, dir, "0015_changes_record_idx");
+      const ins = "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES ('demo', $1, $2, $3, $4, $5, '2026-01-01T00:00:00.000000', '[]')";
+      await client.query(ins, [1, "thing", id, "updated", 1]);
+      await client.query(ins, [2, "other", "b".repeat(24), "updated", 1]);
+      await client.query(ins, [3, "thing", id, "deleted", 2]);
+      await client.query("INSERT INTO change_heads (flock, last_id) VALUES ('demo', 3)");
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db().url });
+    try {
+      const { rows } = await db().pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'changes_record_idx'");
+      expect(rows[0]?.indexdef).toContain("(flock, record_id, id)");
+      const history = await storage.readChangeHistory("demo", { type: "thing", recordId: id, skip: 0, limit: 10 });
+      expect(history.total).toBe(2);
+      expect(history.changes.map((c) => [c.version, c.state, c.previousState])).toEqual([
+        [2, "deleted", "updated"],
+        [1, "updated", null],
+      ]);
+      expect(history.oldest?.version).toBe(1);
+      expect((await storage.readChangeHistory("demo", { type: "other", recordId: id, skip: 0, limit: 10 })).total).toBe(0);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 describe.skipIf(!inject("pgAvailable"))("0009_folded_when_different", () => {
   const { db, dir } = _beforeMigrationSuite();
 

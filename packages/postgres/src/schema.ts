@@ -357,8 +357,9 @@ export const changes = pgTable(
   (t) => [
     primaryKey({ columns: [t.flock, t.id] }),
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
-    // A record's history (audit), and each change's previous one.
-    index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+    // A record's history (audit), and each change's previous one. No type: ids are unique across
+    // the store, and a write's records (ids of the same moment) then share the index's last page.
+    index("changes_record_idx").on(t.flock, t.recordId, t.id),
     // A filtered change feed's page: a type's changes after a position, in id order.
     index("changes_type_idx").on(t.flock, t.type, t.id),
   ],

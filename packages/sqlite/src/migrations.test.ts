@@ -313,3 +313,33 @@ describe("0016_pages_per_create", () => {
     await s.close();
   });
 });
+
+describe("0017_changes_record_idx", () => {
+  it("keys a record's changes by (flock, record id, id), and its history reads as before", async () => {
+    const path = join(dir, "0017.db");
+    const record: StoredRecord = { id: "a".repeat(24), flock: "demo", type: "thing", state: "updated", data: { n: 1 }, displayValue: "", created: "2026-01-01T00:00:00.000000", lastUpdated: "2026-01-01T00:00:00.000000", version: 1 };
+    const before = createSqliteStorage({ path });
+    await before.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    await before.apply({ records: [{ kind: "insert", record }] });
+    await before.apply({ records: [{ kind: "update", record: { ...record, data: { n: 2 }, state: "deleted", version: 2, lastUpdated: "2026-01-02T00:00:00.000000" }, expectedVersion: 1, changed: ["n"] }] });
+    await before.apply({ records: [{ kind: "insert", record: { ...record, id: "b".repeat(24), type: "other" } }] });
+    await before.close();
+    const raw = new Database(path);
+    const columns = () => (raw.prepare("SELECT name FROM pragma_index_info('changes_record_idx') ORDER BY seqno").all() as { name: string }[]).map((r) => r.name);
+    rewindMigrations(raw, "0017_changes_record_idx");
+    expect(columns()).toEqual(["flock", "type", "record_id", "id"]);
+
+    const s = createSqliteStorage({ path });
+    expect(columns()).toEqual(["flock", "record_id", "id"]);
+    raw.close();
+    const history = await s.readChangeHistory("demo", { type: "thing", recordId: record.id, skip: 0, limit: 10 });
+    expect(history.total).toBe(2);
+    expect(history.changes.map((c) => [c.version, c.state, c.previousState])).toEqual([
+      [2, "deleted", "updated"],
+      [1, "updated", null],
+    ]);
+    expect(history.oldest?.version).toBe(1);
+    expect((await s.readChangeHistory("demo", { type: "other", recordId: record.id, skip: 0, limit: 10 })).total).toBe(0);
+    await s.close();
+  });
+});

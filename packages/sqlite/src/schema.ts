@@ -324,8 +324,10 @@ export const changes = sqliteTable(
     // took a 4 KB overflow page of its own (docs/decisions.md, "The change log is a rowid table").
     uniqueIndex("changes_flock_id_idx").on(t.flock, t.id),
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
-    // A record's history (audit), and each change's previous one.
-    index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+    // A record's history (audit), and each change's previous one. No type: ids are unique across
+    // the store, and without it the changes of one write's records (a person and its data
+    // event, ids of the same moment) share the index's last page (docs/decisions.md, "Pages per create").
+    index("changes_record_idx").on(t.flock, t.recordId, t.id),
     // A filtered change feed's page: a type's changes after a position, in id order.
     index("changes_type_idx").on(t.flock, t.type, t.id),
   ],
