@@ -11,6 +11,7 @@
  *   OP=update node --conditions=source --import tsx bench/wal-pages.ts  # PUT-like updates
  *   WARMUP=1000 node ... bench/wal-pages.ts                             # after 1,000 creates (see below)
  *   FLOOR=1 node ... bench/wal-pages.ts                                 # no value entries (see below)
+ *   DROP=person.email,data_event.fire_at node ... bench/wal-pages.ts     # without those fields' entries
  *
  * A write queues its searched records for the search index (`search_pending`); their merge
  * (`mergeSearchIndex`, the search worker's) is measured after the rounds: for batches of 1,
@@ -56,6 +57,15 @@ if (process.env.FLOOR) {
     ["data_event", ["fire_at", "context_ref", "expires_at"]],
   ];
   for (const [type, fields] of kept) for (const f of fields) await storage.setFieldIndex("bench", type, f, "drop", "operator");
+  while ((await storage.stepFieldIndexes(2000)) > 0);
+}
+// DROP=type.field,...: what those fields' value entries cost, their indexes dropped the same way.
+if (process.env.DROP) {
+  for (const name of process.env.DROP.split(",")) {
+    const [type, field] = name.split(".");
+    if (!type || !field) throw new Error(`DROP: expected type.field, not ${name}`);
+    await storage.setFieldIndex("bench", type, field, "drop", "operator");
+  }
   while ((await storage.stepFieldIndexes(2000)) > 0);
 }
 const ids: string[] = [];

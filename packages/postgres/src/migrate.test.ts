@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Storage } from "@records-service/core";
+import { parseListQuery, type Storage } from "@records-service/core";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
@@ -115,6 +115,77 @@ describe.skipIf(!inject("pgAvailable"))("0012_dedupe_key_column", () => {
       const journal = (await storage.getRecord("demo", "journal", "d".repeat(24)))!;
       await storage.apply({ records: [{ kind: "insert", record: { ...journal, id: "f".repeat(24), data: { ...journal.data, note: "\u0000\ud800" } } }] });
       expect((await storage.getRecord("demo", "journal", "f".repeat(24)))?.data).toEqual({ dedupe_key: 'k\u00e9 "1"\t', note: "\u0000\ud800" });
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe.skipIf(!inject("pgAvailable"))("0014_records_cid_deleted", () => {
+  const { db, dir } = _beforeMigrationSuite();
+
+  it("keeps only the deleted records in an index by state, and the lists of each state answer as before", async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => (i + 1).toString(16).padStart(24, "0"));
+    const client = await db().pool.connect();
+    try {
+      await _migrateBefore(client, dir, "0014_records_cid_deleted");
+      const ins = await _rawRecords(client, [["demo", "person"]]);
+      for (const [i, id] of ids.entries()) await ins("demo", "person", id, { last_name: `Name${i % 3}` });
+      await client.query("UPDATE records SET state = 'deleted' WHERE rid % 4 = 0");
+      // The kept counts `apply` would have kept (lists read their totals there).
+      await client.query("INSERT INTO collection_counts (cid, state, n) SELECT cid, state, count(*) FROM records GROUP BY cid, state");
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db().url });
+    try {
+      const { rows } = await db().pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'records' ORDER BY indexname");
+      expect(rows.map((r) => r.indexname)).toContain("records_cid_deleted_idx");
+      expect(rows.map((r) => r.indexname)).not.toContain("records_cid_state_idx");
+      const { rows: deleted } = await db().pool.query<{ id: string }>("SELECT id FROM records WHERE state = 'deleted' ORDER BY rid");
+      expect(deleted).toHaveLength(10);
+      const listed = async (qs: string) => {
+        const page = await storage.listRecords("demo", "person", parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date() }));
+        return { total: page.total, ids: page.records.map((r) => r.id) };
+      };
+      const live = ids.filter((id) => !deleted.some((d) => d.id === id));
+      expect(await listed("page_size=50")).toEqual({ total: 30, ids: live });
+      expect(await listed("include_deleted=Y&state=deleted&page_size=50")).toEqual({ total: 10, ids: deleted.map((d) => d.id) });
+      expect(await listed("include_deleted=Y&page_size=50")).toEqual({ total: 40, ids });
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe.skipIf(!inject("pgAvailable"))("0015_changes_record_idx", () => {
+  const { db, dir } = _beforeMigrationSuite();
+
+  it("keys a record's changes by (flock, record id, id), and its history reads as before", async () => {
+    const id = "a".repeat(24);
+    const client = await db().pool.connect();
+    try {
+      await _migrateBefore(client, dir, "0015_changes_record_idx");
+      const ins = "INSERT INTO changes (flock, id, type, record_id, state, version, changed_at, fields) VALUES ('demo', $1, $2, $3, $4, $5, '2026-01-01T00:00:00.000000', '[]')";
+      await client.query(ins, [1, "thing", id, "updated", 1]);
+      await client.query(ins, [2, "other", "b".repeat(24), "updated", 1]);
+      await client.query(ins, [3, "thing", id, "deleted", 2]);
+      await client.query("INSERT INTO change_heads (flock, last_id) VALUES ('demo', 3)");
+    } finally {
+      client.release();
+    }
+    const storage = await createPostgresStorage({ url: db().url });
+    try {
+      const { rows } = await db().pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'changes_record_idx'");
+      expect(rows[0]?.indexdef).toContain("(flock, record_id, id)");
+      const history = await storage.readChangeHistory("demo", { type: "thing", recordId: id, skip: 0, limit: 10 });
+      expect(history.total).toBe(2);
+      expect(history.changes.map((c) => [c.version, c.state, c.previousState])).toEqual([
+        [2, "deleted", "updated"],
+        [1, "updated", null],
+      ]);
+      expect(history.oldest?.version).toBe(1);
+      expect((await storage.readChangeHistory("demo", { type: "other", recordId: id, skip: 0, limit: 10 })).total).toBe(0);
     } finally {
       await storage.close();
     }

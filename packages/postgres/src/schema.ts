@@ -142,7 +142,9 @@ export const records = pgTable(
     // Ids are unique across the store (as in the reference adapter), not only per collection.
     uniqueIndex("records_id_idx").on(t.id),
     index("records_cid_idx").on(t.cid, t.rid),
-    index("records_cid_state_idx").on(t.cid, t.state, t.rid),
+    // The deleted records alone (a create or an update touches none of it); live lists walk
+    // `records_cid_idx` past the few deleted rows (as on SQLite: docs/decisions.md, "Pages per create").
+    index("records_cid_deleted_idx").on(t.cid, t.rid).where(sql`state = 'deleted'`),
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
     // One data event per dedupe key in a collection (flock and type): two processes emitting
@@ -355,8 +357,9 @@ export const changes = pgTable(
   (t) => [
     primaryKey({ columns: [t.flock, t.id] }),
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
-    // A record's history (audit), and each change's previous one.
-    index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+    // A record's history (audit), and each change's previous one. No type: ids are unique across
+    // the store, and a write's records (ids of the same moment) then share the index's last page.
+    index("changes_record_idx").on(t.flock, t.recordId, t.id),
     // A filtered change feed's page: a type's changes after a position, in id order.
     index("changes_type_idx").on(t.flock, t.type, t.id),
   ],

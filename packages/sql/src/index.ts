@@ -29,6 +29,7 @@ export {
   pagePlan,
   pageStatement,
   sortNumbersProbe,
+  statesHeld,
   idsByType,
   inAskedOrder,
   scanCursorFrom,

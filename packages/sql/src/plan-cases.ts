@@ -38,7 +38,7 @@ SEARCH record_values USING COVERING INDEX record_values_fid_text_idx (fid=? AND 
   // the collection tested against each filter).
   {
     qs: "last_name__startswith=Name12&last_name__startswith=Name34&mode=OR",
-    sqlite: "records_cid_state_idx (cid=? AND state=? AND rowid=?)",
+    sqlite: "records_cid_idx (cid=? AND rowid=?)",
     postgres: "record_values_fid_text_idx",
   },
   // Substring filters read one field's index range (either index starts with the field), not the table.
@@ -57,11 +57,12 @@ SEARCH record_values USING COVERING INDEX record_values_fid_text_idx (fid=?)`,
  * may walk the primary key in rid order instead when the collection is a large share.
  */
 export const PAGING_PLAN_CASES: (PlanCase & { fromEnd: boolean })[] = [
-  { qs: "", fromEnd: false, sqlite: "records_cid_state_idx (cid=? AND state=?)", postgres: /records_cid_state_idx|records_pkey/ },
-  { qs: "", fromEnd: true, sqlite: "records_cid_state_idx (cid=? AND state=?)", postgres: /records_cid_state_idx|Index Scan Backward using records_pkey/ },
+  // Live records: the collection's walk, past the few deleted ones (no index holds the live alone).
+  { qs: "", fromEnd: false, sqlite: "records_cid_idx (cid=?)", postgres: /records_cid_idx|records_pkey/ },
+  { qs: "", fromEnd: true, sqlite: "records_cid_idx (cid=?)", postgres: /records_cid_idx|Index Scan Backward using records_pkey/ },
   { qs: "include_deleted=Y", fromEnd: false, sqlite: "records_cid_idx (cid=?)", postgres: /records_cid_idx|records_pkey/ },
-  { qs: "include_deleted=Y&state=deleted", fromEnd: true, sqlite: "records_cid_state_idx (cid=? AND state=?)", postgres: /records_cid_state_idx/ },
-  { qs: "tags=t7", fromEnd: true, sqlite: "records_cid_state_idx (cid=? AND state=? AND rowid=?)", postgres: /records_cid_state_idx|Index Scan Backward using records_pkey/ },
+  { qs: "include_deleted=Y&state=deleted", fromEnd: true, sqlite: "records_cid_deleted_idx (cid=?)", postgres: /records_cid_deleted_idx/ },
+  { qs: "tags=t7", fromEnd: true, sqlite: "records_cid_idx (cid=? AND rowid=?)", postgres: /records_cid_idx|Index Scan Backward using records_pkey/ },
 ];
 
 /** Filters whose count of every state reads the value index alone. */

@@ -3,7 +3,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Filter, ListQuery } from "@records-service/core";
 import { createQueryCompiler } from "./compile.js";
 import { sqliteDialect } from "./dialects.js";
-import { countPlan, cursorBefore, FEW_DELETED, inAskedOrder, pagePlan, scanCursorFrom, takeScanRows } from "./read-plan.js";
+import { countPlan, cursorBefore, FEW_DELETED, inAskedOrder, pagePlan, scanCursorFrom, statesHeld, takeScanRows } from "./read-plan.js";
 
 const compiler = createQueryCompiler(sqliteDialect);
 const render = new SQLiteSyncDialect();
@@ -43,6 +43,20 @@ describe("countPlan", () => {
     expect(few.kind).toBe("difference");
     const many = countPlan(compiler, 1, query({ filters: [eqLovelace] }), where, fid, new Map([["deleted", FEW_DELETED + 1]]));
     expect(many.kind === "count" && render.sqlToQuery(many.sql).sql).toMatch(/FROM records r/);
+  });
+});
+
+describe("statesHeld", () => {
+  it.each([
+    { name: "live, none deleted: every state, so no state test", states: ["updated"], kept: [["updated", 40]], expected: ["updated", "deleted"] },
+    { name: "live, some deleted: as asked", states: ["updated"], kept: [["updated", 40], ["deleted", 1]], expected: ["updated"] },
+    { name: "deleted only, none live: every state", states: ["deleted"], kept: [["deleted", 3], ["updated", 0]], expected: ["deleted", "updated"] },
+    { name: "an empty collection: every state", states: ["updated"], kept: [], expected: ["updated", "deleted"] },
+    { name: "every state asked: as asked", states: ["updated", "deleted"], kept: [["deleted", 2]], expected: ["updated", "deleted"] },
+  ] as const)("$name", ({ states, kept, expected }) => {
+    const held = statesHeld(query({ states: [...states] }), new Map(kept));
+    expect(held.states).toEqual(expected);
+    expect(compiler.states(held.states) === undefined).toBe(expected.length === 2);
   });
 });
 

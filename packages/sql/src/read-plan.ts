@@ -7,7 +7,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import { sql } from "./sql-tag.js";
-import { badRequest, cutDates, fieldValuesKey, type DateCut, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey } from "@records-service/core";
+import { badRequest, cutDates, fieldValuesKey, type DateCut, LIST_ELEMENT_MIN_OVERHEAD, type FieldCountRow, type FieldValuesRow, type ListQuery, type RecordKey, type RecordState } from "@records-service/core";
 import type { SqlDialect } from "./dialects.js";
 import { indexedFid, type FieldIdLookup, type PageSpec, type QueryCompiler } from "./compile.js";
 import { orderTerms } from "./order.js";
@@ -19,11 +19,28 @@ import { orderTerms } from "./order.js";
  */
 export const FEW_DELETED = 1000;
 
+const _STATES: readonly RecordState[] = ["updated", "deleted"];
+
 /**
  * How a list's total is found: `kept` (the collection's kept counts answer it), `count`
  * (one statement), or `difference` (every match less the deleted matches).
  */
 export type CountPlan = { kind: "kept"; total: number } | { kind: "count"; sql: SQL } | { kind: "difference"; every: SQL; deleted: SQL };
+
+/**
+ * `query` with the states its collection holds no record of added to those it shows, given
+ * the collection's kept counts: a live-only list of a collection with no deleted record is
+ * every record, so its WHERE tests no state, and a page walks `records_cid_idx` without
+ * reading the rows it passes over (no index holds the live records alone since SQLite's
+ * migration 0016). Only for counts read in the page's own snapshot (SQLite's one read).
+ *
+ * @example
+ * statesHeld(query, new Map([["updated", 10]])).states // ["updated", "deleted"]
+ */
+export function statesHeld(query: ListQuery, kept: ReadonlyMap<string, number>): ListQuery {
+  const absent = _STATES.filter((s) => !query.states.includes(s) && !kept.get(s));
+  return absent.length === 0 ? query : { ...query, states: [...query.states, ...absent] };
+}
 
 /**
  * `compiler.where(cid, query, fieldId)`, built on the first call and kept: the list plans

@@ -10,9 +10,11 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
+import { evaluateList, parseListQuery, type StoredRecord } from "@records-service/core";
 import { createSqliteStorage } from "./driver.js";
 import { registerIndexFunctions } from "./field-indexes.js";
 import { MIGRATIONS_FOLDER } from "./open.js";
+import { rewindMigrations } from "./testing.js";
 
 const dir = mkdtempSync(join(tmpdir(), "records-migrations-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -270,5 +272,74 @@ describe("0015_account_changes", () => {
     expect(mark()).toBe(seen.at(-1));
     raw.close();
     await storage.close();
+  });
+});
+
+describe("0016_pages_per_create", () => {
+  it("keeps only the deleted records in an index by state, and every list, page and count answers as before", async () => {
+    const path = join(dir, "0016.db");
+    const records = Array.from({ length: 60 }, (_, i): StoredRecord => ({
+      id: (i + 1).toString(16).padStart(24, "0"),
+      flock: "demo",
+      type: "person",
+      state: i % 4 === 0 ? "deleted" : "updated",
+      data: { last_name: `Name${i % 5}` },
+      displayValue: "",
+      created: "2026-01-01T00:00:00.000000",
+      lastUpdated: "2026-01-01T00:00:00.000000",
+      version: 1,
+    }));
+    const before = createSqliteStorage({ path });
+    await before.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    await before.apply({ records: records.map((record) => ({ kind: "insert" as const, record })) });
+    await before.close();
+    const raw = new Database(path);
+    rewindMigrations(raw, "0016_pages_per_create");
+    const indexes = () => (raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'records' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    expect(indexes()).toContain("records_cid_state_idx");
+    expect(indexes()).not.toContain("records_cid_deleted_idx");
+
+    const s = createSqliteStorage({ path });
+    expect(indexes()).toContain("records_cid_deleted_idx");
+    expect(indexes()).not.toContain("records_cid_state_idx");
+    expect((raw.prepare("SELECT count(*) AS n FROM records INDEXED BY records_cid_deleted_idx WHERE cid > 0 AND state = 'deleted'").get() as { n: number }).n).toBe(15);
+    raw.close();
+    for (const qs of ["", "include_deleted=Y", "include_deleted=Y&state=deleted", "last_name=Name3", "last_name=Name3&include_deleted=Y&state=deleted", "page_size=7&page=3"]) {
+      const q = parseListQuery(new URLSearchParams(qs), { surface: "v2", now: new Date() });
+      const want = evaluateList(records, q);
+      const got = await s.listRecords("demo", "person", q);
+      expect({ qs, total: got.total, ids: got.records.map((r) => r.id) }).toEqual({ qs, total: want.total, ids: want.records.map((r) => r.id) });
+    }
+    await s.close();
+  });
+});
+
+describe("0017_changes_record_idx", () => {
+  it("keys a record's changes by (flock, record id, id), and its history reads as before", async () => {
+    const path = join(dir, "0017.db");
+    const record: StoredRecord = { id: "a".repeat(24), flock: "demo", type: "thing", state: "updated", data: { n: 1 }, displayValue: "", created: "2026-01-01T00:00:00.000000", lastUpdated: "2026-01-01T00:00:00.000000", version: 1 };
+    const before = createSqliteStorage({ path });
+    await before.createFlock({ identifier: "demo", name: "Demo", created: "2026-01-01T00:00:00.000000" });
+    await before.apply({ records: [{ kind: "insert", record }] });
+    await before.apply({ records: [{ kind: "update", record: { ...record, data: { n: 2 }, state: "deleted", version: 2, lastUpdated: "2026-01-02T00:00:00.000000" }, expectedVersion: 1, changed: ["n"] }] });
+    await before.apply({ records: [{ kind: "insert", record: { ...record, id: "b".repeat(24), type: "other" } }] });
+    await before.close();
+    const raw = new Database(path);
+    const columns = () => (raw.prepare("SELECT name FROM pragma_index_info('changes_record_idx') ORDER BY seqno").all() as { name: string }[]).map((r) => r.name);
+    rewindMigrations(raw, "0017_changes_record_idx");
+    expect(columns()).toEqual(["flock", "type", "record_id", "id"]);
+
+    const s = createSqliteStorage({ path });
+    expect(columns()).toEqual(["flock", "record_id", "id"]);
+    raw.close();
+    const history = await s.readChangeHistory("demo", { type: "thing", recordId: record.id, skip: 0, limit: 10 });
+    expect(history.total).toBe(2);
+    expect(history.changes.map((c) => [c.version, c.state, c.previousState])).toEqual([
+      [2, "deleted", "updated"],
+      [1, "updated", null],
+    ]);
+    expect(history.oldest?.version).toBe(1);
+    expect((await s.readChangeHistory("demo", { type: "other", recordId: record.id, skip: 0, limit: 10 })).total).toBe(0);
+    await s.close();
   });
 });

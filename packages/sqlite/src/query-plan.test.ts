@@ -80,7 +80,7 @@ describe("query plans", () => {
     const q = parseListQuery(new URLSearchParams("last_name=Name3"), { surface: "v2", now: new Date("2026-03-01T00:00:00Z") });
     const where = compiler.where(cid, { ...q, states: ["deleted"] }, (name) => catalog.fieldId(cid, name), "probe");
     const plan = explainPlan(compiler.count(where)).join("\n");
-    expect(plan).toContain("records_cid_state_idx (cid=? AND state=?)");
+    expect(plan).toContain("records_cid_deleted_idx (cid=?)");
     expect(plan).toContain("record_values_fid_text_idx (fid=? AND text=? AND rid=?)");
   });
 

@@ -6,7 +6,7 @@
 import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, statesHeld, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import type { Db } from "./open.js";
@@ -149,9 +149,12 @@ export function createRecordReader(
   // The count, the probe and the page in one read transaction: one snapshot (the total is
   // the page's), and one begin and end of a read instead of one per statement (each costs
   // about what a small indexed lookup does: the WAL's shared-memory lock and its release).
-  const listInOneRead = db.$client.transaction((flock: string, type: string, query: ListQuery): ListPage<RecordRow> => {
+  const listInOneRead = db.$client.transaction((flock: string, type: string, listQuery: ListQuery): ListPage<RecordRow> => {
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { total: 0, records: [] };
+    // No state test where the collection holds no record of the states left out (its kept
+    // counts are this read's): a live page then passes over records by index alone.
+    const query = statesHeld(listQuery, keptCounts(cid));
     // The fields the compiled statements read from the records' data (not indexed) are noted.
     const scanned = new Set<string>();
     const source = sources(cid, flock, type);

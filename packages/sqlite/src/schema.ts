@@ -122,7 +122,11 @@ export const records = sqliteTable(
     // Ids are unique across the store (as in the reference adapter), not only per collection.
     uniqueIndex("records_id_idx").on(t.id),
     index("records_cid_idx").on(t.cid),
-    index("records_cid_state_idx").on(t.cid, t.state),
+    // The deleted records alone (a create or an update touches none of it): a live list walks
+    // `records_cid_idx` and skips the few deleted rows; a deleted list, and the live count's
+    // deleted matches, walk this one. A (cid, state) index held every record a second time
+    // for two pages of every create (docs/decisions.md, "Pages per create").
+    index("records_cid_deleted_idx").on(t.cid).where(sql`state = 'deleted'`),
     index("records_cid_created_idx").on(t.cid, t.created),
     index("records_cid_last_updated_idx").on(t.cid, t.lastUpdated),
     // One data event per dedupe key in a collection (flock and type): two processes emitting
@@ -320,8 +324,10 @@ export const changes = sqliteTable(
     // took a 4 KB overflow page of its own (docs/decisions.md, "The change log is a rowid table").
     uniqueIndex("changes_flock_id_idx").on(t.flock, t.id),
     index("changes_flock_changed_at_idx").on(t.flock, t.changedAt),
-    // A record's history (audit), and each change's previous one.
-    index("changes_record_idx").on(t.flock, t.type, t.recordId, t.id),
+    // A record's history (audit), and each change's previous one. No type: ids are unique across
+    // the store, and without it the changes of one write's records (a person and its data
+    // event, ids of the same moment) share the index's last page (docs/decisions.md, "Pages per create").
+    index("changes_record_idx").on(t.flock, t.recordId, t.id),
     // A filtered change feed's page: a type's changes after a position, in id order.
     index("changes_type_idx").on(t.flock, t.type, t.id),
   ],

@@ -67,4 +67,6 @@ const _UNDO: Record<string, string> = {
   "0015_account_changes": `${["flocks", "users", "api_keys"]
     .flatMap((t) => ["insert", "update", "delete"].map((e) => `DROP TRIGGER ${t}_${e}_counted;`))
     .join(" ")} DROP TABLE account_changes;`,
+  "0016_pages_per_create": "DROP INDEX records_cid_deleted_idx; CREATE INDEX records_cid_state_idx ON records (cid, state);",
+  "0017_changes_record_idx": "DROP INDEX changes_record_idx; CREATE INDEX changes_record_idx ON changes (flock, type, record_id, id);",
 };
