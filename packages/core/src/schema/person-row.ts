@@ -46,7 +46,7 @@ const _KINDS: readonly PersonFieldKind[] = _NAMES.map((k) => PERSON_FIELDS[k]!);
 /**
  * The row as stored, when it holds every person field in schema order and each is accepted;
  * else undefined. One pass over the fields: each one's bounds (a 400, in field order), then
- * what `acceptedPersonValues` makes of it; a refused value only marks the row for the
+ * what `validatePersonInput` accepts of it; a refused value only marks the row for the
  * general path (which names it), the later fields' bounds still checked first, as before.
  */
 function _complete(row: Record<string, unknown>): Record<string, unknown> | undefined {
