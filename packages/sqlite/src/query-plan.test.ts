@@ -109,16 +109,22 @@ describe("query plans", () => {
 });
 
 describe("keyed reads", () => {
-  it.each(["getRecords", "getDisplayValues"] as const)("%s probes records_id_idx once per id, never the whole collection", (method) => {
+  // getRecords sends its ids as one JSON parameter (one prepared statement, any number of
+  // ids); getDisplayValues a placeholder per id.
+  it.each([
+    { method: "getRecords", keyedBy: "FROM records WHERE +cid = ? AND id IN (SELECT value FROM json_each(?))", ids: '["a", "b", "c"]', rest: ["LIST SUBQUERY 1", "SCAN json_each VIRTUAL TABLE INDEX 1:"] },
+    { method: "getDisplayValues", keyedBy: " in (", ids: undefined, rest: [] },
+  ] as const)("$method probes records_id_idx once per id, never the whole collection", ({ method, keyedBy, ids: json, rest }) => {
     const statements = preparedBy(() => {
       const ids = ["000000000000000000000003", "000000000000000000000007", "ffffffffffffffffffffffff"];
       const found = createRecordReader(db, catalog)[method]("demo", ids.map((id) => ({ type: "person", id })));
       expect(found.map((r) => r.id)).toEqual(ids.slice(0, 2));
     });
-    const keyed = statements.filter((s) => s.includes(" in ("));
+    const keyed = statements.filter((s) => s.includes(keyedBy));
     expect(keyed).toHaveLength(1);
-    const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${keyed[0]}`).all(cid, "a", "b", "c") as { detail: string }[]).map((r) => r.detail);
-    expect(plan).toEqual(["SEARCH records USING INDEX records_id_idx (id=?)"]);
+    const params = json === undefined ? [cid, "a", "b", "c"] : [cid, json];
+    const plan = (db.$client.prepare(`EXPLAIN QUERY PLAN ${keyed[0]}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    expect(plan).toEqual(["SEARCH records USING INDEX records_id_idx (id=?)", ...rest]);
   });
 });
 

@@ -87,6 +87,13 @@ export function createRecordReader(
     .from(records)
     .where(and(eq(records.cid, p("cid")), eq(records.id, p("id"))))
     .prepare();
+  // Many ids as one JSON parameter: one prepared statement, where drizzle built and SQLite
+  // prepared a new one with a placeholder per id (an import asks 5,000 a batch: ~10 µs an id).
+  // `+cid`: the id's unique index finds each row, the collection only checks it.
+  const selByIds = db.$client.prepare<[number, string], RecordRow>(
+    `SELECT id, state, data, display_value AS displayValue, created, last_updated AS lastUpdated, version
+     FROM records WHERE +cid = ? AND id IN (SELECT value FROM json_each(?))`,
+  );
   // Correlated subqueries (drizzle leaves a lone table's columns unqualified, so plain SQL):
   // the kept counts, and max(last_updated) from the (cid, last_updated) index.
   const selSummary = db.$client.prepare<[string], { name: string; count: number; lastModified: string | null }>(
@@ -188,12 +195,7 @@ export function createRecordReader(
       for (const [type, ids] of idsByType(keys)) {
         const cid = catalog.collectionId(flock, type);
         if (cid === undefined) continue;
-        const rows = db
-          .select(rowColumns)
-          .from(records)
-          .where(and(_byIdInCollection(cid), inArray(records.id, [...ids])))
-          .all();
-        for (const row of rows) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
+        for (const row of selByIds.all(cid, JSON.stringify([...ids]))) found.set(`${type}/${row.id}`, toStoredRecord(row, flock, type));
       }
       return inAskedOrder(keys, found);
     },

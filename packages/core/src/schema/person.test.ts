@@ -6,7 +6,7 @@ import {
   personFieldsOfKind,
   salutation,
   sortableName,
-  withDerivedNames,
+  setDerivedNames,
 } from "./person.js";
 
 describe("person fields", () => {
@@ -102,8 +102,10 @@ describe("derived names", () => {
     expect(sortableName(data)).toBe(expected);
   });
 
-  it("withDerivedNames replaces stale generated values", () => {
-    const data = withDerivedNames({ first_name: "Ada", formatted_name: "stale", salutation: "x", sortable_name: "y" });
-    expect(data).toMatchObject({ formatted_name: "Ada", salutation: "Ada", sortable_name: "ada" });
+  it("setDerivedNames replaces stale generated values in place, keeping the keys' order", () => {
+    const given = { formatted_name: "stale", first_name: "Ada", salutation: "x", sortable_name: "y" };
+    const data = setDerivedNames(given);
+    expect(data).toBe(given);
+    expect(Object.entries(data)).toEqual([["formatted_name", "Ada"], ["first_name", "Ada"], ["salutation", "Ada"], ["sortable_name", "ada"]]);
   });
 });

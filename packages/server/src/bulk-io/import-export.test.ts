@@ -8,6 +8,8 @@ import {
   createFakeClock,
   createRecordEngine,
   createSequentialIds,
+  formatTimestamp,
+  parseTimestamp,
   validateTriggers,
   type RecordEngine,
   type Storage,
@@ -117,6 +119,30 @@ function suite(name: string, open: () => Promise<Storage>) {
       expect(refused[6]![1]).toMatch(/JSON object/);
       expect(refused[7]![1]).toMatch(/expected updated or deleted/);
       expect(report.refusals.map((r) => r.line)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+      await storage.close();
+    });
+
+    // Kept as written only when it is the stored form: exactly what formatting the parsed time gives back.
+    it.each([
+      { created: "2026-03-01T10:00:00.123000", kept: true },
+      { created: "1000-01-01T00:00:00.000000", kept: true },
+      { created: "2024-02-29T23:59:59.999000", kept: true },
+      { created: "2026-02-29T10:00:00.000000", kept: false },
+      { created: "2026-03-01T24:00:00.000000", kept: false },
+      { created: "2026-00-01T10:00:00.000000", kept: false },
+      { created: "2026-03-01T10:00:00.123456", kept: false },
+      { created: "2026-03-01T10:00:00", kept: false },
+      { created: "2026-03-01 10:00:00.000000", kept: false },
+      { created: "2026-03-01T10:00:00.000000Z", kept: false },
+      { created: "0999-03-01T10:00:00.000000", kept: false },
+    ])("a row's created $created is kept: $kept", async ({ created, kept }) => {
+      expect(formatTimestamp(parseTimestamp(created) ?? new Date(0)) === created).toBe(kept);
+      const storage = await open();
+      const engine = await engineOn(storage);
+      const report = await importRecords(engine, "demo", ndjson(`{"id":"${id(1)}","created":"${created}","first_name":"Ada"}`));
+      expect(report).toMatchObject({ created: kept ? 1 : 0, refused: kept ? 0 : 1 });
+      if (kept) expect(await storage.getRecord("demo", "person", id(1))).toMatchObject({ created, lastUpdated: created });
+      else expect(report.refusals[0]!.reason).toMatch(/is not a timestamp/);
       await storage.close();
     });
 
