@@ -152,7 +152,8 @@ async function _sentBy<T>(sent: string[], fn: () => Promise<T>): Promise<T> {
   const query = proto.query;
   proto.query = function (this: unknown, ...a: unknown[]) {
     const q = a[0] as string | { text: string; name?: string };
-    sent.push(typeof q === "string" ? q : (q.name ?? q.text));
+    // A fixed statement by its name; a compiled one (named by its text's hash) by its text.
+    sent.push(typeof q === "string" ? q : q.name && !q.name.startsWith("records_auto_") ? q.name : q.text);
     return query.apply(this, a);
   };
   try {
