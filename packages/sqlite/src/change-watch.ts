@@ -2,14 +2,15 @@
  * @module change-watch
  * One number that moves whenever the database may have changed, for caches of things read
  * from it (the account cache, the server's serialized responses). `total_changes()` moves
- * when this connection writes (asked on every call; it costs next to nothing), `PRAGMA
- * data_version` when another connection (another server process, the CLI's `user add`)
- * commits. The pragma costs as much as a small lookup, so `generation` asks it at most
+ * when this connection writes (asked only after a statement that may write ran, where the
+ * connection counts them, write-count; else on every call), `PRAGMA data_version` when
+ * another connection (another server process, the CLI's `user add`) commits. The pragma costs as much as a small lookup, so `generation` asks it at most
  * every `recheckMs` (25 ms), and `sync` asks it at once: the server syncs at the start of
  * every request, so a read after another process's acknowledged commit never meets an
  * entry cached before it (the commit moved `data_version` before it was acknowledged).
  */
 import type Database from "better-sqlite3";
+import { writeCount } from "./write-count.js";
 
 /** Options of `createChangeWatch`; tests inject the time. */
 export interface ChangeWatchOptions {
@@ -43,6 +44,19 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
   const recheckMs = opts.recheckMs ?? 25;
   const now = opts.now ?? (() => performance.now());
   const selChanges = client.prepare<[], number>("SELECT total_changes()").pluck();
+  // total_changes() moves only by a statement the count sees: asked again only when it moved.
+  const writes = writeCount(client);
+  let writesSeen = -1;
+  let total = 0;
+  const totalChanges = (): number => {
+    if (!writes) return selChanges.get()!;
+    const w = writes();
+    if (w !== writesSeen) {
+      writesSeen = w;
+      total = selChanges.get()!;
+    }
+    return total;
+  };
   const selVersion = client.prepare<[], number>("PRAGMA data_version").pluck();
   let changes = -1;
   let version = -1;
@@ -52,7 +66,7 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
   let excused = 0;
 
   const look = (force: boolean): number => {
-    const c = selChanges.get()! - excused;
+    const c = totalChanges() - excused;
     let v = version;
     const t = now();
     if (force || t - checked >= recheckMs) {
@@ -71,11 +85,11 @@ export function createChangeWatch(client: Database.Database, opts: ChangeWatchOp
     generation: () => look(false),
     sync: () => void look(true),
     unwatched(fn) {
-      const before = selChanges.get()!;
+      const before = totalChanges();
       try {
         return fn();
       } finally {
-        excused += selChanges.get()! - before;
+        excused += totalChanges() - before;
       }
     },
   };

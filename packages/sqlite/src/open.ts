@@ -15,6 +15,7 @@ import { isSqliteBusy } from "./busy.js";
 import { registerIndexFunctions } from "./field-indexes.js";
 import { registerTextFunctions } from "./text-functions.js";
 import { backfillTicketStock } from "./ticket-stock.js";
+import { countWrites } from "./write-count.js";
 
 /** Options of `openDatabase` and `createSqliteStorage`. */
 export interface OpenOptions {
@@ -49,6 +50,8 @@ export function openDatabase(opts: OpenOptions): Db {
   const memory = opts.path === ":memory:";
   if (!memory && !opts.readonly) mkdirSync(dirname(opts.path), { recursive: true });
   const client = new Database(opts.path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  // Before anything is prepared: the change watch trusts the count (write-count).
+  countWrites(client);
   try {
     client.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     client.pragma("foreign_keys = ON");
