@@ -24,3 +24,60 @@ export interface RecordKey {
   type: string;
   id: string;
 }
+
+/**
+ * A stored record whose `data` is parsed from `dataText` (its stored JSON text) only when
+ * first read. Until then, and while nothing has replaced it, `storedDataText` gives the text,
+ * so an answer can be written from it without parsing and serializing it again (the list,
+ * `listElementText`). `data` is an own, enumerable property like any other: spreading or
+ * comparing the record reads (parses) it, and the copy holds the parsed object, not the text.
+ *
+ * @example
+ * const record = recordOfDataText({ id, flock, type, state, displayValue, created, lastUpdated, version }, row.data);
+ */
+export function recordOfDataText(fields: Omit<StoredRecord, "data">, dataText: string): StoredRecord {
+  // The members in StoredRecord's order, `data` in its place.
+  const record: StoredRecord = {
+    id: fields.id,
+    flock: fields.flock,
+    type: fields.type,
+    state: fields.state,
+    data: _UNREAD,
+    displayValue: fields.displayValue,
+    created: fields.created,
+    lastUpdated: fields.lastUpdated,
+    version: fields.version,
+  };
+  let data: Record<string, unknown> | undefined;
+  Object.defineProperty(record, "data", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (data === undefined) {
+        data = JSON.parse(dataText) as Record<string, unknown>;
+        // Once handed out, the object may be changed: the text no longer speaks for it.
+        _dataTexts.delete(record);
+      }
+      return data;
+    },
+    set(value: Record<string, unknown>) {
+      data = value;
+      _dataTexts.delete(record);
+    },
+  });
+  _dataTexts.set(record, dataText);
+  return record;
+}
+
+/**
+ * The stored JSON text of `record`'s data when it came from `recordOfDataText` and its
+ * `data` has been neither read nor replaced since; otherwise undefined.
+ */
+export function storedDataText(record: StoredRecord): string | undefined {
+  return _dataTexts.get(record);
+}
+
+// --- internal ---
+
+const _dataTexts = new WeakMap<StoredRecord, string>();
+const _UNREAD: Record<string, unknown> = Object.freeze({});
