@@ -6,7 +6,7 @@
  * and conservative on the rest: a text it cannot vouch for (any backslash escape, a control
  * character, a surrogate, a number other than a short integer in its own form, whitespace
  * between tokens, a key that is an array index, a duplicate key, nesting past
- * `_MAX_DEPTH`, more than `_MAX_LENGTH` characters, anything not JSON) is left to the
+ * `_MAX_DEPTH`, anything not JSON) is left to the
  * parse-and-serialize path, which gives the right bytes for anything.
  */
 
@@ -22,7 +22,7 @@
  * canonicalObjectKeys('{"a":"\\u0041"}')        // undefined (an escape)
  */
 export function canonicalObjectKeys(text: string): readonly string[] | undefined {
-  if (text.length > _MAX_LENGTH || text.charCodeAt(0) !== _OPEN_OBJECT || _NEVER_VERBATIM.test(text)) return undefined;
+  if (text.charCodeAt(0) !== _OPEN_OBJECT || _NEVER_VERBATIM.test(text)) return undefined;
   const keys: string[] = [];
   const end = _object(text, 0, 0, keys);
   return end === text.length ? _layout(keys) : undefined;
@@ -35,11 +35,9 @@ export function canonicalObjectKeys(text: string): readonly string[] | undefined
  * backslash (its escapes are left to the serializing path, however canonical), a control
  * character, a surrogate (lone ones it escapes; pairs are let go too, for simplicity).
  */
-// eslint-disable-next-line no-control-regex
 const _NEVER_VERBATIM = /[\\\u0000-\u001f\ud800-\udfff]/;
 
-/** Past this the text is parsed instead (a page's bound is far larger than any person). */
-const _MAX_LENGTH = 1 << 20;
+/** Deeper texts are parsed instead (the walk recurses; `JSON.parse` does not run out of stack). */
 const _MAX_DEPTH = 64;
 /** Integers of up to this many digits are exact doubles, written back as they are. */
 const _MAX_DIGITS = 15;
