@@ -172,6 +172,7 @@ export type { Connection, PoolStats } from "./storage/connection.js";
 // --- model: what storage holds (no I/O) ---
 export type { FlockRow, UserRow, ApiKeyRow } from "./model/account.js";
 export type { StoredRecord, RecordKey } from "./model/record.js";
+export { recordOfDataText } from "./model/record.js";
 export type { StoredFile, FileOwner } from "./model/file.js";
 export type { OutboxJob, OutboxStatus } from "./model/outbox.js";
 export type { RecordWrite, ChangeSet } from "./model/change-set.js";

@@ -32,6 +32,7 @@ import {
   pagePlan,
   pageStatement,
   postgresDialect,
+  listedRecordFromRow,
   recordFromRow,
   sortNumbersProbe,
   toFieldCountRows,
@@ -87,6 +88,11 @@ export function upToDataLength(query: SQL, maxDataLength: number): SQL {
         row_number() OVER () AS "readOrder"
       FROM (${query}) q) b
     WHERE coalesce(b."dataBefore", 0) <= ${max} ORDER BY b."readOrder"`;
+}
+
+/** A list page's record of a row, its data parsed when first read (see `listedRecordFromRow`). */
+function listedRecord(row: RecordRow, flock: string, type: string): StoredRecord {
+  return listedRecordFromRow(row, flock, type, decodeText);
 }
 
 /** The stored record of a row, its display value decoded (see `recordFromRow`). */
@@ -206,14 +212,14 @@ export function createRecordReader(
       const note = async () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(await keptCounts(cid)) } });
       const probe = sortNumbersProbe(query, fieldId);
       const first = probe === undefined ? await firstPage(cid, query, where, fieldId) : undefined;
-      if (first) return { total: first.total, records: first.rows.map((row) => toStoredRecord(row, flock, type)), ...(await note()) };
+      if (first) return { total: first.total, records: first.rows.map((row) => listedRecord(row, flock, type)), ...(await note()) };
       const total = await count(cid, query, where, fieldId);
       const at = pagePlan(query, total);
       if (!at) return { total, records: [], ...(await note()) };
       const numbers = probe === undefined || (await exec(pool, probe, "sort_numbers")).rows.length > 0;
       const rows = await pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
       if (at.fromEnd) rows.reverse();
-      return { total, records: rows.map((row) => toStoredRecord(row, flock, type)), ...(await note()) };
+      return { total, records: rows.map((row) => listedRecord(row, flock, type)), ...(await note()) };
     },
 
     async listFieldValues(flock, type, query, fields, limit) {

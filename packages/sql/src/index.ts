@@ -54,7 +54,7 @@ export {
   type OutboxRow,
 } from "./outbox-rows.js";
 export { changeHistoryWhere, oldestChangeWhere, historyChangeFromRow, type HistoryRow } from "./change-history.js";
-export { recordFromRow, filterFields, type RecordRow } from "./record-rows.js";
+export { recordFromRow, listedRecordFromRow, filterFields, type RecordRow } from "./record-rows.js";
 export { removedByState } from "./change-purge.js";
 export {
   createLimitPurgeClock,

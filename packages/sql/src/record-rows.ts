@@ -4,7 +4,7 @@
  * it holds. The adapters differ only in how stored text reads back (PostgreSQL escapes
  * what its text type cannot hold), which they pass as `decode`.
  */
-import type { ListQuery, StoredRecord } from "@records-service/core";
+import { recordOfDataText, type ListQuery, type StoredRecord } from "@records-service/core";
 
 /** A record row as selected (`type` and `flock` are known to the caller or joined). */
 export interface RecordRow {
@@ -36,6 +36,29 @@ export function recordFromRow(row: RecordRow, flock: string, type: string, decod
     lastUpdated: row.lastUpdated,
     version: row.version,
   };
+}
+
+/**
+ * `recordFromRow`, its data parsed only when first read (`recordOfDataText`): a list page's
+ * records, whose stored text the answer can hold as it is.
+ *
+ * @example
+ * page.records.map((row) => listedRecordFromRow(row, "demo", "person"));
+ */
+export function listedRecordFromRow(row: RecordRow, flock: string, type: string, decode: (text: string) => string = _same): StoredRecord {
+  return recordOfDataText(
+    {
+      id: row.id,
+      flock,
+      type,
+      state: row.state as StoredRecord["state"],
+      displayValue: decode(row.displayValue),
+      created: row.created,
+      lastUpdated: row.lastUpdated,
+      version: row.version,
+    },
+    row.data,
+  );
 }
 
 /** The names of the data fields a query filters or sorts on (the field ids a compile needs). */

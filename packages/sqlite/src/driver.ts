@@ -25,7 +25,7 @@ import { createFieldIndexes } from "./field-indexes.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { openDatabase, type OpenOptions } from "./open.js";
 import { createRecordPurger } from "./purge.js";
-import { createRecordReader, parseRows } from "./read.js";
+import { createRecordReader, listedRecords } from "./read.js";
 import { createScanner } from "./scan.js";
 import { backfillSearch, createSearcher, createSearchMerger } from "./search.js";
 import { createOutboxStore } from "./outbox.js";
@@ -111,7 +111,7 @@ export function createSqliteStorage(opts: SqliteStorageOptions): Storage {
     getDisplayValues: _async(reader.getDisplayValues),
     listRecords: async (flock, type, query) => {
       const page = reader.listRecordRows(flock, type, query);
-      return { ...page, records: await parseRows(page.records, flock, type) };
+      return { ...page, records: listedRecords(page.records, flock, type) };
     },
     listReferencing: _async(reader.listReferencing),
     listFieldValues: _async(reader.listFieldValues),

@@ -6,7 +6,7 @@
 import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
-import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, statesHeld, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
+import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, listedRecordFromRow, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, statesHeld, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
 import { compiler } from "./compiler.js";
 import { createFieldIndexes, type FieldIndexes } from "./field-indexes.js";
 import type { Db } from "./open.js";
@@ -21,7 +21,7 @@ export interface RecordReader {
   getRecords(flock: string, keys: RecordKey[]): StoredRecord[];
   /** The display values of `getRecords`'s records, without reading their data. */
   getDisplayValues(flock: string, keys: RecordKey[]): DisplayValueRow[];
-  /** The page's rows, data still JSON text (see `parseRows`), and the total. */
+  /** The page's rows, data still JSON text (see `listedRecords`), and the total. */
   listRecordRows(flock: string, type: string, query: ListQuery): ListPage<RecordRow>;
   listReferencing(flock: string, uri: string, limit: number, maxDataLength?: number): StoredRecord[];
   listFieldValues(flock: string, type: string, query: ScanQuery, fields: readonly string[], limit: number): FieldValuesRow[];
@@ -35,30 +35,18 @@ export function toStoredRecord(row: RecordRow, flock: string, type: string): Sto
 }
 
 /**
- * The stored records of `rows`, parsed a slice at a time: after each `PARSE_SLICE_LENGTH`
- * of JSON text the event loop gets a turn, so a page of large records never blocks other
- * requests for long (the rows were read before, in one statement).
+ * The stored records of a page's `rows`, each parsed only when its data is first read
+ * (`listedRecordFromRow`): the list answer writes the stored text as it is, and a reader of
+ * the data pays for the parse where it reads (the list answer gives the event loop a turn
+ * between slices of a large page, as this did while it parsed).
  *
  * @example
  * const { total, records: rows } = reader.listRecordRows(flock, type, query);
- * const records = await parseRows(rows, flock, type);
+ * const records = listedRecords(rows, flock, type);
  */
-export async function parseRows(rows: readonly RecordRow[], flock: string, type: string): Promise<StoredRecord[]> {
-  const out: StoredRecord[] = [];
-  let since = 0;
-  for (const row of rows) {
-    if (since > PARSE_SLICE_LENGTH) {
-      since = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    out.push(toStoredRecord(row, flock, type));
-    since += row.data.length;
-  }
-  return out;
+export function listedRecords(rows: readonly RecordRow[], flock: string, type: string): StoredRecord[] {
+  return rows.map((row) => listedRecordFromRow(row, flock, type));
 }
-
-/** How much JSON text `parseRows` parses between two turns of the event loop. */
-const PARSE_SLICE_LENGTH = 64 * 1024;
 
 /**
  * The reader for one connection. With `generation` (the connection's change generation,

@@ -4,7 +4,8 @@
  * envelope (create, get), the list element and the paged list wrapper.
  */
 import type { ListPage, ListQuery } from "../model/query.js";
-import type { StoredRecord } from "../model/record.js";
+import { storedDataText, type StoredRecord } from "../model/record.js";
+import { canonicalObjectKeys } from "./canonical-json.js";
 import { PERSON_FIELDS } from "./person.js";
 import { recordUri } from "./references.js";
 
@@ -100,6 +101,26 @@ export function listElementToSerialize(record: StoredRecord): ListElement {
   return _listElement(record, _addsFields(record) ? _completeData(record) : record.data);
 }
 
+/**
+ * `JSON.stringify(listElementToSerialize(record))`, byte for byte. When the record still
+ * holds its stored data text (`storedDataText`) and that text is what serializing its parse
+ * would give (`canonicalObjectKeys`), the text is written as it is, with a person's missing
+ * schema fields appended as `_completeData` adds them: the data is neither parsed nor
+ * serialized again. Anything else takes the serializing path.
+ *
+ * @example
+ * const text = listElementText(record); // same as JSON.stringify(toListElement(record))
+ */
+export function listElementText(record: StoredRecord): string {
+  const text = storedDataText(record);
+  const keys = text === undefined ? undefined : canonicalObjectKeys(text);
+  if (text === undefined || keys === undefined) return JSON.stringify(listElementToSerialize(record));
+  const shell = JSON.stringify(_listElement(record, _DATA_MARK));
+  // The first `,"data":0,` is the member itself: a string member's quotes are escaped.
+  const at = shell.indexOf(_DATA_MEMBER) + _DATA_MEMBER.length - 2;
+  return `${shell.slice(0, at)}${record.type === "person" ? _completedText(text, keys) : text}${shell.slice(at + 1)}`;
+}
+
 function _listElement(record: StoredRecord, data: Record<string, unknown>): ListElement {
   return {
     _id: null,
@@ -146,6 +167,24 @@ function _completeData(record: StoredRecord): Record<string, unknown> {
   return data;
 }
 
+/** `JSON.stringify(_completeData(record))` of a person whose data is the canonical `text` with `keys`. */
+function _completedText(text: string, keys: readonly string[]): string {
+  let added = _addedByLayout.get(keys);
+  if (added === undefined) {
+    const has = new Set(keys);
+    // In schema order, after the stored members, as `_completeData` adds them; `in`, as it
+    // tests, also finds Object.prototype's members.
+    added = "";
+    for (const [field, member] of _PERSON_UNSET_TEXT) if (!has.has(field) && !(field in Object.prototype)) added += `,${member}`;
+    _addedByLayout.set(keys, added);
+  }
+  if (added === "") return text;
+  return keys.length === 0 ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
+}
+
+/** What `_completedText` appends, per layout (`canonicalObjectKeys` gives one array per layout). */
+const _addedByLayout = new WeakMap<readonly string[], string>();
+
 /** True when `_completeData` adds a field: a person stored without some field of its schema. */
 function _addsFields(record: StoredRecord): boolean {
   if (record.type !== "person") return false;
@@ -157,6 +196,13 @@ function _addsFields(record: StoredRecord): boolean {
 const _PERSON_UNSET: readonly (readonly [string, boolean | null])[] = Object.entries(PERSON_FIELDS).map(
   ([field, kind]) => [field, kind === "flag" ? false : null] as const,
 );
+
+/** `_PERSON_UNSET` with each member's JSON text (`"field":null`). */
+const _PERSON_UNSET_TEXT: readonly (readonly [string, string])[] = _PERSON_UNSET.map(([field, unset]) => [field, `${JSON.stringify(field)}:${JSON.stringify(unset)}`] as const);
+
+/** A stand-in for the data in `listElementText`'s shell. */
+const _DATA_MARK = 0 as unknown as Record<string, unknown>;
+const _DATA_MEMBER = ',"data":0,';
 
 /** The same for the single-record shape, where an unset list field is a fresh `[null]`. */
 const _PERSON_UNSET_SINGLE: readonly (readonly [string, () => unknown])[] = Object.entries(PERSON_FIELDS).map(

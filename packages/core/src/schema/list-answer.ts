@@ -9,7 +9,7 @@ import { RecordsError } from "../errors.js";
 import { MAX_LIST_ANSWER_LENGTH } from "../query/limits.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import type { StoredRecord } from "../model/record.js";
-import { listElementToSerialize, toListWrapper } from "./envelope.js";
+import { listElementText, toListWrapper } from "./envelope.js";
 
 /**
  * The 400 for a page whose answer would pass `limit` characters. `fit` is how many of the
@@ -97,7 +97,7 @@ export async function listAnswerText(page: ListPage<StoredRecord>, query: ListQu
       since = 0;
       await opts.pause();
     }
-    const text = JSON.stringify((opts.element ?? listElementToSerialize)(record));
+    const text = opts.element ? JSON.stringify(opts.element(record)) : listElementText(record);
     length += text.length + 1;
     since += text.length;
     if (length > limit) throw listAnswerTooLarge(parts.length, limit);
