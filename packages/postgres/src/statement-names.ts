@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 export type StatementNames = (text: string) => string | undefined;
 
 /** Distinct texts named per process (each connection prepares those it runs). */
-export const NAMED_TEXTS_MAX = 128;
+const NAMED_TEXTS_MAX = 128;
 
 /**
  * Names texts `records_auto_<hash>` (96 bits of the text's SHA-256), the first `max` seen.
