@@ -226,6 +226,12 @@ describe.skipIf(!inject("pgAvailable"))("the change generation on PostgreSQL", (
       } finally {
         await failing.close();
       }
+      const throwing = createChangeWatch({ connectionString: db.url }, { marks: () => { throw new Error("at once"); } });
+      try {
+        await expect(throwing.sync()).rejects.toThrow("at once");
+      } finally {
+        await throwing.close();
+      }
       watch.touch();
       expect(watch.accountGeneration()).toBe(a + 1);
       watch.touch(true);

@@ -130,7 +130,14 @@ export function createChangeWatch(config: pg.ClientConfig, opts: ChangeWatchOpti
     }
   };
   const start = (): Promise<void> => {
-    const read = opts.marks().then(apply);
+    let marks: Promise<DatabaseMarks>;
+    try {
+      marks = opts.marks();
+    } catch (e) {
+      // A `marks` that throws at once fails its callers like one that rejects.
+      marks = Promise.reject(e);
+    }
+    const read = marks.then(apply);
     const settled = (): void => {
       if (running === read) running = undefined;
     };

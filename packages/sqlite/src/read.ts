@@ -104,11 +104,13 @@ export function createRecordReader(
     }
     let counts = kept.get(cid);
     if (!counts) {
-      counts = new Map(selCounts.all(cid).map((c) => [c.state, c.n]));
+      counts = readCounts(cid);
       if (g !== undefined) kept.set(cid, counts);
     }
     return counts;
   };
+  /** The kept counts as the current read sees them. */
+  const readCounts = (cid: number): Map<string, number> => new Map(selCounts.all(cid).map((c) => [c.state, c.n]));
 
   const rowsOf = (query: SQL): RecordRow[] => {
     const { statement, params } = prepared(query);
@@ -147,9 +149,13 @@ export function createRecordReader(
   const listInOneRead = db.$client.transaction((flock: string, type: string, listQuery: ListQuery): ListPage<RecordRow> => {
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { total: 0, records: [] };
-    // No state test where the collection holds no record of the states left out (its kept
-    // counts are this read's): a live page then passes over records by index alone.
-    const query = statesHeld(listQuery, keptCounts(cid));
+    // No state test where the collection holds no record of the states left out: a live
+    // page then passes over records by index alone. Only on counts of this read's own
+    // snapshot: the remembered ones follow the change generation, which sees another
+    // process's commit only at the next sync or recheck, so they are read again here
+    // whenever they would drop the test.
+    let query = statesHeld(listQuery, keptCounts(cid));
+    if (query !== listQuery) query = statesHeld(listQuery, readCounts(cid));
     // The fields the compiled statements read from the records' data (not indexed) are noted.
     const scanned = new Set<string>();
     const source = sources(cid, flock, type);

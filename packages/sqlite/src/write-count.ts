@@ -45,14 +45,31 @@ export function writeCount(client: Database.Database): (() => number) | undefine
 
 const _counts = new WeakMap<Database.Database, { n: number }>();
 
-/** Makes each run of `statement` add one to `count` before it runs (a failed run counts too). */
+/**
+ * Makes each run of `statement` add one to `count` before it runs (a failed run counts too);
+ * an iteration adds one again when it ends, since its changes are made as it is walked.
+ */
 function _counted(statement: Database.Statement<unknown[]>, count: { n: number }): void {
   const target = statement as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const method of ["run", "get", "all", "iterate"] as const) {
+  for (const method of ["run", "get", "all"] as const) {
     const original = target[method]!;
     target[method] = function (this: unknown, ...args: unknown[]) {
       count.n += 1;
       return original.apply(statement, args);
     };
+  }
+  const iterate = target.iterate!;
+  target.iterate = function (this: unknown, ...args: unknown[]) {
+    count.n += 1;
+    return _countedWalk(iterate.apply(statement, args) as Iterator<unknown>, count);
+  };
+}
+
+/** `rows`, adding one to `count` when the walk ends (done, stopped early or failed). */
+function* _countedWalk(rows: Iterator<unknown>, count: { n: number }): Generator<unknown, void, undefined> {
+  try {
+    yield* { [Symbol.iterator]: () => rows };
+  } finally {
+    count.n += 1;
   }
 }

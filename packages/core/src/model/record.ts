@@ -37,6 +37,9 @@ export interface RecordKey {
  */
 export function recordOfDataText(fields: Omit<StoredRecord, "data">, dataText: string): StoredRecord {
   let data: Record<string, unknown> | undefined;
+  // True once `data` was read or replaced: the text no longer speaks for it (even if a
+  // caller sets it to null or undefined).
+  let left = false;
   // Accessors in the literal itself (defineProperty per record cost several µs, and a
   // WeakMap from record to text about 3 µs a record more than this).
   return {
@@ -46,11 +49,16 @@ export function recordOfDataText(fields: Omit<StoredRecord, "data">, dataText: s
     state: fields.state,
     get data(): Record<string, unknown> {
       // Asked by `storedDataText` (never by a caller: `_PEEK` is this module's): the text, while unread.
-      if (this === _PEEK) return (data === undefined ? dataText : undefined) as unknown as Record<string, unknown>;
-      return (data ??= JSON.parse(dataText) as Record<string, unknown>);
+      if (this === _PEEK) return (left ? undefined : dataText) as unknown as Record<string, unknown>;
+      if (!left) {
+        data = JSON.parse(dataText) as Record<string, unknown>;
+        left = true;
+      }
+      return data!;
     },
     set data(value: Record<string, unknown>) {
       data = value;
+      left = true;
     },
     displayValue: fields.displayValue,
     created: fields.created,

@@ -131,6 +131,11 @@ describe("listElementText", () => {
     const replaced = recordOfDataText(FIELDS, text);
     replaced.data = { last_name: "Byron" };
     expect(listElementText(replaced)).toContain('"last_name":"Byron"');
+    // Replaced by nothing: the stored text is gone for good all the same.
+    const emptied = recordOfDataText(FIELDS, text);
+    emptied.data = undefined as unknown as Record<string, unknown>;
+    expect(storedDataText(emptied)).toBeUndefined();
+    expect(emptied.data).toBeUndefined();
     // A copy holds the parsed object, never the text.
     const copy = { ...recordOfDataText(FIELDS, text), data: { last_name: "Byron" } };
     expect(storedDataText(copy)).toBeUndefined();
