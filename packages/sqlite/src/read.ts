@@ -149,12 +149,18 @@ export function createRecordReader(
   const listInOneRead = db.$client.transaction((flock: string, type: string, listQuery: ListQuery): ListPage<RecordRow> => {
     const cid = catalog.collectionId(flock, type);
     if (cid === undefined) return { total: 0, records: [] };
+    // A filtered first page is read before its total: the first page is the same whatever
+    // the total, and one shorter than the page size holds every match, so its length is the
+    // total and the count (a second walk of the matches) is not asked. Without filters the
+    // kept counts give the total for nothing.
+    const pageFirst = listQuery.page === 1 && listQuery.pageSize > 0 && listQuery.filters.length > 0;
     // No state test where the collection holds no record of the states left out: a live
     // page then passes over records by index alone. Only on counts of this read's own
     // snapshot: the remembered ones follow the change generation, which sees another
     // process's commit only at the next sync or recheck, so they are read again here
-    // whenever they would drop the test.
-    let query = statesHeld(listQuery, keptCounts(cid));
+    // whenever they would drop the test. Not for a filtered first page: it reads the row of
+    // each record it passes over, where the state test costs nothing.
+    let query = pageFirst ? listQuery : statesHeld(listQuery, keptCounts(cid));
     if (query !== listQuery) query = statesHeld(listQuery, readCounts(cid));
     // The fields the compiled statements read from the records' data (not indexed) are noted.
     const scanned = new Set<string>();
@@ -165,14 +171,21 @@ export function createRecordReader(
       return s;
     };
     const where = lazyWhere(compiler, cid, query, fieldId);
+    const note = () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(keptCounts(cid)) } });
+    const numbers = () => {
+      const probe = sortNumbersProbe(query, fieldId);
+      const asked = probe && prepared(probe);
+      return !asked || asked.statement.get(...asked.params) !== undefined;
+    };
+    if (pageFirst) {
+      const first = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, { limit: query.pageSize, offset: 0, fromEnd: false }, numbers()), query.maxDataLength);
+      const total = first.length < query.pageSize ? first.length : count(cid, query, where, fieldId);
+      return { total, records: first, ...note() };
+    }
     const total = count(cid, query, where, fieldId);
     const at = pagePlan(query, total);
-    const note = () => (scanned.size === 0 ? {} : { scanned: { fields: [...scanned], collection: _sum(keptCounts(cid)) } });
     if (!at) return { total, records: [], ...note() };
-    const probe = sortNumbersProbe(query, fieldId);
-    const asked = probe && prepared(probe);
-    const numbers = !asked || asked.statement.get(...asked.params) !== undefined;
-    const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers), query.maxDataLength);
+    const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers()), query.maxDataLength);
     if (at.fromEnd) rows.reverse();
     return { total, records: rows, ...note() };
   });
