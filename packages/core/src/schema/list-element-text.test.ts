@@ -122,6 +122,41 @@ describe("listElementText", () => {
     );
   });
 
+  it("judges texts of a remembered layout, and texts near it, as any other", () => {
+    const base = '{"last_name":"a","tags":["x"]}';
+    expect(canonicalObjectKeys(base)).toEqual(["last_name", "tags"]);
+    const cases: [string, string[] | undefined][] = [
+      ['{"last_name":"b","tags":[]}', ["last_name", "tags"]],
+      ['{"last_namex":"b","tags":[]}', ["last_namex", "tags"]],
+      ['{"last_nam":"b","tags":[]}', ["last_nam", "tags"]],
+      ['{"last_name":"b","tags":[],"x":1}', ["last_name", "tags", "x"]],
+      ['{"last_name":"b"}', ["last_name"]],
+      ['{"tags":[],"last_name":"b"}', ["tags", "last_name"]],
+      ['{"last_name":"b","last_name":"c"}', undefined],
+      ['{"last_name":"b","tags":[1.0]}', undefined],
+      ['{"last_name":"b","tags":[] }', undefined],
+      ['{"last_name":"b","tags":[]}x', undefined],
+      ["{}", []],
+    ];
+    for (const [text, keys] of cases) {
+      // Each after the base (a remembered layout), then again after itself.
+      canonicalObjectKeys(base);
+      expect(canonicalObjectKeys(text), text).toEqual(keys);
+      expect(canonicalObjectKeys(text), text).toEqual(keys);
+    }
+  });
+
+  it("gives the keys of texts drawn from a few keys (layouts met again and again)", () => {
+    const key = fc.constantFrom("a", "ab", "b", "last_name", "last_names", "tags");
+    const value = fc.oneof(fc.string({ unit: fc.constantFrom(..."ab ,:{}[]") }), fc.integer({ min: -999, max: 999 }), fc.constant(null), fc.array(fc.boolean()));
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(key, value), { minLength: 1, maxLength: 6 }), (datas) => {
+        for (const data of datas) expect(canonicalObjectKeys(JSON.stringify(data))).toEqual(Object.keys(data));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("serializes the parsed object once the data was read or replaced", () => {
     const text = '{"last_name":"Lovelace"}';
     const read = recordOfDataText(FIELDS, text);
