@@ -114,7 +114,7 @@ export {
   referencedKeys,
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";
-export { toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
+export { singleEnvelopeText, toSingleEnvelope, toListElement, toListWrapper } from "./schema/envelope.js";
 export {
   dataBudget,
   listAnswerText,

@@ -71,6 +71,24 @@ describe.each(STORAGE_ADAPTERS)("single-record GET cache on %s storage", (_name,
     }
   });
 
+  it("answers a person's miss (spliced from the stored text on SQLite) with the uncached route's bytes", async () => {
+    const cached = _counted(make());
+    const plain = _counted({ ...make(), changeGeneration: () => undefined });
+    const a = await createTestApp({ storage: cached.storage });
+    const b = await createTestApp({ storage: plain.storage });
+    const bodies = [{ first_name: "Ada", last_name: "Lovelace", tags: ["a", "b"] }, { last_name: 'Say "hi" \\ \u0000', notes: "x:null" }, {}];
+    for (const body of bodies) {
+      const ids = [await seed(a, "alpha", "person", body), await seed(b, "alpha", "person", body)];
+      expect(ids[0]).toBe(ids[1]);
+      for (const surface of ["v1", "v2"]) {
+        const path = `/api/${surface}/alpha/person/${ids[0]}`;
+        const uncached = await _whole(await b.call("GET", path, { key }));
+        expect(uncached.status).toBe(200);
+        expect(await _whole(await a.call("GET", path, { key }))).toEqual(uncached);
+      }
+    }
+  });
+
   it("still checks the key and the flock on a hit", async () => {
     const t = await createTestApp({ storage: _counted(make()).storage });
     const id = await seed(t, "alpha", "person", { first_name: "Ada" });

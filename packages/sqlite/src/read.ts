@@ -194,7 +194,8 @@ export function createRecordReader(
     getRecord(flock, type, id) {
       const cid = catalog.collectionId(flock, type);
       const row = cid === undefined ? undefined : selOne.get({ cid, id });
-      return row ? toStoredRecord(row, flock, type) : undefined;
+      // Parsed when first read: the single-record answer splices the stored text when it can.
+      return row ? listedRecordFromRow(row, flock, type) : undefined;
     },
 
     getRecords(flock, keys) {

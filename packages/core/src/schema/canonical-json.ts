@@ -28,6 +28,31 @@ export function canonicalObjectKeys(text: string): readonly string[] | undefined
   return end === text.length ? _layout(keys) : undefined;
 }
 
+/**
+ * `text`, an object `canonicalObjectKeys` vouched for with `keys`, with the value of each
+ * top-level member named in `fields` that is `null` written as `replacement`. Every member
+ * is `"key":value` then `,` or `}` (no key holds an escape), so the walk skips each value
+ * without looking inside it.
+ *
+ * @example
+ * replaceTopLevelNulls('{"a":null,"b":{"a":null}}', ["a", "b"], new Set(["a"]), "[null]") // '{"a":[null],"b":{"a":null}}'
+ */
+export function replaceTopLevelNulls(text: string, keys: readonly string[], fields: ReadonlySet<string>, replacement: string): string {
+  let out = "";
+  let from = 0;
+  let i = 1;
+  for (const key of keys) {
+    const start = i + key.length + 3; // past `"key":`
+    const end = _value(text, start, 0);
+    if (end - start === 4 && text.charCodeAt(start) === 0x6e && fields.has(key)) {
+      out += text.slice(from, start) + replacement;
+      from = end;
+    }
+    i = end + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 // --- internal ---
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { ListPage, ListQuery } from "../model/query.js";
 import { storedDataText, type StoredRecord } from "../model/record.js";
-import { canonicalObjectKeys } from "./canonical-json.js";
+import { canonicalObjectKeys, replaceTopLevelNulls } from "./canonical-json.js";
 import { PERSON_FIELDS } from "./person.js";
 import { recordUri } from "./references.js";
 
@@ -76,6 +76,10 @@ export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<str
   if (isPerson) {
     for (const [field, unset] of _PERSON_UNSET_SINGLE) if (!(field in data)) data[field] = unset();
   }
+  return _single(record, data);
+}
+
+function _single(record: StoredRecord, data: Record<string, unknown>): SingleEnvelope {
   return {
     bucket: record.flock,
     data,
@@ -85,6 +89,34 @@ export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<str
     resource: record.type,
     uri: recordUri(record.flock, record.type, record.id),
   };
+}
+
+/**
+ * `JSON.stringify(toSingleEnvelope(record, new Map()))`, byte for byte, with the record's
+ * stored data text spliced in (as `listElementText` does): a person's `null` list fields
+ * become `[null]` and its missing schema fields are appended, without parsing the data or
+ * serializing it again. Undefined when it cannot vouch for that: no stored text, a text
+ * `canonicalObjectKeys` does not vouch for, a `__proto__` member (the envelope's copy
+ * drops it), or a string starting with `/` anywhere (it may be a reference to expand,
+ * which needs the parse: the caller takes `toSingle`'s path then).
+ *
+ * @example
+ * const text = singleEnvelopeText(record) ?? JSON.stringify(await engine.toSingle(record));
+ */
+export function singleEnvelopeText(record: StoredRecord): string | undefined {
+  const text = storedDataText(record);
+  if (text === undefined || text.includes('"/')) return undefined;
+  const keys = canonicalObjectKeys(text);
+  if (keys === undefined || keys.includes("__proto__")) return undefined;
+  let data = text;
+  if (record.type === "person") {
+    if (text.includes(":null")) data = replaceTopLevelNulls(text, keys, _PERSON_LIST_FIELDS, "[null]");
+    data = _withMembers(data, keys, _PERSON_UNSET_SINGLE_TEXT, _addedToSingle);
+  }
+  const shell = JSON.stringify(_single(record, _DATA_MARK));
+  // The first `,"data":0,` is the member itself: a string member's quotes are escaped.
+  const at = shell.indexOf(_DATA_MEMBER) + _DATA_MEMBER.length - 2;
+  return `${shell.slice(0, at)}${data}${shell.slice(at + 1)}`;
 }
 
 /** One element of a list result: references stay URIs, unset list fields stay null. */
@@ -169,21 +201,30 @@ function _completeData(record: StoredRecord): Record<string, unknown> {
 
 /** `JSON.stringify(_completeData(record))` of a person whose data is the canonical `text` with `keys`. */
 function _completedText(text: string, keys: readonly string[]): string {
-  let added = _addedByLayout.get(keys);
+  return _withMembers(text, keys, _PERSON_UNSET_TEXT, _addedToList);
+}
+
+/**
+ * The object `text` (with `keys`) with each of `members` (a field and its JSON member) whose
+ * field it lacks appended, in their order, as `_completeData` and `toSingleEnvelope` add
+ * them; `in`, as they test, also finds Object.prototype's members. `memo` keeps what is
+ * appended per layout.
+ */
+function _withMembers(text: string, keys: readonly string[], members: readonly (readonly [string, string])[], memo: WeakMap<readonly string[], string>): string {
+  let added = memo.get(keys);
   if (added === undefined) {
     const has = new Set(keys);
-    // In schema order, after the stored members, as `_completeData` adds them; `in`, as it
-    // tests, also finds Object.prototype's members.
     added = "";
-    for (const [field, member] of _PERSON_UNSET_TEXT) if (!has.has(field) && !(field in Object.prototype)) added += `,${member}`;
-    _addedByLayout.set(keys, added);
+    for (const [field, member] of members) if (!has.has(field) && !(field in Object.prototype)) added += `,${member}`;
+    memo.set(keys, added);
   }
   if (added === "") return text;
   return keys.length === 0 ? `{${added.slice(1)}}` : `${text.slice(0, -1)}${added}}`;
 }
 
-/** What `_completedText` appends, per layout (`canonicalObjectKeys` gives one array per layout). */
-const _addedByLayout = new WeakMap<readonly string[], string>();
+/** What `_withMembers` appends, per layout (`canonicalObjectKeys` gives one array per layout), for each shape. */
+const _addedToList = new WeakMap<readonly string[], string>();
+const _addedToSingle = new WeakMap<readonly string[], string>();
 
 /** True when `_completeData` adds a field: a person stored without some field of its schema. */
 function _addsFields(record: StoredRecord): boolean {
@@ -208,3 +249,9 @@ const _DATA_MEMBER = ',"data":0,';
 const _PERSON_UNSET_SINGLE: readonly (readonly [string, () => unknown])[] = Object.entries(PERSON_FIELDS).map(
   ([field, kind]) => [field, kind === "flag" ? () => false : kind === "list" ? () => [null] : () => null] as const,
 );
+
+/** `_PERSON_UNSET_SINGLE` with each member's JSON text. */
+const _PERSON_UNSET_SINGLE_TEXT: readonly (readonly [string, string])[] = _PERSON_UNSET_SINGLE.map(([field, unset]) => [field, `${JSON.stringify(field)}:${JSON.stringify(unset())}`] as const);
+
+/** The person's list fields, whose stored `null` the single-record shape writes as `[null]`. */
+const _PERSON_LIST_FIELDS: ReadonlySet<string> = new Set(Object.entries(PERSON_FIELDS).filter(([, kind]) => kind === "list").map(([field]) => field));

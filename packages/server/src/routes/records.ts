@@ -5,7 +5,7 @@
  * engine operation and shapes the answer with core's envelope functions; the rules
  * themselves live in core.
  */
-import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS } from "@records-service/core";
+import { badRequest, listAnswerText, parseListQuery, PERSON_FIELDS, singleEnvelopeText } from "@records-service/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyKind, readFileUploads, readJsonObject, unsupportedBody } from "../http/body.js";
 import type { AppEnv } from "../http/env.js";
@@ -108,7 +108,7 @@ export function recordRoutes(engine: RouteEngine, guards: RouteGuards, surface: 
     let entry = singles.get(key, gen);
     if (entry === undefined) {
       const record = await engine.get(flock, type, id);
-      entry = `${versionTag(record.version)}\n${JSON.stringify(await engine.toSingle(record))}`;
+      entry = `${versionTag(record.version)}\n${singleEnvelopeText(record) ?? JSON.stringify(await engine.toSingle(record))}`;
       singles.set(key, gen, entry);
     }
     const cut = entry.indexOf("\n");
