@@ -90,7 +90,7 @@ export function upToDataLength(query: SQL, maxDataLength: number): SQL {
     WHERE coalesce(b."dataBefore", 0) <= ${max} ORDER BY b."readOrder"`;
 }
 
-/** A list page's record of a row, its data parsed when first read (see `listedRecordFromRow`). */
+/** A list page's (or a get's) record of a row, its data parsed when first read (see `listedRecordFromRow`). */
 function listedRecord(row: RecordRow, flock: string, type: string): StoredRecord {
   return listedRecordFromRow(row, flock, type, decodeText);
 }
@@ -165,7 +165,8 @@ export function createRecordReader(
       const cid = await catalog.collectionId(pool, flock, type);
       if (cid === undefined) return undefined;
       const rows = await rowsOf(sql`SELECT ${RECORD_COLUMNS} FROM records r WHERE r.cid = ${cid} AND r.id = ${id}`, "get_record");
-      return rows[0] && toStoredRecord(rows[0], flock, type);
+      // Parsed when first read: the single-record answer splices the stored text when it can.
+      return rows[0] && listedRecord(rows[0], flock, type);
     },
 
     async getRecords(flock, keys) {
