@@ -135,9 +135,9 @@ export function createRecordReader(
     return (statement.get(...params) as { n: number }).n;
   };
 
-  /** The number of matches (see `countPlan`). */
-  const count = (cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup): number => {
-    const plan = countPlan(compiler, cid, query, where, fieldId, keptCounts(cid));
+  /** The number of matches (see `countPlan`), planned on `counts`. */
+  const count = (cid: number, query: ListQuery, where: () => SQL, fieldId: FieldIdLookup, counts: ReadonlyMap<string, number>): number => {
+    const plan = countPlan(compiler, cid, query, where, fieldId, counts);
     if (plan.kind === "kept") return plan.total;
     if (plan.kind === "count") return countOf(plan.sql);
     return countOf(plan.every) - countOf(plan.deleted);
@@ -160,8 +160,10 @@ export function createRecordReader(
     // process's commit only at the next sync or recheck, so they are read again here
     // whenever they would drop the test. Not for a filtered first page: it reads the row of
     // each record it passes over, where the state test costs nothing.
+    let fresh: Map<string, number> | undefined;
+    const freshCounts = () => (fresh ??= readCounts(cid));
     let query = pageFirst ? listQuery : statesHeld(listQuery, keptCounts(cid));
-    if (query !== listQuery) query = statesHeld(listQuery, readCounts(cid));
+    if (query !== listQuery) query = statesHeld(listQuery, freshCounts());
     // The fields the compiled statements read from the records' data (not indexed) are noted.
     const scanned = new Set<string>();
     const source = sources(cid, flock, type);
@@ -177,17 +179,20 @@ export function createRecordReader(
       const asked = probe && prepared(probe);
       return !asked || asked.statement.get(...asked.params) !== undefined;
     };
+    // A filtered count is planned on this read's counts too: planned on remembered ones
+    // that miss another process's delete, it would count a deleted match (the page would
+    // not show it). An unfiltered total takes this read's counts when they were read.
+    const total = () => count(cid, query, where, fieldId, query.filters.length > 0 ? freshCounts() : (fresh ?? keptCounts(cid)));
     if (pageFirst) {
       const first = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, { limit: query.pageSize, offset: 0, fromEnd: false }, numbers()), query.maxDataLength);
-      const total = first.length < query.pageSize ? first.length : count(cid, query, where, fieldId);
-      return { total, records: first, ...note() };
+      return { total: first.length < query.pageSize ? first.length : total(), records: first, ...note() };
     }
-    const total = count(cid, query, where, fieldId);
-    const at = pagePlan(query, total);
-    if (!at) return { total, records: [], ...note() };
+    const matches = total();
+    const at = pagePlan(query, matches);
+    if (!at) return { total: matches, records: [], ...note() };
     const rows = pageRowsOf(pageStatement(compiler, cid, query, where, fieldId, at, numbers()), query.maxDataLength);
     if (at.fromEnd) rows.reverse();
-    return { total, records: rows, ...note() };
+    return { total: matches, records: rows, ...note() };
   });
 
   return {

@@ -42,4 +42,28 @@ describe("a live list without a state test", () => {
       await there.close();
     }
   });
+
+  it("counts a filter's matches on the read's own counts, so another process's delete is left out of the total", async () => {
+    const path = join(dir, "counts.db");
+    const here = createSqliteStorage({ path, now: () => 0 });
+    const there = createSqliteStorage({ path });
+    try {
+      const records = [1, 2, 3, 4].map((n) => testRecord(n, "person", { last_name: "A" }));
+      await here.apply({ records: insertsOf(records) });
+      const list = async (qs: string) => {
+        const page = await here.listRecords("f1", "person", parseListQuery(new URLSearchParams(qs), { surface: "v1", now: new Date(0) }));
+        return { total: page.total, ids: page.records.map((r) => Number(r.id.slice(-1))) };
+      };
+      expect(await list("last_name=A&page_size=2")).toEqual({ total: 4, ids: [1, 2] });
+      await there.apply({ records: [updateWrite(records[0]!, { ...records[0]!, state: "deleted", version: 2 })] });
+      // Before this process noticed the commit: a full first page, a later page and a short
+      // first page all give the read's total.
+      expect(await list("last_name=A&page_size=2")).toEqual({ total: 3, ids: [2, 3] });
+      expect(await list("last_name=A&page_size=2&page=2")).toEqual({ total: 3, ids: [4] });
+      expect(await list("last_name=A&page_size=10")).toEqual({ total: 3, ids: [2, 3, 4] });
+    } finally {
+      await here.close();
+      await there.close();
+    }
+  });
 });

@@ -36,6 +36,8 @@ export interface RecordKey {
  * const record = recordOfDataText({ id, flock, type, state, displayValue, created, lastUpdated, version }, row.data);
  */
 export function recordOfDataText(fields: Omit<StoredRecord, "data">, dataText: string): StoredRecord {
+  // Let go once parsed or replaced: a record kept after its data was read holds one copy.
+  let text: string | undefined = dataText;
   let data: Record<string, unknown> | undefined;
   // True once `data` was read or replaced: the text no longer speaks for it (even if a
   // caller sets it to null or undefined).
@@ -49,16 +51,18 @@ export function recordOfDataText(fields: Omit<StoredRecord, "data">, dataText: s
     state: fields.state,
     get data(): Record<string, unknown> {
       // Asked by `storedDataText` (never by a caller: `_PEEK` is this module's): the text, while unread.
-      if (this === _PEEK) return (left ? undefined : dataText) as unknown as Record<string, unknown>;
+      if (this === _PEEK) return (left ? undefined : text) as unknown as Record<string, unknown>;
       if (!left) {
-        data = JSON.parse(dataText) as Record<string, unknown>;
+        data = JSON.parse(text!) as Record<string, unknown>;
         left = true;
+        text = undefined;
       }
       return data!;
     },
     set data(value: Record<string, unknown>) {
       data = value;
       left = true;
+      text = undefined;
     },
     displayValue: fields.displayValue,
     created: fields.created,
