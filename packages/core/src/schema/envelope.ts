@@ -63,15 +63,18 @@ export function toSingleEnvelope(record: StoredRecord, expanded: ReadonlyMap<str
   const data: Record<string, unknown> = {};
   for (const field of Object.keys(record.data)) {
     const value = record.data[field];
+    let shown = value;
     if (typeof value === "string") {
-      data[field] = expanded.size > 0 && expanded.has(value) ? { display_value: expanded.get(value), ref: value } : value;
+      shown = expanded.size > 0 && expanded.has(value) ? { display_value: expanded.get(value), ref: value } : value;
     } else if (Array.isArray(value) && expanded.size > 0) {
-      data[field] = value.map((e) => (typeof e === "string" && expanded.has(e) ? { display_value: expanded.get(e), ref: e } : e));
+      shown = value.map((e) => (typeof e === "string" && expanded.has(e) ? { display_value: expanded.get(e), ref: e } : e));
     } else if (value === null && isPerson && PERSON_FIELDS[field] === "list") {
-      data[field] = [null];
-    } else {
-      data[field] = value;
+      shown = [null];
     }
+    if (field === "__proto__") {
+      // An own member, as JSON.parse made it and the list shows it (an assignment would set the prototype).
+      Object.defineProperty(data, field, { value: shown, enumerable: true, writable: true, configurable: true });
+    } else data[field] = shown;
   }
   if (isPerson) {
     for (const [field, unset] of _PERSON_UNSET_SINGLE) if (!(field in data)) data[field] = unset();
@@ -96,8 +99,7 @@ function _single(record: StoredRecord, data: Record<string, unknown>): SingleEnv
  * stored data text spliced in (as `listElementText` does): a person's `null` list fields
  * become `[null]` and its missing schema fields are appended, without parsing the data or
  * serializing it again. Undefined when it cannot vouch for that: no stored text, a text
- * `canonicalObjectKeys` does not vouch for, a `__proto__` member (the envelope's copy
- * drops it), or a string starting with `/` anywhere (it may be a reference to expand,
+ * `canonicalObjectKeys` does not vouch for, or a string starting with `/` anywhere (it may be a reference to expand,
  * which needs the parse: the caller takes `toSingle`'s path then).
  *
  * @example
@@ -107,16 +109,13 @@ export function singleEnvelopeText(record: StoredRecord): string | undefined {
   const text = storedDataText(record);
   if (text === undefined || text.includes('"/')) return undefined;
   const keys = canonicalObjectKeys(text);
-  if (keys === undefined || keys.includes("__proto__")) return undefined;
+  if (keys === undefined) return undefined;
   let data = text;
   if (record.type === "person") {
     if (text.includes(":null")) data = replaceTopLevelNulls(text, keys, _PERSON_LIST_FIELDS, "[null]");
     data = _withMembers(data, keys, _PERSON_UNSET_SINGLE_TEXT, _addedToSingle);
   }
-  const shell = JSON.stringify(_single(record, _DATA_MARK));
-  // The first `,"data":0,` is the member itself: a string member's quotes are escaped.
-  const at = shell.indexOf(_DATA_MEMBER) + _DATA_MEMBER.length - 2;
-  return `${shell.slice(0, at)}${data}${shell.slice(at + 1)}`;
+  return _withData(JSON.stringify(_single(record, _DATA_MARK)), data);
 }
 
 /** One element of a list result: references stay URIs, unset list fields stay null. */
@@ -147,10 +146,14 @@ export function listElementText(record: StoredRecord): string {
   const text = storedDataText(record);
   const keys = text === undefined ? undefined : canonicalObjectKeys(text);
   if (text === undefined || keys === undefined) return JSON.stringify(listElementToSerialize(record));
-  const shell = JSON.stringify(_listElement(record, _DATA_MARK));
+  return _withData(JSON.stringify(_listElement(record, _DATA_MARK)), record.type === "person" ? _completedText(text, keys) : text);
+}
+
+/** `shell` (an answer serialized with `_DATA_MARK` for its data) with `data`, a JSON text, in the mark's place. */
+function _withData(shell: string, data: string): string {
   // The first `,"data":0,` is the member itself: a string member's quotes are escaped.
   const at = shell.indexOf(_DATA_MEMBER) + _DATA_MEMBER.length - 2;
-  return `${shell.slice(0, at)}${record.type === "person" ? _completedText(text, keys) : text}${shell.slice(at + 1)}`;
+  return `${shell.slice(0, at)}${data}${shell.slice(at + 1)}`;
 }
 
 function _listElement(record: StoredRecord, data: Record<string, unknown>): ListElement {

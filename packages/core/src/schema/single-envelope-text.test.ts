@@ -44,9 +44,15 @@ describe("singleEnvelopeText", () => {
     ['{"member":"/demo/person/0123456789abcdef01234567/"}', "a reference, expanded when it exists"],
     ['{"links":["/demo/person/0123456789abcdef01234567/;parent"]}', "a reference in a list"],
     ['{"last_name": "x"}', "a text JSON.stringify does not write"],
-    ['{"__proto__":1}', "a __proto__ member"],
   ])("%s: left to the parsing path (%s)", (text) => {
     expect(singleEnvelopeText(recordOfDataText(FIELDS, text))).toBeUndefined();
+  });
+
+  it("keeps a __proto__ member as the list does, on either path", () => {
+    const text = '{"__proto__":{"x":1},"last_name":"A"}';
+    const spliced = singleEnvelopeText(recordOfDataText(FIELDS, text))!;
+    expect(spliced).toBe(serialized(FIELDS, text));
+    expect(spliced).toContain('"data":{"__proto__":{"x":1},"last_name":"A",');
   });
 
   it("leaves a record whose data was read to the parsing path", () => {
