@@ -13,7 +13,7 @@ import type { SQL } from "drizzle-orm";
 import { sql } from "./sql-tag.js";
 import type { Filter, FilterValue, ListQuery, RecordState } from "@records-service/core";
 import type { SqlDialect, ValueColumn } from "./dialects.js";
-import { KIND_CODES } from "./index-rows.js";
+import { KIND_CODES, stampNeedle } from "./index-rows.js";
 import { orderSafeHead, prefixUpperBound } from "./text-order.js";
 
 /**
@@ -150,10 +150,10 @@ interface _Col extends ValueColumn {
 }
 
 /**
- * A condition on one entry: one index range (undefined: any entry), or `either` of two
- * ranges, read as two index ranges whose rids are united.
+ * A condition on one entry: one index range (undefined: any entry), or `either` of two or
+ * three ranges, read as index ranges whose rids are united.
  */
-type _Cond = SQL | undefined | { either: [SQL, SQL] };
+type _Cond = SQL | undefined | { either: SQL[] };
 
 /**
  * One condition on an entry of a positive data filter, with `texts` when an entry meeting it
@@ -369,11 +369,11 @@ class _Compiler {
       case "contains":
         return plain.map((t) => ({ cond: this.d.contains(this.text.full, sql`${this.text.param(t)}`), texts: [t] }));
       case "near":
-        return _lowered(plain).map((t) => ({ cond: this.foldedRanges((col) => this.d.contains(col.full, sql`${col.param(t)}`)) }));
+        return _lowered(plain).map((t) => ({ cond: this.foldedRanges(t, false, (col, n) => this.d.contains(col.full, sql`${col.param(n)}`)) }));
       case "startswith":
         return plain.map((t) => ({ cond: this.prefixRange(this.text, t), texts: [t] }));
       case "startswithi":
-        return _lowered(plain).map((t) => ({ cond: t === "" ? undefined : this.foldedRanges((col) => this.prefixRange(col, t) ?? this.d.true) }));
+        return _lowered(plain).map((t) => ({ cond: t === "" ? undefined : this.foldedRanges(t, true, (col, n) => this.prefixRange(col, n) ?? this.d.true) }));
       case "gt":
       case "gte":
       case "lt":
@@ -387,27 +387,33 @@ class _Compiler {
   }
 
   /**
-   * `match` (a condition on a lower-cased needle) on an entry's folded form: `folded` where
-   * it is stored, else `text`. The `text` range needs no `folded IS NULL` (which its index
-   * does not hold): a text holding a lower-cased needle (as prefix or part) folds to a text
-   * holding it too, since `toLowerCase` maps each character alone and is idempotent (checked
-   * over every code point), so the range adds no record the folded form would not match.
+   * `match` (a condition on the lower-cased `needle`, as a `prefix` or a part) on an entry's
+   * folded form: `folded` where it is stored, else `text`, and for a timestamp (stored
+   * without its folded form, `isStampText`) `text` holding the needle with its `t` as `T`
+   * (`stampNeedle`). The `text` ranges need no `folded IS NULL` (which their index does not
+   * hold): a text holding a needle that is lower-case but for a `T` (as prefix or part)
+   * folds to a text holding the lower-cased needle, since `toLowerCase` maps each character
+   * alone and is idempotent (checked over every code point), so the ranges add no record
+   * the folded form would not match.
    */
-  private foldedRanges(match: (col: _Col) => SQL): _Cond {
-    return { either: [sql`folded IS NOT NULL AND ${match(this.folded)}`, match(this.text)] };
+  private foldedRanges(needle: string, prefix: boolean, match: (col: _Col, needle: string) => SQL): _Cond {
+    const either = [sql`folded IS NOT NULL AND ${match(this.folded, needle)}`, match(this.text, needle)];
+    const stamp = stampNeedle(needle, prefix);
+    if (stamp !== undefined) either.push(match(this.text, stamp));
+    return { either };
   }
 
   /** `r.rid IN` the records with an entry of the field meeting `cond` (or its probe form). */
   private hasEntry(source: FieldSource, cond: _Cond, form: FilterForm): SQL {
     if (typeof source !== "number") {
       // A scanned field: the record's own entries, one probe of its data per record walked.
-      const c = cond && "either" in cond ? sql`(${cond.either[0]} OR ${cond.either[1]})` : cond;
+      const c = cond && "either" in cond ? _or(cond.either) : cond;
       const entries = this.d.fieldEntries(source.scan);
       return c ? sql`EXISTS (SELECT 1 FROM ${entries} WHERE ${c})` : sql`EXISTS (SELECT 1 FROM ${entries})`;
     }
     const fid = source;
     if (form === "probe") {
-      const c = cond && "either" in cond ? sql`(${cond.either[0]} OR ${cond.either[1]})` : cond;
+      const c = cond && "either" in cond ? _or(cond.either) : cond;
       return c
         ? sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid} AND ${c})`
         : sql`EXISTS (SELECT 1 FROM record_values WHERE rid = r.rid AND fid = ${fid})`;
@@ -415,7 +421,7 @@ class _Compiler {
     const select = (c: SQL | undefined) =>
       c ? sql`SELECT rid FROM record_values WHERE fid = ${fid} AND ${c}` : sql`SELECT rid FROM record_values WHERE fid = ${fid}`;
     // Two index ranges as one compound set: SQLite plans an OR of two IN-sets as a scan of the collection.
-    if (cond && "either" in cond) return this.d.ridInSet(sql`${select(cond.either[0])} UNION ALL ${select(cond.either[1])}`);
+    if (cond && "either" in cond) return this.d.ridInSet(sql.join(cond.either.map(select), sql` UNION ALL `));
     return this.d.ridInSet(select(cond));
   }
 
@@ -596,6 +602,11 @@ function _stringOnly(t: string): boolean {
 /** The texts an equality compares with: a timestamp value also equals its date (FilterValue.date). */
 function _texts(values: readonly FilterValue[]): string[] {
   return [...new Set(values.flatMap((v) => (v.date === undefined ? [v.text] : [v.text, v.date])))];
+}
+
+/** Conditions joined by OR, in parentheses. */
+function _or(conds: readonly SQL[]): SQL {
+  return sql`(${sql.join([...conds], sql` OR `)})`;
 }
 
 function _lowered(texts: string[]): string[] {

@@ -47,6 +47,12 @@ export interface SqlDialect {
   contains(haystack: SQL, needle: SQL): SQL;
   /** A meta column (id, timestamps: ASCII) lower-cased. */
   lowerMeta(column: SQL): SQL;
+  /**
+   * The folded form of a value `text` stored without one: the text itself, or a
+   * timestamp's (`isStampText`) with its `T` as `t`. Such a text holds no other upper-case
+   * letter, and a timestamp no other `T`.
+   */
+  foldOfText(text: SQL): SQL;
   /** `records_cmp16(a, b)`: -1, 0 or 1 by UTF-16 order. */
   cmp16(a: SQL, b: SQL): SQL;
   /** The join keyword that keeps the written join order (SQLite's planner reorders `JOIN`). */
@@ -88,6 +94,7 @@ export const sqliteDialect: SqlDialect = {
   valueParam: (text) => text,
   contains: (haystack, needle) => sql`instr(${haystack}, ${needle}) > 0`,
   lowerMeta: (column) => sql`records_lower(${column})`,
+  foldOfText: (text) => sql`replace(${text}, 'T', 't')`,
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`CROSS JOIN`,
   ridInSet: (subquery) => sql`r.rid IN (${subquery})`,
@@ -125,6 +132,8 @@ export const postgresDialect: SqlDialect = {
   valueParam: (text) => (typeof text === "string" ? Buffer.from(text, "utf8") : Buffer.from(text)),
   contains: (haystack, needle) => sql`position(${needle} in ${haystack}) > 0`,
   lowerMeta: (column) => sql`lower(${column})`,
+  // bytea has no replace(): the eleventh byte, where a timestamp holds its one `T` (0x54).
+  foldOfText: (text) => sql`(CASE WHEN substring(${text} FROM 11 FOR 1) = '\\x54'::bytea THEN overlay(${text} PLACING '\\x74'::bytea FROM 11 FOR 1) ELSE ${text} END)`,
   cmp16: (a, b) => sql`${sql.raw(CMP16)}(${a}, ${b})`,
   orderedJoin: sql`JOIN`,
   ridInSet: (subquery) => sql`r.rid = ANY(ARRAY(${subquery}))`,

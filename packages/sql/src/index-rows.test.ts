@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refTargets, valueRows } from "./index-rows.js";
+import { isStampText, refTargets, stampNeedle, valueRows } from "./index-rows.js";
 
 describe("valueRows", () => {
   it.each([
@@ -23,8 +23,41 @@ describe("valueRows", () => {
       ],
     },
     { name: "NaN", value: Number.NaN, expected: [] },
+    // A timestamp keeps no folded form: it differs only in the T (isStampText).
+    { name: "a timestamp", value: "2026-11-29T11:50:00.000000", expected: [{ kind: 0, text: "2026-11-29T11:50:00.000000", folded: null, num: null }] },
+    { name: "a T with a letter after it", value: "2026-11-29Ta", expected: [{ kind: 0, text: "2026-11-29Ta", folded: "2026-11-29ta", num: null }] },
+    { name: "a timestamp with a zone", value: "2026-11-29T11:50Z", expected: [{ kind: 0, text: "2026-11-29T11:50Z", folded: "2026-11-29t11:50z", num: null }] },
   ])("$name", ({ value, expected }) => {
     expect(valueRows(value)).toEqual(expected);
+  });
+});
+
+describe("isStampText", () => {
+  it.each([
+    ["2026-11-29T11:50:00.000000", true],
+    ["2026-11-29T", true],
+    ["2026-11-29", false],
+    ["2026-11-29t11:50", false],
+    ["2026-11-29T11:50Z", false],
+    ["2026-11-29 11:50", false],
+    ["20261-1-29T11", false],
+    ["x2026-11-29T1", false],
+    ["2026-11-29T١", false],
+  ])("%s: %s", (text, expected) => {
+    expect(isStampText(text)).toBe(expected);
+  });
+});
+
+describe("stampNeedle", () => {
+  it.each([
+    { needle: "29t11:5", prefix: false, expected: "29T11:5" },
+    { needle: "2026-11-29t1", prefix: true, expected: "2026-11-29T1" },
+    { needle: "6-11-29t1", prefix: true, expected: undefined }, // a prefix's t must be the eleventh character
+    { needle: "2026-11-29", prefix: true, expected: undefined }, // no t: the text range finds it
+    { needle: "t1t", prefix: false, expected: undefined }, // a timestamp's folded form holds one t
+    { needle: "t", prefix: false, expected: "T" },
+  ])("$needle (prefix $prefix)", ({ needle, prefix, expected }) => {
+    expect(stampNeedle(needle, prefix)).toBe(expected);
   });
 });
 

@@ -15,8 +15,9 @@ export interface ValueRow {
   text: string;
   /**
    * The case-folded text, or null when it equals `text` (about half of a person's values
-   * and most of a membership's): such a row then has no entry in the folded index, and the
-   * case-insensitive filters read its `text` instead (compile.ts, `foldedRanges`).
+   * and most of a membership's) or `text` is a timestamp (`isStampText`): such a row then
+   * has no entry in the folded index, and the case-insensitive filters read its `text`
+   * instead (compile.ts, `foldedRanges`).
    */
   folded: string | null;
   num: number | null;
@@ -37,10 +38,47 @@ export function valueRows(value: unknown): ValueRow[] {
     const key = `${kind}:${e.text}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    rows.push({ kind, text: e.text, folded: e.folded === e.text ? null : e.folded, num: e.number });
+    rows.push({ kind, text: e.text, folded: e.folded === e.text || isStampText(e.text) ? null : e.folded, num: e.number });
   }
   return rows;
 }
+
+/**
+ * True when `text` is a timestamp as the API writes it (`2026-11-29T11:50:00.000000`): a
+ * date, `T`, then digits, colons and dots. Its folded form differs from it only in that
+ * `T` (`t`), so it keeps no folded entry: a data event's two timestamps' entries, each at
+ * the end of its field's range, cost a create three pages (docs/performance.md). Among the
+ * texts without a folded entry, only these hold an upper-case letter: the compiler reads
+ * the `t` of a case-insensitive needle as this `T` (`stampNeedle`) and the sort key lowers
+ * it (`SqlDialect.foldOfText`).
+ *
+ * @example
+ * isStampText("2026-11-29T11:50:00.000000") // true
+ * isStampText("2026-11-29") // false: a date folds to itself
+ */
+export function isStampText(text: string): boolean {
+  return text.length > 10 && text.charCodeAt(10) === 84 /* T */ && _STAMP.test(text);
+}
+
+/**
+ * The text a timestamp's `text` holds where its folded form holds `needle` (lower-cased),
+ * or undefined when no timestamp's folded form can (`isStampText`): that form's one `t` is
+ * its eleventh character, so a needle with one `t` (at the eleventh place, for a `prefix`)
+ * is held as the same with `T`. A needle without `t` is held by a timestamp's text as by
+ * its folded form, and one with two is held by neither.
+ *
+ * @example
+ * stampNeedle("29t11:5", false) // "29T11:5"
+ * stampNeedle("2026-11-29t1", true) // "2026-11-29T1"
+ * stampNeedle("2026-11-29", true) // undefined: the text range finds it
+ */
+export function stampNeedle(needle: string, prefix: boolean): string | undefined {
+  const at = needle.indexOf("t");
+  if (at < 0 || needle.indexOf("t", at + 1) >= 0 || (prefix && at !== 10)) return undefined;
+  return `${needle.slice(0, at)}T${needle.slice(at + 1)}`;
+}
+
+const _STAMP = /^\d{4}-\d{2}-\d{2}T[\d:.]*$/;
 
 /**
  * Name of the SQL table function `records_entries(value, name)` (SQLite: a JS function

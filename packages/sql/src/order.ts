@@ -35,9 +35,9 @@ export function orderTerms(dialect: SqlDialect, sort: ListSort | undefined, fid:
   if (fid === undefined) return rid; // no record has a value: all tie
   // Records with a value come first in either direction; read backwards, last.
   const nulls = backwards ? sql`NULLS FIRST` : sql`NULLS LAST`;
-  // A value's folded form is stored only where folding changes it (NULL otherwise): the key
-  // is the folded form, else the text, which is then its own fold.
-  const folded = sql`coalesce(${dialect.valueColumn("folded").full}, ${dialect.valueColumn("text").full})`;
+  // A value's folded form is stored only where folding changes it and it is no timestamp
+  // (NULL otherwise): the key is the folded form, else the text's (`foldOfText`).
+  const folded = sql`coalesce(${dialect.valueColumn("folded").full}, ${dialect.foldOfText(dialect.valueColumn("text").full)})`;
   // `+fid`: the probe goes by the record's rows (rid), never along the field's value index in
   // value order, which would walk every record's entry per record (seconds at 10,000).
   // A scanned field's entries come from the record's data (`fieldEntries`), in the same columns.

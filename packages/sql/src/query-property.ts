@@ -56,6 +56,11 @@ const WORDS = [
   "a𝒜", "a\uE000", "a\uFFFF", "a\u{10FFFF}", "a\u{10FFFF}b", "a😀", "𝒜", "\uE000", "\uFFFF", "\u{10FFFF}", "İstanbul", "istanbul",
   // Values that are their own fold (stored without a folded form) beside ones that are not.
   "straße", "Straße", "STRASSE", "ärzte", "Ärzte", "ıi", "Iİ", "i\u0307stanbul", "σας", "ΣΑΣ",
+  // Timestamps are stored without a folded form (`isStampText`): texts and needles around
+  // their `T`, and texts just like them that are no timestamp (a letter after the T, a
+  // zone, a lower-case t), which sort between `T` and `t`.
+  "2026-03-01T12:00", "2026-03-01t12:00", "2026-03-01T1", "2026-03-01t1", "01t12:00", "01T12", "1t1", "t12",
+  "2026-03-01a", "2026-03-01Ta", "2026-03-01T12:00:00.000000Z", "2026-03-01T",
 ];
 
 const text = fc.oneof(fc.constantFrom(...WORDS), fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 5 }));
@@ -226,6 +231,48 @@ export function runQueryPropertyTests(opts: QueryPropertyTestOptions): void {
             const sorted: ListQuery = { ...q, filters: [], sort: { field, meta: field === "created", descending: modifier.startsWith("l") } };
             const all = await storage.listRecords(FLOCK, TYPE, sorted);
             expect(all.records.map((r) => r.id)).toEqual(evaluateList(final, sorted).records.map((r) => r.id));
+          } finally {
+            await storage.close();
+          }
+        }),
+        { numRuns: opts.runs?.textOrder ?? 300, seed: SEED },
+      );
+    }, opts.timeoutMs);
+  });
+
+  describe(`timestamps stored without their folded form: ${opts.name}`, () => {
+    // Texts around a timestamp's T (isStampText): timestamps, and the same with a `t`, a
+    // letter after the T, a zone; needles cut from them, with a `t` or a `T`.
+    const time = fc.string({ unit: fc.constantFrom("1", "2", ":", "."), maxLength: 4 });
+    const stampish = fc.oneof(
+      { weight: 3, arbitrary: time.map((t) => `2026-03-01T${t}`) },
+      { weight: 1, arbitrary: time.map((t) => `2026-03-01t${t}`) },
+      { weight: 1, arbitrary: fc.tuple(time, fc.constantFrom("a", "Z", "T", "t")).map(([t, c]) => `2026-03-01T${t}${c}`) },
+      { weight: 1, arbitrary: fc.constantFrom("2026-03-01a", "2026-03-0T1", "2026-03-011T", "T1", "t1", "2026-03-01") },
+    );
+    const needle = fc
+      .tuple(stampish, fc.nat(14), fc.nat(14), fc.constantFrom("as is", "lower", "upper"))
+      .map(([t, a, b, c]) => {
+        const cut = t.slice(Math.min(a, b), Math.max(a, b) + 1);
+        return c === "lower" ? cut.toLowerCase() : c === "upper" ? cut.toUpperCase() : cut;
+      });
+    const op = fc.constantFrom<Modifier>("near", "startswithi", "startswith", "contains");
+
+    it.each(["first_name", "note"])("for case-insensitive filters and the sort on %s", async (field) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(stampish, stampish), { minLength: 1, maxLength: 8 }), op, needle, fc.boolean(), async (values, modifier, bound, down) => {
+          const storage = await opts.create();
+          try {
+            const specs = values.map(([a, b]) => ({ data: { [field]: a, tags: [b, a] }, later: undefined, deleted: false, createdDay: 0 }));
+            const final = await _store(storage, specs);
+            for (const f of [field, "tags"]) {
+              const q: ListQuery = { filters: [{ field: f, meta: false, op: modifier, values: [{ text: bound }] }], mode: "AND", states: ["updated"], page: 1, pageSize: 20 };
+              const got = await storage.listRecords(FLOCK, TYPE, q);
+              expect(got.records.map((r) => r.id)).toEqual(evaluateList(final, q).records.map((r) => r.id));
+              const sorted: ListQuery = { ...q, filters: [], sort: { field: f, meta: false, descending: down } };
+              const all = await storage.listRecords(FLOCK, TYPE, sorted);
+              expect(all.records.map((r) => r.id)).toEqual(evaluateList(final, sorted).records.map((r) => r.id));
+            }
           } finally {
             await storage.close();
           }

@@ -47,7 +47,7 @@ const _UNDO: Record<string, string> = {
   "0009_search_pending": "DROP TABLE search_pending;",
   "0010_folded_when_different": `CREATE TABLE old_record_values (rid integer NOT NULL, fid integer NOT NULL, kind integer NOT NULL,
       text text NOT NULL, folded text NOT NULL, num real, PRIMARY KEY (rid, fid, kind, text)) WITHOUT ROWID;
-    INSERT INTO old_record_values SELECT rid, fid, kind, text, coalesce(folded, text), num FROM record_values;
+    INSERT INTO old_record_values SELECT rid, fid, kind, text, coalesce(folded, replace(text, 'T', 't')), num FROM record_values;
     DROP TABLE record_values; ALTER TABLE old_record_values RENAME TO record_values;
     CREATE INDEX record_values_fid_text_idx ON record_values (fid, text);
     CREATE INDEX record_values_fid_folded_idx ON record_values (fid, folded);
