@@ -158,7 +158,7 @@ export function openHandPg(url: string): HandPg {
               v.num.push(row.num);
             }
           }
-          for (const t of refTargets(r.data)) {
+          for (const t of refTargets({ type, data: r.data })) {
             refs.target.push(t);
             refs.rid.push(rid);
           }

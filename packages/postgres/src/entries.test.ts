@@ -1,15 +1,17 @@
 /**
  * `records_entries(data, name, rid)` (migration 0011), which a filter on a field the value
  * index does not keep reads, gives exactly the `record_values` rows that `valueRows` gives
- * for a write: random JSON values (any Unicode, numbers of every magnitude, nested
- * objects and lists, long texts) compared row for row. Data the function cannot read
+ * for a write, but for a timestamp's folded form (`isStampText`), which it keeps as rows
+ * stored before that did, and which the compiler reads first: random JSON values (any
+ * Unicode, numbers of every magnitude, nested objects and lists, long texts) compared row
+ * for row. Data the function cannot read
  * (`\u0000`, lone surrogates) or holds a character the server's ICU folds otherwise than
  * JavaScript keeps every field's entries, and a filter on such a record's unindexed field
  * still answers as the reference evaluator. The migration's fill marks the fields an older
  * version indexed that the defaults do not want.
  */
 import { evaluateList, parseListQuery, type Storage, type StoredRecord } from "@records-service/core";
-import { PG_VALUE_KEY_BYTES, valueRows } from "@records-service/sql";
+import { isStampText, PG_VALUE_KEY_BYTES, valueRows } from "@records-service/sql";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresStorage } from "./driver.js";
@@ -53,7 +55,9 @@ describe.skipIf(!inject("pgAvailable"))("records_entries (PostgreSQL)", () => {
     const seen = new Map<string, _Shown>();
     for (const v of valueRows(value)) {
       const [text, textLong] = cut(v.text);
-      const [folded, foldedLong] = v.folded === null ? [null, null] : cut(v.folded);
+      // The function keeps a timestamp's folded form, which valueRows leaves out (see above).
+      const fold = v.folded ?? (v.kind === 0 && isStampText(v.text) ? v.text.toLowerCase() : null);
+      const [folded, foldedLong] = fold === null ? [null, null] : cut(fold);
       // -0 is stored as 0 (its JSON text is "0").
       seen.set(`${v.kind}:${text}:${textLong}`, [v.kind, text, textLong, folded, foldedLong, v.num === 0 ? 0 : v.num]);
     }
@@ -61,7 +65,7 @@ describe.skipIf(!inject("pgAvailable"))("records_entries (PostgreSQL)", () => {
   };
 
   it("gives valueRows' rows for random JSON values", async () => {
-    const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.constantFrom("İstanbul", "ΣΑΣ ΟΔΟΣ", "ǅ", "ß", "ﬃ", "Ⅻ", "ᾼ"));
+    const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.constantFrom("İstanbul", "ΣΑΣ ΟΔΟΣ", "ǅ", "ß", "ﬃ", "Ⅻ", "ᾼ", "2026-11-29T11:50:00.000000", "2026-11-29T"));
     const num = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom(1e21, 1e-7, 123456789012345680000, 5e-324, -0, 0.1));
     const scalar = fc.oneof(text, num, fc.boolean(), fc.constant(null));
     const value = fc.oneof(

@@ -5,6 +5,7 @@
  * end a page is read from are `@records-service/sql`'s plans (read-plan.ts); this file runs them.
  */
 import {
+  DATA_EVENT_TYPE,
   dataBudget,
   LIST_ELEMENT_MIN_OVERHEAD,
   requireDateCuts,
@@ -249,7 +250,7 @@ export function createRecordReader(
       const rows = (await pageRowsOf(
         sql`SELECT c.type, ${RECORD_COLUMNS}
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
-            WHERE f.target = ${encodeText(uri)} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${Math.floor(limit)}`,
+            WHERE f.target = ${encodeText(uri)} AND c.flock = ${flock} AND c.type <> ${DATA_EVENT_TYPE} ORDER BY r.rid LIMIT ${Math.floor(limit)}`,
         maxDataLength,
         "list_referencing",
       )) as (RecordRow & { type: string })[];

@@ -55,6 +55,18 @@ describe.skipIf(!inject("pgAvailable"))("apply's multi-row inserts (PostgreSQL)"
     expect((await storage.listRecords("f1", "person", q(`n=${last.data.n as number}`))).records.map((r) => r.id)).toEqual([last.id]);
   });
 
+  it("keeps no reference row for a data event, and lists none kept by an older version", async () => {
+    storage = await db.emptyStorage();
+    const uri = "/f1/person/000000000000000000000001/";
+    await storage.apply({ records: inserts([rec(1), rec(2, { context_ref: uri }, "data_event"), rec(3, { member: uri }, "membership")]) });
+    const refs = async () => (await db.pool.query<{ id: string }>("SELECT r.id FROM record_refs f JOIN records r USING (rid) ORDER BY r.id")).rows.map((r) => r.id);
+    expect(await refs()).toEqual([rec(3).id]);
+    // An older version kept the data event's reference row too: it is not listed.
+    await db.pool.query("INSERT INTO record_refs (target, rid) SELECT $1, rid FROM records WHERE id = $2", [uri, rec(2).id]);
+    expect(await refs()).toHaveLength(2);
+    expect((await storage.listReferencing("f1", uri, 10)).map((r) => r.id)).toEqual([rec(3).id]);
+  });
+
   it("applies an update of a record inserted earlier in the same set", async () => {
     storage = await db.emptyStorage();
     const a = rec(1);

@@ -134,7 +134,7 @@ class _Writer {
     // Only the fields the registry keeps, unless records_entries cannot read this data.
     const keeps = this.rules.storesAll(text) ? () => true : this.rules.keeps(r.flock, r.type);
     for (const [field, value] of Object.entries(r.data)) if (keeps(field)) await this.setValues(key, cid, field, value);
-    this.refs.set(key, refTargets(r.data));
+    this.refs.set(key, refTargets(r));
     this.search.set(key, searchDoc(r) ?? null);
     this.count(cid, r.state, 1);
     this.stock.add(ticketStockOf(r));
@@ -202,7 +202,7 @@ class _Writer {
       // New entries only where the index is kept.
       if (keeps(field)) await this.setValues(rid, cid, field, r.data[field]);
     }
-    if (anyChanged) this.refs.set(rid, refTargets(r.data));
+    if (anyChanged) this.refs.set(rid, refTargets(r));
     if (anyChanged || old.state !== r.state) this.search.set(rid, searchDoc(r) ?? null);
     if (old.state !== r.state) {
       this.count(cid, old.state, -1);

@@ -63,8 +63,10 @@ export interface SqlDialect {
   dataField(name: string): SQL;
   /**
    * A table expression (for `FROM`) of the entries of data field `name` of `r`, as columns
-   * `kind`, `text`, `folded`, `num` exactly as `record_values` would hold them
-   * (`valueRows`): what a filter on a field the value index does not keep reads.
+   * `kind`, `text`, `folded`, `num` as `record_values` would hold them (`valueRows`; on
+   * PostgreSQL a timestamp keeps its folded form, which every condition reads first, as
+   * rows stored before `isStampText` do): what a filter on a field the value index does
+   * not keep reads.
    */
   fieldEntries(name: string): SQL;
   /**

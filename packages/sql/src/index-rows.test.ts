@@ -71,6 +71,10 @@ describe("refTargets", () => {
     { name: "strings that are not paths", data: { a: "ada", b: ["x;/y"], c: 3, d: null }, expected: [] },
     { name: "nested objects are not references", data: { a: { ref: uri } }, expected: [] },
   ])("$name", ({ data, expected }) => {
-    expect(refTargets(data)).toEqual(expected);
+    expect(refTargets({ type: "membership", data })).toEqual(expected);
+  });
+
+  it("gives a data event none: its context_ref is what it is about, not a reference", () => {
+    expect(refTargets({ type: "data_event", data: { context_ref: uri, tags: [uri] } })).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ export {
 export { renderWith, SQLITE_PLACEHOLDER, POSTGRES_PLACEHOLDER, type RenderedSql } from "./render.js";
 export { sqliteDialect, postgresDialect, PG_VALUE_KEY_BYTES, type SqlDialect, type ValueColumn } from "./dialects.js";
 export { CMP16, prefixUpperBound } from "./text-order.js";
-export { valueRows, refTargets, entriesOf, ENTRIES, type ValueRow } from "./index-rows.js";
+export { valueRows, refTargets, entriesOf, isStampText, ENTRIES, type ValueRow } from "./index-rows.js";
 export {
   lazyWhere,
   countPlan,

@@ -106,6 +106,23 @@ describe("schema", () => {
 });
 
 describe("apply", () => {
+  it("keeps no reference row for a data event, and lists none kept by an older version", async () => {
+    const path = tempPath();
+    const s = createSqliteStorage({ path });
+    const uri = "/f1/person/000000000000000000000001/";
+    await s.apply({ records: [{ kind: "insert", record: rec(1, { last_name: "Lovelace" }) }] });
+    await s.apply({ records: [{ kind: "insert", record: rec(2, { context_ref: uri }, { type: "data_event" }) }, { kind: "insert", record: rec(3, { member: uri }, { type: "membership" }) }] });
+    const db = openDatabase({ path });
+    const refs = () => db.$client.prepare("SELECT r.id FROM record_refs f JOIN records r USING (rid) ORDER BY r.id").pluck().all();
+    expect(refs()).toEqual([rec(3, {}).id]);
+    // An older version kept the data event's reference row too: it is not listed.
+    db.$client.prepare("INSERT INTO record_refs (target, rid) SELECT ?, rid FROM records WHERE id = ?").run(uri, rec(2, {}).id);
+    expect(refs()).toHaveLength(2);
+    expect((await s.listReferencing("f1", uri, 10)).map((r) => r.id)).toEqual([rec(3, {}).id]);
+    db.$client.close();
+    await s.close();
+  });
+
   it("stores a value's folded form only where folding changes it, and rewrites it with the value", async () => {
     const path = tempPath();
     const s = createSqliteStorage({ path });

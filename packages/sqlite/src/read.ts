@@ -3,7 +3,7 @@
  * Record reads: by key, by query (compiled to SQL by `@records-service/sql`), by reference, and the
  * per-type summary. Only the rows returned are parsed from JSON.
  */
-import { dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
+import { DATA_EVENT_TYPE, dataBudget, requireDateCuts, requireFieldNames, type DateCut, type DisplayValueRow, type FieldCountRow, type FieldValuesRow, type ScanQuery, type ListPage, type ListQuery, type RecordKey, type StoredRecord, type TypeSummary } from "@records-service/core";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "./catalog.js";
 import { countPlan, lazyWhere, fieldCountsStatement, fieldValuesStatement, idsByType, inAskedOrder, listedRecordFromRow, pagePlan, pageStatement, recordFromRow, sortNumbersProbe, statesHeld, toFieldCountRows, toFieldValuesRow, type FieldIdLookup, type RecordRow } from "@records-service/sql";
@@ -254,7 +254,7 @@ export function createRecordReader(
       const rows = pageRowsOf(
         sql`SELECT c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid
-            WHERE f.target = ${uri} AND c.flock = ${flock} ORDER BY r.rid LIMIT ${limit}`,
+            WHERE f.target = ${uri} AND c.flock = ${flock} AND c.type <> ${DATA_EVENT_TYPE} ORDER BY r.rid LIMIT ${limit}`,
         maxDataLength,
       ) as (RecordRow & { type: string })[];
       return rows.map((row) => toStoredRecord(row, flock, row.type));

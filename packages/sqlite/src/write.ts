@@ -86,8 +86,8 @@ export function createApplier(
     for (const r of rows) insValue.run(rid, fid, r.kind, r.text, r.folded, r.num);
   };
 
-  const writeRefs = (rid: number, data: Record<string, unknown>): void => {
-    for (const target of refTargets(data)) insRef.run(target, rid);
+  const writeRefs = (rid: number, r: StoredRecord): void => {
+    for (const target of refTargets(r)) insRef.run(target, rid);
   };
 
   /**
@@ -116,7 +116,7 @@ export function createApplier(
     );
     const kept = keptFields(r.flock, r.type);
     for (const field in r.data) if (Object.hasOwn(r.data, field) && kept(field)) writeValues(rid, cid, field, r.data[field]);
-    writeRefs(rid, r.data);
+    writeRefs(rid, r);
     searchPut(rid, r, true);
     counts.add(cid, r.state, 1);
     stock.add(ticketStockOf(r));
@@ -155,7 +155,7 @@ export function createApplier(
     }
     if (changed) {
       delRefs.run(old.rid);
-      writeRefs(old.rid, r.data);
+      writeRefs(old.rid, r);
     }
     // A change of no searched field leaves the search document as it is (`before` tells).
     if ((changed || old.state !== r.state) && (w.before?.version !== expectedVersion || searchDocumentMayChange(w.before, r, change.fields))) searchPut(old.rid, r, false);

@@ -30,6 +30,17 @@ const summary = (results: { action: string; event: string | null; user: string |
   results.map((e) => [e.action, e.event ?? e.version, e.user, e.application, e.changed_fields]);
 
 describe("recordHistory", () => {
+  it("lists the records referencing it however many events are about it (no data event is a reference)", async () => {
+    const { engine } = await setup();
+    const ada = await engine.create("demo", "person", { first_name: "Ada", last_name: "Lovelace" });
+    const uri = `/demo/person/${ada.id}/`;
+    // More events about Ada than twice the related records listed, written before the membership.
+    await engine.emit("demo", Array.from({ length: 210 }, () => ({ name: "login", contextUri: uri })));
+    const membership = await engine.create("demo", "membership", { member: uri });
+    const h = await recordHistory(engine.context, await engine.get("demo", "person", ada.id), { limit: 5 });
+    expect(h.related_uris).toEqual([`/demo/membership/${membership.id}/`]);
+  });
+
   it("lists every logged write with who, which application and what changed, and the events, newest first", async () => {
     const { engine, read } = await story();
     const h = await recordHistory(engine.context, await read(), { limit: 100 });

@@ -51,15 +51,14 @@ export async function recordHistory(ctx: EngineContext, record: StoredRecord, op
   if (log.oldest?.version !== 1) kept.push(keptCreationEntry(record));
   const inRange = (e: AuditEntry) => since === undefined || e.when >= since;
   const shown = [...events.filter(inRange), ...log.changes.map(changeEntry), ...kept.filter(inRange)];
-  const related = await ctx.storage.listReferencing(record.flock, uri, MAX_RELATED * 2);
+  // No data event is listed as referencing (they are the events above), so a record with
+  // many never crowds its related records out.
+  const related = await ctx.storage.listReferencing(record.flock, uri, MAX_RELATED);
   return {
     uri,
     count: log.total + shown.length - log.changes.length,
     results: newestFirst(shown).slice(0, opts.limit),
-    related_uris: related
-      .filter((r) => r.type !== DATA_EVENT_TYPE)
-      .slice(0, MAX_RELATED)
-      .map((r) => recordUri(r.flock, r.type, r.id)),
+    related_uris: related.map((r) => recordUri(r.flock, r.type, r.id)),
   };
 }
 

@@ -50,7 +50,10 @@ export function describeDeleteRecords(h: Harness): void {
       expect(expired.total).toBe(0);
       const tagged = await s.listRecords(F1, "data_event", query([flt("tags", "eq", "a")]));
       expect(idsOf(tagged.records)).toEqual([testId(2)]);
-      expect(idsOf(await s.listReferencing(F1, target, 10))).toEqual([testId(2)]);
+      // A data event is found by its context_ref, never as a reference (listReferencing).
+      const about = await s.listRecords(F1, "data_event", query([flt("context_ref", "eq", target)]));
+      expect(idsOf(about.records)).toEqual([testId(2)]);
+      expect(await s.listReferencing(F1, target, 10)).toEqual([]);
       expect((await s.summarizeTypes(F1)).find((t) => t.name === "data_event")?.count).toBe(1);
     });
 

@@ -211,7 +211,7 @@ export function describeRecords(h: Harness): void {
   });
 
   h.group("listReferencing", () => {
-    h.it("finds scalar values and list entries (whole or before ';'), any type and state", async () => {
+    h.it("finds scalar values and list entries (whole or before ';'), any type but data_event and any state", async () => {
       const s = h.storage();
       await seedFlocks(s);
       const uri = `/${F1}/person/${testId(1)}/`;
@@ -227,6 +227,8 @@ export function describeRecords(h: Harness): void {
         rec(9, { nested: { ref: uri } }),
         rec(10, { contact_ref: uri.slice(0, -1) }),
         rec(11, { contact_ref: uri.toUpperCase() }),
+        // A data event is about the record, not a reference to it.
+        rec(12, { context_ref: uri, tags: [uri] }, { type: "data_event" }),
       ]);
       const found = await s.listReferencing(F1, uri, 100);
       expect(idsOf(found).sort()).toEqual([2, 3, 4, 7].map((n) => testId(n)));
