@@ -106,6 +106,21 @@ describe("schema", () => {
 });
 
 describe("apply", () => {
+  it("keeps created through an update that keeps it (a statement without it), and stores one an update changes", async () => {
+    const path = tempPath();
+    const s = createSqliteStorage({ path });
+    await s.apply({ records: [{ kind: "insert", record: rec(1, { last_name: "Lovelace" }) }] });
+    const sorted = { ...all, sort: { field: "created", meta: true, descending: false } };
+    await s.apply({ records: [{ kind: "update", record: rec(1, { last_name: "King" }, { version: 2, lastUpdated: "2026-02-01T00:00:00.000000" }), expectedVersion: 1, changed: ["last_name"] }] });
+    expect(await s.getRecord("f1", "person", rec(1, {}).id)).toMatchObject({ created: rec(1, {}).created, version: 2 });
+    await s.apply({ records: [{ kind: "update", record: rec(1, { last_name: "King" }, { version: 3, created: "2025-01-01T00:00:00.000000" }), expectedVersion: 2, changed: [] }] });
+    expect(await s.getRecord("f1", "person", rec(1, {}).id)).toMatchObject({ created: "2025-01-01T00:00:00.000000", version: 3 });
+    // The created index follows: a created range finds the record by its new value.
+    const found = await s.listRecords("f1", "person", { ...sorted, filters: [{ field: "created", meta: true, op: "lt", values: [{ text: "2025-06-01" }] }] });
+    expect(found.records.map((r) => r.id)).toEqual([rec(1, {}).id]);
+    await s.close();
+  });
+
   it("keeps no reference row for a data event, and lists none kept by an older version", async () => {
     const path = tempPath();
     const s = createSqliteStorage({ path });

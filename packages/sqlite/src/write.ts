@@ -33,8 +33,8 @@ export function createApplier(
   const p = (name: string) => sql.placeholder(name);
   const search = createSearchIndexer(client);
 
-  const selExisting = client.prepare<[number, string], { rid: number; state: string; version: number }>(
-    "SELECT rid, state, version FROM records WHERE cid = ? AND id = ?",
+  const selExisting = client.prepare<[number, string], { rid: number; state: string; version: number; created: string }>(
+    "SELECT rid, state, version, created FROM records WHERE cid = ? AND id = ?",
   );
   const selIdTaken = client.prepare<[string], { rid: number }>("SELECT rid FROM records WHERE id = ?");
   // A plain statement with positional values: drizzle's prepared insert mapped a named
@@ -44,6 +44,12 @@ export function createApplier(
   );
   const updRecord = client.prepare<[string, string, string, string, string, number, string | null, number, number]>(
     "UPDATE records SET state = ?, data = ?, display_value = ?, created = ?, last_updated = ?, version = ?, dedupe_key = ? WHERE rid = ? AND version = ?",
+  );
+  // An update that keeps `created` (every update the engine makes) leaves it out of the SET:
+  // SQLite rewrites the entry of every index on a column the SET names, changed or not, and
+  // `records_cid_created_idx`'s cost a PUT one of its 11 pages.
+  const updKeepingCreated = client.prepare<[string, string, string, string, number, string | null, number, number]>(
+    "UPDATE records SET state = ?, data = ?, display_value = ?, last_updated = ?, version = ?, dedupe_key = ? WHERE rid = ? AND version = ?",
   );
   const insFile = db
     .insert(files)
@@ -141,7 +147,14 @@ export function createApplier(
       stock.sub(ticketStockOf({ flock: r.flock, type: r.type, state: old.state as RecordState, data: JSON.parse(selData.get(old.rid)!.data) as Record<string, unknown> }));
       stock.add(ticketStockOf(r));
     }
-    _unique(() => updRecord.run(r.state, JSON.stringify(r.data), r.displayValue, r.created, r.lastUpdated, r.version, dedupeKeyText(r), old.rid, expectedVersion), r);
+    const text = JSON.stringify(r.data);
+    _unique(
+      () =>
+        r.created === old.created
+          ? updKeepingCreated.run(r.state, text, r.displayValue, r.lastUpdated, r.version, dedupeKeyText(r), old.rid, expectedVersion)
+          : updRecord.run(r.state, text, r.displayValue, r.created, r.lastUpdated, r.version, dedupeKeyText(r), old.rid, expectedVersion),
+      r,
+    );
     // Rewrite the index rows of the changed fields (as the engine decided them) only: state
     // changes and touches rewrite none.
     logged.push(change);
