@@ -111,6 +111,7 @@ export {
   recordUri,
   parseRecordUri,
   isRecordUri,
+  keepsReferences,
   referencedKeys,
 } from "./schema/references.js";
 export type { RecordUri } from "./schema/references.js";

@@ -247,6 +247,7 @@ export function createRecordReader(
 
     async listReferencing(flock, uri, limit, maxDataLength) {
       if (limit <= 0) return [];
+      // No data event (core's keepsReferences), also where an older version kept its rows.
       const rows = (await pageRowsOf(
         sql`SELECT c.type, ${RECORD_COLUMNS}
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid

@@ -4,7 +4,7 @@
  * of each field (core's `toEntries`, the same function the reference evaluator uses) for
  * `record_values`, and the record URIs it references for `record_refs`.
  */
-import { DATA_EVENT_TYPE, toEntries } from "@records-service/core";
+import { keepsReferences, toEntries } from "@records-service/core";
 
 /** `Entry.kind` as stored: small integers take little space. */
 export const KIND_CODES = { string: 0, number: 1, boolean: 2, json: 3 } as const;
@@ -104,16 +104,15 @@ export function* entriesOf(value: unknown, name: unknown): Generator<ValueRow> {
 /**
  * The reference targets of a record's data: every string value that looks like a record
  * URI (starts with `/`), and every such list entry whole and, for `uri;label` entries, the
- * part before the first `;`. `listReferencing` looks targets up exactly. A data event has
- * none: its `context_ref` says what it is about, and is found by that field's value index
- * (`Storage.listReferencing` lists no data event; docs/decisions.md).
+ * part before the first `;`. `listReferencing` looks targets up exactly. None for a type
+ * that keeps no references (core's `keepsReferences`: a data event).
  *
  * @example
  * refTargets({ type: "membership", data: { member: "/demo/person/0123456789abcdef01234567/", connections: ["/demo/person/aa.../;friend"] } })
  * // ["/demo/person/0123456789abcdef01234567/", "/demo/person/aa.../;friend", "/demo/person/aa.../"]
  */
 export function refTargets(record: { type: string; data: Record<string, unknown> }): string[] {
-  if (record.type === DATA_EVENT_TYPE) return [];
+  if (!keepsReferences(record.type)) return [];
   const { data } = record;
   const targets = new Set<string>();
   const isUriLike = (v: unknown): v is string => typeof v === "string" && v.startsWith("/");

@@ -251,6 +251,7 @@ export function createRecordReader(
 
     listReferencing(flock, uri, limit, maxDataLength) {
       if (limit <= 0) return [];
+      // No data event (core's keepsReferences), also where an older version kept its rows.
       const rows = pageRowsOf(
         sql`SELECT c.type, r.id, r.state, r.data, r.display_value AS displayValue, r.created, r.last_updated AS lastUpdated, r.version
             FROM record_refs f JOIN records r ON r.rid = f.rid JOIN collections c ON c.cid = r.cid

@@ -5,11 +5,11 @@
  * copied in and out, so callers can never change stored state by mutating a result.
  */
 import { badRequest, conflict, notFound } from "../errors.js";
-import { DATA_EVENT_TYPE, dedupeKeyText } from "../events/data-event.js";
+import { dedupeKeyText } from "../events/data-event.js";
 import { evaluateList, matchesQuery } from "../query/evaluate.js";
 import type { ListPage, ListQuery } from "../model/query.js";
 import { dataBudget, LIST_ELEMENT_MIN_OVERHEAD } from "../schema/list-answer.js";
-import { holdsReference } from "../schema/references.js";
+import { holdsReference, keepsReferences } from "../schema/references.js";
 import { createMemoryChangeLog } from "./memory-changes.js";
 import { cutDates, fieldValuesKey, requireDateCuts, requireFieldNames } from "../schema/field-values.js";
 import { documentMatches, searchDocument } from "../search/search-text.js";
@@ -247,7 +247,7 @@ export function createMemoryStorage(): Storage {
       const take = dataBudget(maxDataLength);
       for (const r of records.values()) {
         if (out.length >= limit) break;
-        if (r.flock !== flock || r.type === DATA_EVENT_TYPE || !holdsReference(r.data, uri)) continue;
+        if (r.flock !== flock || !keepsReferences(r.type) || !holdsReference(r.data, uri)) continue;
         if (maxDataLength !== undefined) take(JSON.stringify(r.data).length);
         out.push(_copy(r));
       }

@@ -3,6 +3,7 @@
  * Record URIs (`/{flock}/{type}/{id}/`), the two forms a client may write a reference in,
  * and the reference fields that the single-record shape expands to `{display_value, ref}`.
  */
+import { DATA_EVENT_TYPE } from "../events/data-event.js";
 import { RECORD_ID_RE } from "../ids.js";
 import type { RecordKey, StoredRecord } from "../model/record.js";
 import { parseEntry } from "./list-entries.js";
@@ -68,6 +69,21 @@ export function referencedKeys(record: StoredRecord): RecordKey[] {
     else note(value);
   }
   return [...seen.values()];
+}
+
+/**
+ * True when records of `type` reference the URIs their data holds: every type but the data
+ * event, which is about a record (its `context_ref`, found by that field's filter) rather
+ * than a reference to it. A record has one per change that emits one, so listed among its
+ * references they crowded them out (`Storage.listReferencing` lists none; the SQL adapters
+ * keep no `record_refs` row for one, `refTargets`).
+ *
+ * @example
+ * keepsReferences("membership") // true
+ * keepsReferences("data_event") // false
+ */
+export function keepsReferences(type: string): boolean {
+  return type !== DATA_EVENT_TYPE;
 }
 
 /**

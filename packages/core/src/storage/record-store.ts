@@ -69,10 +69,9 @@ export interface RecordStore {
    */
   listRecords(flock: string, type: string, query: ListQuery): Promise<ListPage<StoredRecord>>;
   /**
-   * Records in `flock` (any type but `data_event`, any state) with a data field, or a list
-   * entry's value part, equal to `uri`: the records that reference it. A data event is about
-   * a record (its `context_ref`), found by that field's filter, and a record has one per
-   * change that emits one: listed here, they crowded out its references. With `maxDataLength`, reading stops
+   * Records in `flock` (of a type that `keepsReferences`: not a data event; any state) with a
+   * data field, or a list entry's value part, equal to `uri`: the records that reference it.
+   * With `maxDataLength`, reading stops
    * at the first record past it (counted as for `ListQuery.maxDataLength`) with the same
    * 400 `listAnswerTooLarge`, so hundreds of large records are never read in one go.
    */

@@ -28,7 +28,7 @@ describe("forced recalc past the referencing limit", () => {
     const [ada] = await t.people(1);
     const uri = `/demo/person/${ada!.id}/`;
     const extra = 7;
-    const others = (await t.storage.listReferencing("demo", uri, 100)).length; // e.g. the create's data event
+    const others = (await t.storage.listReferencing("demo", uri, 100)).length; // none: the create's data event is no reference
     await t.storage.apply({ records: staleJournals(RECALC_REFERENCING_LIMIT + extra, uri).map((record) => ({ kind: "insert" as const, record })) });
     await t.storage.apply({ records: staleJournals(3, "/demo/person/000000000000000000000999/").map((record) => ({ kind: "insert" as const, record: { ...record, id: record.id.replace(/^0/, "f") } })) });
     const stale = async () => (await t.all("journal")).filter((r) => r.displayValue === "stale" && r.data.contact_ref === uri).length;
@@ -39,9 +39,16 @@ describe("forced recalc past the referencing limit", () => {
     const task = await t.task(answer.task_id!);
     expect(task.data).toMatchObject({ task: "recalc", tag: "queued", params: { resource_type: "person", referencing: uri } });
 
+    // The walk reads the types whose records reference: never the data events (keepsReferences).
+    const walked = new Set<string>();
+    const scan = t.storage.scanRecords.bind(t.storage);
+    t.storage.scanRecords = async (flock, type, ...rest) => (walked.add(type), scan(flock, type, ...rest));
     const done = await t.run(answer.task_id!, 250);
     expect(summaryOf(done)).toMatchObject({ state: "complete", changed: extra + others, errors: 0 });
     expect(await stale()).toBe(0);
+    expect([...walked]).toContain("journal");
+    expect([...walked]).not.toContain("data_event");
+    expect((await t.storage.summarizeTypes("demo")).map((s) => s.name)).toContain("data_event");
     // Records referencing another record are not touched.
     expect((await t.all("journal")).filter((r) => r.displayValue === "stale")).toHaveLength(3);
   });

@@ -3,12 +3,13 @@
  * The `recalc` task's walk over every record referencing one record (`referencing` set):
  * what a forced `POST .../recalc/` queues when the record has more referencing records
  * than it recomputes at once. `Storage.listReferencing` has no cursor, so the walk scans
- * the flock type by type (`scanRecords`, any state) and keeps the records whose data
- * holds the URI, as a field value or as a list entry's value part.
+ * the flock type by type (`scanRecords`, any state; the types `keepsReferences` names) and
+ * keeps the records whose data holds the URI, as a field value or as a list entry's value
+ * part: the records `listReferencing` would list.
  */
 import { badRequest } from "../errors.js";
 import type { EngineContext } from "../records/types.js";
-import { holdsReference, parseRecordUri } from "../schema/references.js";
+import { holdsReference, keepsReferences, parseRecordUri } from "../schema/references.js";
 import type { StoredRecord } from "../model/record.js";
 import type { ScanQuery } from "../storage/record-store.js";
 import { TASK_CHUNK_DATA_LENGTH, type TaskView } from "./types.js";
@@ -38,7 +39,8 @@ export async function nextReferencing(
   uri: string,
   limit: number,
 ): Promise<{ records: StoredRecord[]; cursor: string | null }> {
-  const types = (await ctx.storage.summarizeTypes(task.flock)).map((t) => t.name).sort();
+  // The types whose records reference (no data event does: the largest collection is skipped).
+  const types = (await ctx.storage.summarizeTypes(task.flock)).map((t) => t.name).filter(keepsReferences).sort();
   let at = _readCursor(task.cursor);
   let index = at ? types.findIndex((t) => t >= at!.type) : 0;
   if (index < 0) return { records: [], cursor: null };
